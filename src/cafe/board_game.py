@@ -1,0 +1,973 @@
+"""The board game's rules (RULES.md §2): legal steps, applying them, scoring, the end.
+
+:class:`BoardGame` is the position and its history, like python-chess's
+``Board``: ``legal_steps()``, ``push(step)``, ``pop()``, ``is_over()``.  Steps
+are checked one at a time; a placement is offered only when the turn can
+still be completed legally (RULES.md §2.3), which the engine finds by a short
+search over the following placements of the same turn.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from cafe.board_state import FREE, State, StepResult
+from cafe.errors import CafeError, IllegalStepError, RecordError
+from cafe.layout import Board, load_board
+from cafe.options import BoardRules, make_rules
+from cafe.steps import PASS, STOP, Kind, Step, format_turn, parse_step, parse_turn
+from cafe.tiles import JOKER_F, TILE_GENDER, TILE_NATION, TILE_TYPES, Gender, Nation, Tile, full_set
+
+if TYPE_CHECKING:
+    from cafe.view import BoardView
+
+HAND = 5
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+BAG_END = 4  # the game ends when the bag holds this many tiles or fewer
+PENALTY_TILE, PENALTY_JOKER = 5, 10
+REGULARS_SCORE, REGULARS_SINGLE_NATION = 20, 40
+
+# gender balance at a table holding (ladies, gentlemen), RULES.md §2.3 rule 2
+GENDER_OK = tuple(tuple(l_ <= 2 and g <= 2 and abs(l_ - g) <= 1 for g in range(5)) for l_ in range(5))
+
+
+class Violation(IllegalStepError):
+    """An illegal step, with the rule id it breaks."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message, rule)
+
+
+@dataclass(frozen=True)
+class Topology:
+    """A board's precomputed integer tuples and its interned seat steps."""
+
+    board: Board
+    chair_tables: tuple[tuple[int, ...], ...]
+    table_chairs: tuple[tuple[int, ...], ...]
+    table_nation: tuple[int, ...]
+    chair_nations: tuple[tuple[int, ...], ...]  # distinct nations of a chair's tables
+    chairs_by_nation: tuple[tuple[int, ...], ...]
+    near: tuple[frozenset[int], ...]  # chair -> chairs sharing a table with it (itself excluded)
+    seat_steps: dict[tuple[int, int, int], Step]  # (tile, chair, nation) -> Step
+    bar_steps: tuple[Step, ...]
+    exchange_steps: dict[tuple[int, int], Step]
+
+
+_TOPOLOGIES: dict[int, tuple[Board, Topology]] = {}
+
+
+def topology(board: Board) -> Topology:
+    """The (cached) precomputed form of ``board``."""
+    hit = _TOPOLOGIES.get(id(board))
+    if hit is not None and hit[0] is board:
+        return hit[1]
+    ct, tc, tn = board.chair_tables, board.table_chairs, board.table_nations
+    chair_nations = tuple(tuple(dict.fromkeys(tn[t] for t in ts)) for ts in ct)
+    near = tuple(frozenset(d for t in ct[c] for d in tc[t] if d != c) for c in range(len(ct)))
+    seat_steps: dict[tuple[int, int, int], Step] = {}
+    exchange_steps: dict[tuple[int, int], Step] = {}
+    for c, cid in enumerate(board.chair_ids):
+        for tile in Tile:
+            if tile.is_joker:
+                for n in chair_nations[c]:
+                    seat_steps[tile, c, n] = Step(Kind.SEAT, tile, cid, Nation(n))
+            else:
+                seat_steps[tile, c, TILE_NATION[tile]] = Step(Kind.SEAT, tile, cid)
+                exchange_steps[tile, c] = Step(Kind.EXCHANGE, tile, cid)
+    topo = Topology(
+        board=board,
+        chair_tables=ct,
+        table_chairs=tc,
+        table_nation=tn,
+        chair_nations=chair_nations,
+        chairs_by_nation=tuple(board.chairs_of_nation(n) for n in range(len(Nation))),
+        near=near,
+        seat_steps=seat_steps,
+        bar_steps=tuple(Step(Kind.BAR, tile) for tile in Tile),
+        exchange_steps=exchange_steps,
+    )
+    _TOPOLOGIES[id(board)] = (board, topo)
+    return topo
+
+
+def _value_table(scoring: str) -> tuple[tuple[int, int], ...]:
+    """Table value by number of guests: (mixed, single-nation), RULES.md §2.4."""
+    if scoring == "basic":
+        return ((0, 0), (0, 0), (2, 2), (3, 3), (4, 8))
+    return ((0, 0), (0, 0), (2, 4), (3, 6), (4, 8))
+
+
+class BoardGame:
+    """A game of the board edition: the position, its history, and the rules that move it.
+
+    >>> game = BoardGame(["Ann", "Bob"], seed=1)
+    >>> len(game.hand(0))
+    5
+    """
+
+    def __init__(
+        self,
+        players: Sequence[str] | int = 4,
+        *,
+        rules: BoardRules | str | dict[str, Any] | None = None,
+        board: Board | str | dict[str, Any] = "classic",
+        bag: Sequence[Tile | str] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
+        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            raise RecordError(f"the board game takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
+        self.players: tuple[str, ...] = tuple(names)
+        if rules is None or isinstance(rules, (str, dict)):
+            made = make_rules("board", rules)
+            assert isinstance(made, BoardRules)
+            rules = made
+        self.rules: BoardRules = rules
+        self.board: Board = board if isinstance(board, Board) else load_board(board)
+        self.topo = topology(self.board)
+        self.bag: tuple[Tile, ...] = _check_bag(bag) if bag is not None else _shuffled(seed)
+        self._values = _value_table(rules.scoring)
+        self._stack: list[State] = []
+        self._results: list[StepResult] = []
+        self.from_setup = False  # set up by from_position: no record of its own
+        n = len(names)
+        s = State.empty(len(self.board.chair_ids), len(self.board.table_ids), n)
+        s.hand_size = [HAND] * n
+        for seat in range(n):
+            self._draw(s, seat, HAND)
+        self._s = s
+
+    @classmethod
+    def from_position(
+        cls,
+        players: Sequence[str] | int,
+        hands: Sequence[Sequence[Tile | str]],
+        *,
+        seated: Mapping[str, str] | None = None,
+        bar: Sequence[Tile | str] = (),
+        scores: Sequence[int] | None = None,
+        hand_sizes: Sequence[int] | None = None,
+        current: int = 0,
+        turn_number: int = 1,
+        closed: Sequence[str] = (),
+        eliminated: Sequence[int] = (),
+        rules: BoardRules | str | dict[str, Any] | None = None,
+        board: Board | str | dict[str, Any] = "classic",
+        bag: Sequence[Tile | str] | None = None,
+        seed: int | None = 0,
+    ) -> BoardGame:
+        """A game set up at a given position (for puzzles, tests and search), like a chess FEN.
+
+        ``seated`` maps chairs to tiles (``"USAm"``, or ``"JOKf=USA"`` for a
+        joker and its given nation).  The bag holds the tiles not placed
+        anywhere else, shuffled with ``seed``; or ``bag`` gives it in draw
+        order, and tiles it leaves out are out of the game.  Such a game has
+        no record of its own: its history starts here.
+        """
+        game = cls(players, rules=rules, board=board, seed=seed)
+        n = len(game.players)
+        if len(hands) != n:
+            raise RecordError(f"give one hand per player ({n}), not {len(hands)}")
+        s = State.empty(len(game.board.chair_ids), len(game.board.table_ids), n)
+        used: list[Tile] = []
+        for chair, code in (seated or {}).items():
+            tile_code, _, nation_code = code.partition("=")
+            tile = Tile.parse(tile_code)
+            nation = Nation.parse(nation_code) if tile.is_joker else tile.nation
+            if nation is None:
+                raise RecordError(f"the joker on {chair} needs a given nation, like JOKf=USA")
+            game._sit(s, tile, game._chair(chair), nation)
+            used.append(tile)
+        for seat, hand in enumerate(hands):
+            for item in hand:
+                tile = Tile.parse(item) if isinstance(item, str) else item
+                s.hands[seat][tile] += 1
+                s.hand_n[seat] += 1
+                used.append(tile)
+        for item in bar:
+            tile = Tile.parse(item) if isinstance(item, str) else item
+            s.stools.append(tile)
+            used.append(tile)
+        for chair in closed:
+            c = game._chair(chair)
+            s.closed[c] = True
+            s.open_chairs -= 1
+        for seat in eliminated:
+            s.eliminated[seat] = True
+            s.elim_order += (seat,)
+        rest = full_set()
+        for tile in used:
+            if tile not in rest:
+                raise RecordError(f"more {tile} tiles than the game has")
+            rest.remove(tile)
+        if bag is None:
+            random.Random(seed).shuffle(rest)
+            order = rest
+        else:
+            order = [Tile.parse(t) if isinstance(t, str) else t for t in bag]
+            for tile in order:
+                if tile not in rest:
+                    raise RecordError(f"the bag holds more {tile} tiles than are left")
+                rest.remove(tile)
+        game.bag = tuple(used) + tuple(order)
+        s.bag_pos = len(used)
+        s.removed = len(rest) if bag is not None else 0
+        s.scores = list(scores) if scores is not None else [0] * n
+        s.hand_size = list(hand_sizes) if hand_sizes is not None else [HAND] * n
+        s.current = current
+        s.turn_no = turn_number
+        game._s = s
+        game.from_setup = True
+        return game
+
+    # ------------------------------------------------------------------ reading the position
+
+    @property
+    def state(self) -> State:
+        """The raw state (read-only by convention; engine internals and tests use it)."""
+        return self._s
+
+    @property
+    def current_player(self) -> int:
+        return self._s.current
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self._s.scores)
+
+    @property
+    def turn_number(self) -> int:
+        """Turns completed so far."""
+        return self._s.turn_no
+
+    @property
+    def results(self) -> tuple[StepResult, ...]:
+        """What every step so far did, in order."""
+        return tuple(self._results)
+
+    def hand(self, seat: int) -> list[Tile]:
+        """The tiles in a seat's hand, sorted."""
+        counts = self._s.hands[seat]
+        return [Tile(t) for t in range(TILE_TYPES) for _ in range(counts[t])]
+
+    def bag_count(self) -> int:
+        return len(self.bag) - self._s.bag_pos
+
+    def occupant(self, chair: str) -> tuple[Tile, Nation] | None:
+        """The guest on a chair and the nation it counts as, or None."""
+        c = self._chair(chair)
+        s = self._s
+        return None if s.occ[c] == FREE else (Tile(s.occ[c]), Nation(s.nat[c]))
+
+    def table_value(self, table: str) -> int:
+        """What a table is worth as it stands (RULES.md §2.4)."""
+        return self._value(self.board.table_index[table])
+
+    def is_over(self) -> bool:
+        return self._s.over
+
+    @property
+    def end_reason(self) -> str | None:
+        """Why the game ended, in words (RULES.md §2.8), or None while it goes on."""
+        reason = self._s.end_reason
+        return None if reason is None else END_REASONS[reason]
+
+    def turn_in_progress(self) -> bool:
+        """Guests have been seated this turn and the turn has not ended."""
+        return bool(self._s.placed)
+
+    # ------------------------------------------------------------------ legal steps
+
+    def legal_steps(self) -> list[Step]:
+        """Every step the current player may take now (cached until the position changes)."""
+        s = self._s
+        if s.legal is None:
+            s.legal = [] if s.over else list(self._generate(s))
+        return s.legal  # type: ignore[return-value]
+
+    def is_legal(self, step: Step) -> bool:
+        try:
+            self.check(step)
+        except IllegalStepError:
+            return False
+        return True
+
+    def check(self, step: Step) -> None:
+        """Raise :class:`IllegalStepError` (with its rule id) unless ``step`` is legal now."""
+        s = self._s
+        if s.over:
+            raise Violation("R2.8", "the game is over")
+        kind = step.kind
+        if kind is Kind.SEAT:
+            tile, c, nation = self._seat_args(step)
+            self._need_tile(s, tile)
+            v = self._check_seat(s, tile, c, nation)
+            if v is not None:
+                raise v
+        elif kind is Kind.STOP:
+            if not s.placed:
+                raise Violation("R2.2", "'stop' ends a turn after its first guest; no guest is seated yet")
+            if not self._can_stop(s):
+                first = s.placed[0]
+                raise Violation(
+                    "R2.3.3",
+                    f"{Tile(s.occ[first])} on {self.board.chair_ids[first]} would be alone at the end of the turn"
+                    if s.reg_table < 0
+                    else f"a regulars turn seats 3 or 4 guests at {self.board.table_ids[s.reg_table]}",
+                )
+        elif s.placed:
+            raise Violation("R2.2", f"{step} cannot follow a guest seated this turn; seat a second guest or stop")
+        elif kind is Kind.BAR:
+            self._check_bar(s, self._tile_of(step))
+        elif kind is Kind.EXCHANGE:
+            self._check_exchange(s, self._tile_of(step), self._chair(step.place))
+        elif kind is Kind.PASS:
+            if self.legal_steps() != [PASS]:
+                raise Violation("R2.2", "a player may pass only when no action is legal")
+        else:
+            raise Violation("R2.2", f"'{step}' is a step of the card game")
+
+    # ------------------------------------------------------------------ making moves
+
+    def push(self, step: Step | str) -> StepResult:
+        """Check and apply one step; return what it did.  Undo with :meth:`pop`."""
+        if isinstance(step, str):
+            step = parse_step(step)
+        self.check(step)
+        return self._apply(step)
+
+    def push_turn(self, turn: str) -> list[StepResult]:
+        """Apply a whole turn string (``USAm@i2,USAf@g2``), adding the implied ``stop``.
+
+        The position is unchanged if any step of the turn is illegal.
+        """
+        steps = parse_turn(turn)
+        player, done = self._s.current, len(self._stack)
+        results: list[StepResult] = []
+        try:
+            for i, step in enumerate(steps):
+                if i and results[-1].turn_over:
+                    raise Violation("R2.2", f"the turn is over before '{step}'")
+                results.append(self.push(step))
+            if not results[-1].turn_over:
+                results.append(self.push(STOP))
+        except IllegalStepError:
+            while len(self._stack) > done:
+                self.pop()
+            raise
+        assert self._results[-1].turn_over and self._results[-1].player == player
+        return results
+
+    def pop(self) -> Step:
+        """Undo the last step and return it."""
+        if not self._stack:
+            raise IndexError("pop from a game with no steps")
+        self._s = self._stack.pop()
+        return self._results.pop().step  # type: ignore[return-value]
+
+    def copy(self) -> BoardGame:
+        """An independent game at the same position (the history is shared, not copied)."""
+        other = object.__new__(BoardGame)
+        other.__dict__.update(self.__dict__)
+        other._s = self._s.copy()
+        other._stack = []
+        other._results = []
+        return other
+
+    # ------------------------------------------------------------------ history and results
+
+    def turns(self) -> list[str]:
+        """The turns taken so far, in notation (a turn in progress is not included)."""
+        out: list[str] = []
+        current: list[Step] = []
+        for r in self._results:
+            current.append(r.step)  # type: ignore[arg-type]
+            if r.turn_over:
+                out.append(format_turn(current))
+                current = []
+        return out
+
+    def this_turn(self) -> list[Step]:
+        """The steps of the turn in progress."""
+        out: list[Step] = []
+        for r in reversed(self._results):
+            if r.turn_over:
+                break
+            out.append(r.step)  # type: ignore[arg-type]
+        return out[::-1]
+
+    def view(self, seat: int | None = None) -> BoardView:
+        """What ``seat`` may see (None: a spectator); never the bag order."""
+        from cafe.view import board_view
+
+        return board_view(self, seat)
+
+    def _repr_svg_(self) -> str:
+        from cafe.svg import board_svg
+
+        return board_svg(self.view())
+
+    def __str__(self) -> str:
+        from cafe.text import board_text
+
+        return board_text(self.view())
+
+    def turn_points(self) -> list[int]:
+        """What each completed turn gained, in order."""
+        out: list[int] = []
+        total = 0
+        for r in self._results:
+            total += r.points
+            if r.turn_over:
+                out.append(total)
+                total = 0
+        return out
+
+    def penalties(self) -> tuple[int, ...]:
+        """End-of-game penalties per seat (zeros before the end)."""
+        return tuple(self._s.penalties or [0] * len(self.players))
+
+    def places(self) -> tuple[int, ...] | None:
+        """Each seat's place (1 = first; shared places repeat) once the game is over (RULES.md §2.8)."""
+        s = self._s
+        if not s.over:
+            return None
+        seats = range(len(self.players))
+        active = sorted((p for p in seats if not s.eliminated[p]), key=lambda p: (-s.scores[p], s.hand_n[p]))
+        places = [0] * len(self.players)
+        for i, p in enumerate(active):
+            prev = active[i - 1] if i else None
+            same = prev is not None and (s.scores[p], s.hand_n[p]) == (s.scores[prev], s.hand_n[prev])
+            places[p] = places[prev] if same and prev is not None else i + 1
+        for i, p in enumerate(reversed(s.elim_order)):
+            places[p] = len(active) + i + 1
+        return tuple(places)
+
+    def winner(self) -> int | None:
+        """The seat (from 0) of the sole first place; None before the end or on a shared first place."""
+        places = self.places()
+        if places is None or places.count(1) != 1:
+            return None
+        return places.index(1)
+
+    # ------------------------------------------------------------------ internals: reading steps
+
+    def _chair(self, place: str | None) -> int:
+        index = self.board.chair_index.get(place or "")
+        if index is None:
+            raise Violation("R1.1", f"there is no chair {place!r} on the {self.board.name} board")
+        return index
+
+    def _tile_of(self, step: Step) -> int:
+        if step.tile is None:
+            raise Violation("R7.1", f"{step.kind.value} needs a tile")
+        return int(step.tile)
+
+    def _seat_args(self, step: Step) -> tuple[int, int, int]:
+        tile = self._tile_of(step)
+        c = self._chair(step.place)
+        if tile >= JOKER_F:
+            if step.nation is None:
+                raise Violation("R7.1", "a joker names its given nation")
+            return tile, c, int(step.nation)
+        if step.nation is not None:
+            raise Violation("R7.1", "only a joker is given a nation")
+        return tile, c, TILE_NATION[tile]
+
+    def _need_tile(self, s: State, tile: int) -> None:
+        if s.hands[s.current][tile] <= 0:
+            raise Violation("R2.2", f"{self.players[s.current]} has no {Tile(tile)} in hand")
+
+    # ------------------------------------------------------------------ internals: the seating rules
+
+    def _value(self, t: int) -> int:
+        s = self._s
+        n = s.t_guests[t]
+        return self._values[n][s.t_native[t] == n] if n < 5 else 0
+
+    def _check_seat(self, s: State, tile: int, c: int, nation: int, exception_ok: bool = True) -> Violation | None:
+        """None if seating ``tile`` on chair ``c`` as ``nation`` is legal now, else why not.
+
+        Rules 1, 2 and 6 of RULES.md §2.3 are checked on the placement; rules
+        3-5 and the regulars variant (§2.9) on the turn, by looking ahead.
+        """
+        topo = self.topo
+        if s.occ[c] != FREE:
+            return Violation("R2.3.1", f"chair {self.board.chair_ids[c]} is taken")
+        if s.closed[c]:
+            return Violation("R2.9", f"chair {self.board.chair_ids[c]} is closed: it belongs to a regulars table")
+        if nation not in topo.chair_nations[c]:
+            return self._nation_violation(tile, c)
+        k = len(s.placed)
+        reg = s.reg_table
+        if self._turn_full(s):
+            return Violation("R2.2", "this turn has seated all the guests it may")
+        if reg >= 0:
+            if c not in topo.table_chairs[reg]:
+                return Violation("R2.9", f"every guest of this regulars turn sits at {self.board.table_ids[reg]}")
+            if TILE_GENDER[tile] != TILE_GENDER[s.occ[s.placed[0]]]:
+                return Violation("R2.9", "the guests of a regulars turn are all of one gender")
+        score, broken, bad = self._effect(s, tile, c, nation)
+        if bad >= 0:
+            return self._gender_violation(s, tile, bad)
+        if broken >= 0 or reg >= 0:
+            # a regulars turn must reach 3 guests at its table
+            if broken >= 0 and not self._lookahead(s, tile, c, nation, score, broken):
+                return Violation("R2.9", f"a regulars turn at {self.board.table_ids[broken]} needs a third guest")
+            return None
+        if k == 0:
+            if score > 0:
+                return None
+            if s.turn_no == 0 and exception_ok and self._exception(s):
+                return None
+            if self._lookahead(s, tile, c, nation, score, -1):
+                return None
+            return Violation(
+                "R2.3.4",
+                f"{Tile(tile)} on {self.board.chair_ids[c]} scores 0 and no guest in the hand can join it this turn",
+            )
+        if s.first_zero and c not in topo.near[s.placed[0]]:
+            first = s.placed[0]
+            return Violation(
+                "R2.3.3",
+                f"{Tile(s.occ[first])} on {self.board.chair_ids[first]} scored 0, "
+                "so the second guest must join one of its tables",
+            )
+        if score == 0:
+            return Violation("R2.3.4", f"{Tile(tile)} on {self.board.chair_ids[c]} scores 0; every placement must score")
+        return None
+
+    def _may_start_regulars(self, s: State, t: int) -> bool:
+        """Would breaking the gender rule at table ``t`` start a regulars turn there (RULES.md §2.9)?"""
+        return (
+            self.rules.regulars
+            and len(s.placed) == 1
+            and s.t_guests[t] == 1
+            and t in self.topo.chair_tables[s.placed[0]]
+        )
+
+    def _lookahead(self, s: State, tile: int, c: int, nation: int, score: int, broken: int) -> bool:
+        """After this placement, can the turn still be completed legally?"""
+        saved = self._place(s, tile, c, nation, score, broken)
+        try:
+            return self._can_stop(s) or any(True for _ in self._seat_candidates(s, first_only=True))
+        finally:
+            self._unplace(s, c, saved)
+
+    def _turn_full(self, s: State) -> bool:
+        """The turn has seated as many guests as it can: it ends by itself."""
+        k = len(s.placed)
+        if s.reg_table >= 0:
+            return k >= 4
+        return k >= 2 or (k == 1 and s.first_zero and bool(s.exception))
+
+    def _can_stop(self, s: State) -> bool:
+        k = len(s.placed)
+        if s.reg_table >= 0:
+            return k >= 3
+        return k == 1 and not s.first_zero
+
+    def _exception(self, s: State) -> bool:
+        """RULES.md §2.3 rule 5: on the game's first turn, no scoring table turn exists."""
+        if s.exception is None:
+            s.exception = not any(
+                self._check_seat(s, tile, c, n, exception_ok=False) is None for tile, c, n in self._seat_triples(s)
+            )
+        return s.exception
+
+    def _nation_violation(self, tile: int, c: int) -> Violation:
+        tables = " and ".join(self.board.table_ids[t] for t in self.topo.chair_tables[c])
+        cid = self.board.chair_ids[c]
+        if tile >= JOKER_F:
+            nations = "/".join(Nation(n).name for n in self.topo.chair_nations[c])
+            return Violation("R2.3.1", f"a joker on {cid} takes the nation of one of its tables ({nations})")
+        return Violation("R2.3.1", f"{Tile(tile).describe()} cannot take {cid}: it belongs to {tables}")
+
+    def _gender_violation(self, s: State, tile: int, t: int) -> Violation:
+        lady = TILE_GENDER[tile] == 0
+        ladies, gents = s.t_ladies[t] + lady, s.t_gents[t] + (not lady)
+        if ladies > 2 or gents > 2:
+            what = "three ladies" if ladies > 2 else "three gentlemen"
+        else:
+            what = "two ladies and no gentleman" if ladies > gents else "two gentlemen and no lady"
+        return Violation("R2.3.2", f"{what} at {self.board.table_ids[t]}")
+
+    # ------------------------------------------------------------------ internals: candidates
+
+    def _seat_triples(self, s: State) -> Iterator[tuple[int, int, int]]:
+        """(tile, chair, nation) for every free, open chair a hand tile could take by nation."""
+        topo = self.topo
+        hand = s.hands[s.current]
+        k = len(s.placed)
+        allowed: frozenset[int] | tuple[int, ...] | None = None
+        if s.reg_table >= 0:
+            allowed = topo.table_chairs[s.reg_table]
+        elif k == 1 and s.first_zero:
+            allowed = topo.near[s.placed[0]]
+        occ, closed = s.occ, s.closed
+        for tile in range(TILE_TYPES):
+            if not hand[tile]:
+                continue
+            if tile >= JOKER_F:
+                chairs: Sequence[int] | frozenset[int] = allowed if allowed is not None else range(len(occ))
+                for c in chairs:
+                    if occ[c] == FREE and not closed[c]:
+                        for n in topo.chair_nations[c]:
+                            yield tile, c, n
+            else:
+                n = TILE_NATION[tile]
+                for c in topo.chairs_by_nation[n]:
+                    if occ[c] == FREE and not closed[c] and (allowed is None or c in allowed):
+                        yield tile, c, n
+
+    def _seat_candidates(self, s: State, first_only: bool = False) -> Iterator[tuple[int, int, int]]:
+        for tile, c, n in self._seat_triples(s):
+            if self._check_seat(s, tile, c, n) is None:
+                yield tile, c, n
+                if first_only:
+                    return
+
+    def _generate(self, s: State) -> Iterator[Step]:
+        seat_steps = self.topo.seat_steps
+        any_step = False
+        for key in self._seat_candidates(s):
+            any_step = True
+            yield seat_steps[key]
+        if s.placed:
+            if self._can_stop(s):
+                yield STOP
+            return
+        hand = s.hands[s.current]
+        for tile in range(TILE_TYPES):
+            if hand[tile] and self._check_bar(s, tile, raise_=False):
+                any_step = True
+                yield self.topo.bar_steps[tile]
+        for c, tile, joker in self._exchanges(s):
+            any_step = True
+            yield self.topo.exchange_steps[tile, c]
+        if not any_step:
+            yield PASS
+
+    def _exchanges(self, s: State) -> Iterator[tuple[int, int, int]]:
+        """(chair, hand tile, joker) for every legal joker exchange."""
+        hand = s.hands[s.current]
+        either = self.rules.joker_exchange == "either-nation"
+        for c, joker in enumerate(s.occ):
+            if joker < JOKER_F:
+                continue
+            nations = self.topo.chair_nations[c] if either else (s.nat[c],)
+            for n in nations:
+                tile = n * 2 + TILE_GENDER[joker]
+                if hand[tile]:
+                    yield c, tile, joker
+
+    def _check_bar(self, s: State, tile: int, raise_: bool = True) -> bool:
+        problem: Violation | None = None
+        if s.hands[s.current][tile] <= 0:
+            problem = Violation("R2.2", f"{self.players[s.current]} has no {Tile(tile)} in hand")
+        elif len(s.stools) >= len(self.rules.bar_values):
+            problem = Violation("R2.5", "every stool of the bar is taken")
+        elif tile >= JOKER_F:
+            if self.rules.joker_to_bar == "never":
+                problem = Violation("R2.5", "jokers may not go to the bar")
+            elif self._can_seat_at_tables(s, tile):
+                problem = Violation("R2.5", f"{Tile(tile)} may go to the bar only when no legal turn can seat it")
+        if problem is not None and raise_:
+            raise problem
+        return problem is None
+
+    def _can_seat_at_tables(self, s: State, joker: int) -> bool:
+        """Does a legal table turn exist that seats this joker (option joker_to_bar)?"""
+        for tile, c, n in self._seat_candidates(s):
+            if tile == joker:
+                return True
+            score, broken, _ = self._effect(s, tile, c, n)
+            saved = self._place(s, tile, c, n, score, broken)
+            try:
+                if not self._turn_full(s) and self._can_seat_at_tables(s, joker):
+                    return True
+            finally:
+                self._unplace(s, c, saved)
+        return False
+
+    def _check_exchange(self, s: State, tile: int, c: int) -> None:
+        joker = s.occ[c]
+        cid = self.board.chair_ids[c]
+        if joker < JOKER_F:
+            raise Violation("R2.6", f"there is no joker on {cid}")
+        self._need_tile(s, tile)
+        if tile >= JOKER_F:
+            raise Violation("R2.6", "a joker is exchanged for a guest, never for a joker")
+        if TILE_GENDER[tile] != TILE_GENDER[joker]:
+            raise Violation("R2.6", f"the joker on {cid} is a {Gender(TILE_GENDER[joker]).word}")
+        nations = self.topo.chair_nations[c] if self.rules.joker_exchange == "either-nation" else (s.nat[c],)
+        if TILE_NATION[tile] not in nations:
+            allowed = " or ".join(Nation(n).name for n in nations)
+            raise Violation("R2.6", f"the joker on {cid} can be exchanged only for a {allowed} guest")
+
+    # ------------------------------------------------------------------ internals: changing the state
+
+    def _effect(self, s: State, tile: int, c: int, nation: int) -> tuple[int, int, int]:
+        """(points, regulars table started or -1, table breaking the gender rule or -1) of a placement.
+
+        Points are those of the chair's tables after the placement; a regulars
+        table is left out, since it scores once at the end of its turn.
+        """
+        topo = self.topo
+        values = self._values
+        reg = s.reg_table
+        lady = TILE_GENDER[tile] == 0
+        broken = -1
+        score = 0
+        for t in topo.chair_tables[c]:
+            if t == reg:
+                continue
+            if not GENDER_OK[s.t_ladies[t] + lady][s.t_gents[t] + (not lady)]:
+                if broken < 0 and self._may_start_regulars(s, t):
+                    broken = t
+                    continue
+                return 0, broken, t
+            n = s.t_guests[t] + 1
+            score += values[n][s.t_native[t] + (nation == topo.table_nation[t]) == n]
+        return score, broken, -1
+
+    def _sit(self, s: State, tile: int, c: int, nation: int) -> None:
+        """Put a guest on chair ``c`` and count it at the chair's tables."""
+        s.occ[c] = tile
+        s.nat[c] = nation
+        s.open_chairs -= 1
+        lady = TILE_GENDER[tile] == 0
+        table_nation = self.topo.table_nation
+        for t in self.topo.chair_tables[c]:
+            if lady:
+                s.t_ladies[t] += 1
+            else:
+                s.t_gents[t] += 1
+            s.t_guests[t] += 1
+            if nation == table_nation[t]:
+                s.t_native[t] += 1
+
+    def _unsit(self, s: State, c: int) -> int:
+        """Take the guest off chair ``c`` (the inverse of :meth:`_sit`); return its tile."""
+        tile, nation = s.occ[c], s.nat[c]
+        s.occ[c] = FREE
+        s.nat[c] = FREE
+        s.open_chairs += 1
+        lady = TILE_GENDER[tile] == 0
+        table_nation = self.topo.table_nation
+        for t in self.topo.chair_tables[c]:
+            if lady:
+                s.t_ladies[t] -= 1
+            else:
+                s.t_gents[t] -= 1
+            s.t_guests[t] -= 1
+            if nation == table_nation[t]:
+                s.t_native[t] -= 1
+        return tile
+
+    def _place(
+        self, s: State, tile: int, c: int, nation: int, score: int, broken: int
+    ) -> tuple[tuple[int, ...], bool, int]:
+        """Seat a hand tile and advance the turn's bookkeeping; return what :meth:`_unplace` needs."""
+        saved = (s.placed, s.first_zero, s.reg_table)
+        self._sit(s, tile, c, nation)
+        s.hands[s.current][tile] -= 1
+        s.hand_n[s.current] -= 1
+        if not s.placed:
+            s.first_zero = score == 0
+        if broken >= 0:
+            s.reg_table = broken
+        s.placed = s.placed + (c,)
+        return saved
+
+    def _unplace(self, s: State, c: int, saved: tuple[tuple[int, ...], bool, int]) -> None:
+        tile = self._unsit(s, c)
+        s.hands[s.current][tile] += 1
+        s.hand_n[s.current] += 1
+        s.placed, s.first_zero, s.reg_table = saved
+
+    def _draw(self, s: State, seat: int, count: int) -> int:
+        drawn = 0
+        hand = s.hands[seat]
+        while drawn < count and s.bag_pos < len(self.bag):
+            hand[self.bag[s.bag_pos]] += 1
+            s.bag_pos += 1
+            drawn += 1
+        s.hand_n[seat] += drawn
+        return drawn
+
+    def _apply(self, step: Step) -> StepResult:
+        old = self._s
+        s = old.copy()
+        self._stack.append(old)
+        self._s = s
+        player = s.current
+        kind = step.kind
+        if kind is Kind.SEAT:
+            result = self._apply_seat(s, step, player)
+        elif kind is Kind.STOP:
+            result = self._end_turn(s, StepResult(step, player), refill=True)
+        elif kind is Kind.BAR:
+            result = self._apply_bar(s, step, player)
+        elif kind is Kind.EXCHANGE:
+            tile = self._tile_of(step)
+            c = self._chair(step.place)
+            joker = self._unsit(s, c)
+            s.hands[player][joker] += 1
+            s.hands[player][tile] -= 1
+            self._sit(s, tile, c, TILE_NATION[tile])
+            result = self._end_turn(s, StepResult(step, player), refill=False)
+        else:  # pass
+            s.passes += 1
+            result = self._end_turn(s, StepResult(step, player), refill=False)
+        self._results.append(result)
+        return result
+
+    def _apply_seat(self, s: State, step: Step, player: int) -> StepResult:
+        tile, c, nation = self._seat_args(step)
+        score, broken, _ = self._effect(s, tile, c, nation)
+        self._place(s, tile, c, nation, score, broken)
+        s.scores[player] += score
+        topo = self.topo
+        table_points: list[tuple[str, int]] = []
+        completed: list[str] = []
+        for t in topo.chair_tables[c]:
+            if t == s.reg_table:
+                continue
+            table_points.append((self.board.table_ids[t], self._value(t)))
+            if s.t_guests[t] == 4 and s.t_native[t] == 4:
+                completed.append(self.board.table_ids[t])
+        change = self._lower_hand_size(s, player, len(completed))
+        result = StepResult(
+            step, player, points=score, table_points=tuple(table_points), completed=tuple(completed),
+            hand_size_change=change,
+        )  # fmt: skip
+        if self._turn_full(s):
+            return self._end_turn(s, result, refill=True)
+        return result
+
+    def _apply_bar(self, s: State, step: Step, player: int) -> StepResult:
+        tile = self._tile_of(step)
+        value = self.rules.bar_values[len(s.stools)]
+        s.stools.append(tile)
+        s.hands[player][tile] -= 1
+        s.hand_n[player] -= 1
+        if s.scores[player] + value < 0:
+            s.eliminated[player] = True
+            s.elim_order = s.elim_order + (player,)
+            s.removed += s.hand_n[player]
+            s.hands[player] = [0] * TILE_TYPES
+            s.hand_n[player] = 0
+            return self._end_turn(s, StepResult(step, player, eliminated=True), refill=False)
+        s.scores[player] += value
+        return self._end_turn(s, StepResult(step, player, points=value), refill=True)
+
+    def _lower_hand_size(self, s: State, player: int, by: int) -> int:
+        if not by:
+            return 0
+        before = s.hand_size[player]
+        s.hand_size[player] = max(0, before - by)
+        return s.hand_size[player] - before
+
+    def _end_reason(self, s: State, player: int) -> str | None:
+        """Which end condition of RULES.md §2.8 holds after ``player``'s turn (a key of END_REASONS)."""
+        active = sum(1 for gone in s.eliminated if not gone)
+        if len(s.stools) >= len(self.rules.bar_values):
+            return "bar"
+        if s.open_chairs == 0:
+            return "board"
+        if len(self.bag) - s.bag_pos <= BAG_END:
+            return "bag"
+        if s.hand_size[player] == 0 and s.hand_n[player] == 0 and not s.eliminated[player]:
+            return "out"
+        if active < 2:
+            return "players"
+        if s.passes >= active:
+            return "passes"
+        return None
+
+    def _end_turn(self, s: State, result: StepResult, refill: bool) -> StepResult:
+        player = result.player
+        points, change = result.points, result.hand_size_change
+        table_points, completed = result.table_points, result.completed
+        reg = s.reg_table
+        if reg >= 0:
+            single = s.t_native[reg] == s.t_guests[reg]
+            bonus = REGULARS_SINGLE_NATION if single else REGULARS_SCORE
+            s.scores[player] += bonus
+            points += bonus
+            table_id = self.board.table_ids[reg]
+            table_points += ((table_id, bonus),)
+            for c in self.topo.table_chairs[reg]:
+                if s.occ[c] == FREE and not s.closed[c]:
+                    s.closed[c] = True
+                    s.open_chairs -= 1
+            if single and s.t_guests[reg] == 4:
+                completed += (table_id,)
+                change += self._lower_hand_size(s, player, 1)
+        if result.step is not PASS:
+            s.passes = 0
+        drawn = 0
+        if refill and not s.eliminated[player]:
+            drawn = self._draw(s, player, max(0, s.hand_size[player] - s.hand_n[player]))
+        s.placed, s.first_zero, s.reg_table, s.exception = (), False, -1, None
+        s.turn_no += 1
+        s.end_reason = self._end_reason(s, player)
+        s.over = s.end_reason is not None
+        if s.over:
+            s.penalties = [
+                0 if s.eliminated[p] else PENALTY_TILE * sum(s.hands[p][:JOKER_F]) + PENALTY_JOKER * sum(s.hands[p][JOKER_F:])
+                for p in range(len(self.players))
+            ]
+            for p, penalty in enumerate(s.penalties):
+                s.scores[p] -= penalty
+        else:
+            nxt = (player + 1) % len(self.players)
+            while s.eliminated[nxt]:
+                nxt = (nxt + 1) % len(self.players)
+            s.current = nxt
+        return StepResult(
+            result.step, player, points=points, table_points=table_points, completed=completed,
+            hand_size_change=change, eliminated=result.eliminated, turn_over=True, drawn=drawn, game_over=s.over,
+        )  # fmt: skip
+
+
+END_REASONS = {
+    "bar": "every stool of the bar is taken",
+    "board": "every chair is taken",
+    "bag": f"the bag holds {BAG_END} tiles or fewer",
+    "out": "a player has gone out",
+    "players": "fewer than two players remain",
+    "passes": "every player passed in succession",
+}
+
+
+def _shuffled(seed: int | None) -> tuple[Tile, ...]:
+    tiles = full_set()
+    random.Random(seed).shuffle(tiles)
+    return tuple(tiles)
+
+
+def _check_bag(bag: Sequence[Tile | str]) -> tuple[Tile, ...]:
+    """A bag given in a record: exactly the 100 tiles, in draw order."""
+    tiles: list[Tile] = []
+    for i, item in enumerate(bag):
+        if isinstance(item, Tile):
+            tiles.append(item)
+        elif isinstance(item, str):
+            try:
+                tiles.append(Tile.parse(item))
+            except CafeError as exc:
+                raise RecordError(f"bag[{i}]: {exc.detail}") from None
+        else:
+            raise RecordError(f"bag[{i}]: a tile code such as 'USAm', not {item!r}")
+    expected = full_set()
+    if sorted(tiles) != sorted(expected):
+        counts = {t: tiles.count(t) for t in set(tiles) | set(expected)}
+        wrong = [f"{t} {counts[t]} times (the set has {expected.count(t)})" for t in Tile if counts.get(t, 0) != expected.count(t)]
+        raise RecordError(f"the bag must hold exactly the {len(expected)} tiles; it has {len(tiles)}: {'; '.join(wrong[:4])}")
+    return tuple(tiles)

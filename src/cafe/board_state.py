@@ -1,0 +1,144 @@
+"""The mutable state of a board game, as flat lists of small integers.
+
+Kept apart from the rules so that the rules module reads as rules.  The engine
+copies a whole :class:`State` on every step (a few short ``list.copy`` calls)
+and keeps the old one for undo, so ``pop`` restores the exact state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cafe.tiles import TILE_TYPES
+
+FREE = -1
+
+
+class State:
+    """Everything that changes during a board game.  Indices as in :class:`cafe.layout.Board`."""
+
+    __slots__ = (
+        "occ", "nat", "closed", "open_chairs", "t_ladies", "t_gents", "t_guests", "t_native",
+        "hands", "hand_n", "hand_size", "scores", "eliminated", "elim_order", "bag_pos", "stools",
+        "removed", "current", "turn_no", "passes", "over", "end_reason", "penalties",
+        "placed", "first_zero", "reg_table", "exception", "legal",
+    )  # fmt: skip
+
+    occ: list[int]  # chair -> tile id, or FREE
+    nat: list[int]  # chair -> nation the guest counts as (a joker's given nation), or FREE
+    closed: list[bool]  # chair -> closed by a regulars table (only free chairs are marked)
+    open_chairs: int  # chairs neither taken nor closed
+    t_ladies: list[int]
+    t_gents: list[int]
+    t_guests: list[int]
+    t_native: list[int]  # guests whose nation is the table's
+    hands: list[list[int]]  # seat -> count per tile id
+    hand_n: list[int]
+    hand_size: list[int]
+    scores: list[int]
+    eliminated: list[bool]
+    elim_order: tuple[int, ...]
+    bag_pos: int  # index of the next tile to draw
+    stools: list[int]  # tile ids on the bar, in stool order
+    removed: int  # tiles of eliminated players' hands, out of the game
+    current: int
+    turn_no: int  # turns completed
+    passes: int  # passes in succession
+    over: bool
+    end_reason: str | None  # a key of board_game.END_REASONS once over
+    penalties: list[int] | None  # end-of-game penalties per seat, once over
+    # the turn in progress
+    placed: tuple[int, ...]  # chairs seated this turn
+    first_zero: bool  # the first guest of this turn scored 0
+    reg_table: int  # the regulars table of this turn, or -1
+    exception: bool | None  # the opening exception applies (computed on demand)
+    legal: list[object] | None  # cached legal steps
+
+    @classmethod
+    def empty(cls, chairs: int, tables: int, seats: int) -> State:
+        s = cls()
+        s.occ = [FREE] * chairs
+        s.nat = [FREE] * chairs
+        s.closed = [False] * chairs
+        s.open_chairs = chairs
+        s.t_ladies = [0] * tables
+        s.t_gents = [0] * tables
+        s.t_guests = [0] * tables
+        s.t_native = [0] * tables
+        s.hands = [[0] * TILE_TYPES for _ in range(seats)]
+        s.hand_n = [0] * seats
+        s.hand_size = [5] * seats
+        s.scores = [0] * seats
+        s.eliminated = [False] * seats
+        s.elim_order = ()
+        s.bag_pos = 0
+        s.stools = []
+        s.removed = 0
+        s.current = 0
+        s.turn_no = 0
+        s.passes = 0
+        s.over = False
+        s.end_reason = None
+        s.penalties = None
+        s.placed = ()
+        s.first_zero = False
+        s.reg_table = -1
+        s.exception = None
+        s.legal = None
+        return s
+
+    def copy(self) -> State:
+        s = State()
+        s.occ = self.occ.copy()
+        s.nat = self.nat.copy()
+        s.closed = self.closed.copy()
+        s.open_chairs = self.open_chairs
+        s.t_ladies = self.t_ladies.copy()
+        s.t_gents = self.t_gents.copy()
+        s.t_guests = self.t_guests.copy()
+        s.t_native = self.t_native.copy()
+        s.hands = [h.copy() for h in self.hands]
+        s.hand_n = self.hand_n.copy()
+        s.hand_size = self.hand_size.copy()
+        s.scores = self.scores.copy()
+        s.eliminated = self.eliminated.copy()
+        s.elim_order = self.elim_order
+        s.bag_pos = self.bag_pos
+        s.stools = self.stools.copy()
+        s.removed = self.removed
+        s.current = self.current
+        s.turn_no = self.turn_no
+        s.passes = self.passes
+        s.over = self.over
+        s.end_reason = self.end_reason
+        s.penalties = self.penalties
+        s.placed = self.placed
+        s.first_zero = self.first_zero
+        s.reg_table = self.reg_table
+        s.exception = self.exception
+        s.legal = None
+        return s
+
+    def key(self) -> tuple[object, ...]:
+        """Every field but the caches, for equality checks in tests and transpositions."""
+        return tuple(
+            tuple(x) if isinstance(x, list) and (not x or not isinstance(x[0], list)) else
+            tuple(map(tuple, x)) if isinstance(x, list) else x
+            for x in (getattr(self, f) for f in self.__slots__ if f not in ("legal", "exception"))
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """What one step did.  ``points`` includes a regulars table's score at the end of its turn."""
+
+    step: object
+    player: int
+    points: int = 0
+    table_points: tuple[tuple[str, int], ...] = ()
+    completed: tuple[str, ...] = ()  # tables made complete and single-nation (hand size lowered)
+    hand_size_change: int = 0
+    eliminated: bool = False
+    turn_over: bool = False
+    drawn: int = 0
+    game_over: bool = False

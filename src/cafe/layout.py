@@ -1,0 +1,168 @@
+"""The board game's board as data: tables, chairs and the bar's place.
+
+A board file (RULES.md §1.1) lists tables (id, nation, cell) and chairs (id =
+cell, the one or two tables it belongs to).  :func:`load_board` validates it
+and precomputes the integer tuples the engine's hot path uses.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from cafe.errors import BoardFileError
+from cafe.tiles import Nation
+
+CELL_RE = re.compile(r"^[a-z]([1-9][0-9]?)$")
+TABLE_ID_RE = re.compile(r"^[A-Z]{3}[0-9]{1,2}$")
+
+
+def cell_xy(cell: str) -> tuple[int, int]:
+    """Column and row (from 0, bottom-left) of a cell name such as ``h3``."""
+    return ord(cell[0]) - ord("a"), int(cell[1:]) - 1
+
+
+@dataclass(frozen=True)
+class Board:
+    """A validated board topology.  Indices are positions in ``tables``/``chairs``."""
+
+    name: str
+    title: str
+    table_ids: tuple[str, ...]
+    table_nations: tuple[int, ...]
+    table_cells: tuple[str, ...]
+    chair_ids: tuple[str, ...]
+    chair_tables: tuple[tuple[int, ...], ...]
+    table_chairs: tuple[tuple[int, ...], ...]
+    bar_cells: str | None
+    source: dict[str, Any]
+
+    @cached_property
+    def chair_index(self) -> dict[str, int]:
+        return {c: i for i, c in enumerate(self.chair_ids)}
+
+    @cached_property
+    def table_index(self) -> dict[str, int]:
+        return {t: i for i, t in enumerate(self.table_ids)}
+
+    @cached_property
+    def size(self) -> tuple[int, int]:
+        """Columns and rows of the grid the cells live on."""
+        grid = self.source.get("grid", {})
+        cells = list(self.chair_ids) + list(self.table_cells)
+        cols = max(cell_xy(c)[0] for c in cells) + 1
+        rows = max(cell_xy(c)[1] for c in cells) + 1
+        files = grid.get("files")
+        return (max(cols, len(files)) if isinstance(files, str) else cols, max(rows, int(grid.get("ranks", 0))))
+
+    def chairs_of_nation(self, nation: int) -> tuple[int, ...]:
+        """Chairs a guest of this nation may take (at least one of its tables is the nation's)."""
+        return tuple(
+            c for c, tables in enumerate(self.chair_tables) if any(self.table_nations[t] == nation for t in tables)
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return self.source
+
+
+def _fail(message: str) -> BoardFileError:
+    return BoardFileError(f"board file: {message}")
+
+
+def parse_board(data: Any) -> Board:
+    """Validate a board object (the parsed JSON of a board file) and build a :class:`Board`."""
+    if not isinstance(data, dict):
+        raise _fail("must be a JSON object with 'tables' and 'chairs'")
+    tables = data.get("tables")
+    chairs = data.get("chairs")
+    if not isinstance(tables, list) or not tables:
+        raise _fail("'tables' must be a non-empty list")
+    if not isinstance(chairs, list) or not chairs:
+        raise _fail("'chairs' must be a non-empty list")
+    table_ids: list[str] = []
+    nations: list[int] = []
+    cells: list[str] = []
+    for i, table in enumerate(tables):
+        if not isinstance(table, dict):
+            raise _fail(f"table #{i + 1} must be an object with id, nation and cell")
+        tid, nation, cell = table.get("id"), table.get("nation"), table.get("cell")
+        if not isinstance(tid, str) or not TABLE_ID_RE.match(tid):
+            raise _fail(f"table #{i + 1}: id {tid!r} must be a nation code and a number, like USA1")
+        if tid in table_ids:
+            raise _fail(f"table id {tid} appears twice")
+        if not isinstance(nation, str) or nation not in Nation.__members__:
+            raise _fail(f"table {tid}: nation {nation!r} is not one of {' '.join(Nation.__members__)}")
+        if not isinstance(cell, str) or not CELL_RE.match(cell):
+            raise _fail(f"table {tid}: cell {cell!r} must be a cell name like h2")
+        table_ids.append(tid)
+        nations.append(Nation[nation])
+        cells.append(cell)
+    index = {t: i for i, t in enumerate(table_ids)}
+    chair_ids: list[str] = []
+    chair_tables: list[tuple[int, ...]] = []
+    for i, chair in enumerate(chairs):
+        if not isinstance(chair, dict):
+            raise _fail(f"chair #{i + 1} must be an object with id and tables")
+        cid, its = chair.get("id"), chair.get("tables")
+        if not isinstance(cid, str) or not CELL_RE.match(cid):
+            raise _fail(f"chair #{i + 1}: id {cid!r} must be a cell name like h3")
+        if cid in chair_ids:
+            raise _fail(f"chair id {cid} appears twice")
+        if cid in cells:
+            raise _fail(f"chair {cid} is on the cell of a table")
+        if not isinstance(its, list) or not 1 <= len(its) <= 2:
+            raise _fail(f"chair {cid} must belong to 1 or 2 tables, not {its!r}")
+        for tid in its:
+            if tid not in index:
+                raise _fail(f"chair {cid} names unknown table {tid!r}")
+        if len(set(its)) != len(its):
+            raise _fail(f"chair {cid} names table {its[0]} twice")
+        chair_ids.append(cid)
+        chair_tables.append(tuple(index[t] for t in its))
+    table_chairs = tuple(tuple(c for c, ts in enumerate(chair_tables) if t in ts) for t in range(len(table_ids)))
+    for t, its in enumerate(table_chairs):
+        if len(its) != 4:
+            raise _fail(f"table {table_ids[t]} has {len(its)} chairs; every table has exactly 4")
+    bar = data.get("bar")
+    bar_cells = bar.get("cells") if isinstance(bar, dict) and isinstance(bar.get("cells"), str) else None
+    return Board(
+        name=str(data.get("name", "custom")),
+        title=str(data.get("title", data.get("name", "custom board"))),
+        table_ids=tuple(table_ids),
+        table_nations=tuple(nations),
+        table_cells=tuple(cells),
+        chair_ids=tuple(chair_ids),
+        chair_tables=tuple(chair_tables),
+        table_chairs=table_chairs,
+        bar_cells=bar_cells,
+        source=data,
+    )
+
+
+_BUILTIN: dict[str, Board] = {}
+
+
+def load_board(spec: str | Path | dict[str, Any] = "classic") -> Board:
+    """A board by built-in name (``"classic"``), by file path, or from a parsed object."""
+    if isinstance(spec, dict):
+        return parse_board(spec)
+    if isinstance(spec, str) and spec == "classic":
+        if spec not in _BUILTIN:
+            text = resources.files("cafe").joinpath("data").joinpath("classic.json").read_text(encoding="utf-8")
+            _BUILTIN[spec] = parse_board(json.loads(text))
+        return _BUILTIN[spec]
+    path = Path(spec)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise _fail(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _fail(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    return parse_board(data)

@@ -1,0 +1,133 @@
+"""Rule options and presets (RULES.md §6).
+
+Each edition has its own options dataclass.  In a record, ``rules`` is either
+a preset name or ``{"preset": NAME, option: value, ...}``; an option of the
+other edition is an error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Literal
+
+from cafe.errors import RulesError
+
+PRINTED_BAR: tuple[int, ...] = (1, 2, 3, 4, 5, -2, -4, -6, -8, -10, -4, -6, -8, -10, -12, -6, -8, -10, -12, -14)
+STRAIGHT_BAR: tuple[int, ...] = (1, 2, 3, 4, 5) + tuple(-2 * k for k in range(1, 16))
+BAR_STOOLS = 20
+NAMED_BARS = {"printed": PRINTED_BAR, "straight": STRAIGHT_BAR}
+
+Scoring = Literal["bonus", "basic"]
+JokerToBar = Literal["never", "when-unplaceable"]
+JokerExchange = Literal["given-nation", "either-nation"]
+
+
+@dataclass(frozen=True)
+class BoardRules:
+    """Options of the board game.  The defaults are the printed rules."""
+
+    scoring: Scoring = "bonus"
+    bar_values: tuple[int, ...] = PRINTED_BAR
+    joker_to_bar: JokerToBar = "never"
+    joker_exchange: JokerExchange = "given-nation"
+    surprise_guests: bool = False
+    regulars: bool = False
+
+    edition = "board"
+
+
+@dataclass(frozen=True)
+class CardRules:
+    """Options of the card game.  The defaults are the printed rules."""
+
+    tribe_and_circle: bool = False
+
+    edition = "cards"
+
+
+Rules = BoardRules | CardRules
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "scoring": ("bonus", "basic"),
+    "joker_to_bar": ("never", "when-unplaceable"),
+    "joker_exchange": ("given-nation", "either-nation"),
+}
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "printed": {},
+    "original-1989": {"scoring": "basic"},
+    "brettspielwelt": {"scoring": "bonus", "joker_to_bar": "when-unplaceable", "joker_exchange": "either-nation"},
+}
+CARD_PRESETS: dict[str, dict[str, Any]] = {"printed": {}}
+
+
+def _option_names(cls: type) -> set[str]:
+    return {f.name for f in fields(cls)}
+
+
+def _check_value(key: str, value: Any) -> Any:
+    if key in _CHOICES:
+        if value not in _CHOICES[key]:
+            raise RulesError(f"option {key} must be one of {', '.join(map(repr, _CHOICES[key]))}, not {value!r}")
+        return value
+    if key == "bar_values":
+        if isinstance(value, str):
+            if value not in NAMED_BARS:
+                raise RulesError(f"option bar_values: unknown name {value!r} (use 'straight' or a list of 20 integers)")
+            return NAMED_BARS[value]
+        if (
+            not isinstance(value, (list, tuple))
+            or len(value) != BAR_STOOLS
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        ):
+            raise RulesError("option bar_values must be 'straight' or a list of exactly 20 integers")
+        return tuple(value)
+    if not isinstance(value, bool):
+        raise RulesError(f"option {key} must be true or false, not {value!r}")
+    return value
+
+
+def make_rules(edition: str, spec: str | dict[str, Any] | None = None, **overrides: Any) -> Rules:
+    """Rules of an edition from a preset name or a record's rules object, plus overrides."""
+    cls: type[BoardRules] | type[CardRules]
+    if edition == "board":
+        cls, presets, other = BoardRules, PRESETS, CardRules
+    elif edition == "cards":
+        cls, presets, other = CardRules, CARD_PRESETS, BoardRules
+    else:
+        raise RulesError(f"unknown edition {edition!r} (board or cards)")
+    if spec is None:
+        spec = "printed"
+    if isinstance(spec, str):
+        spec = {"preset": spec}
+    if not isinstance(spec, dict):
+        raise RulesError("rules must be a preset name or an object with a preset and options")
+    options = dict(spec)
+    options.update(overrides)
+    preset = options.pop("preset", "printed")
+    if preset not in presets:
+        raise RulesError(f"unknown preset {preset!r} for the {edition} game (one of {', '.join(presets)})")
+    values: dict[str, Any] = dict(presets[preset])
+    known = _option_names(cls)
+    for key, value in options.items():
+        if key not in known:
+            if key in _option_names(other):
+                raise RulesError(f"option {key} belongs to the other edition, not the {edition} game")
+            raise RulesError(f"unknown option {key!r} (options: {', '.join(sorted(known))})")
+        values[key] = _check_value(key, value)
+    return cls(**{k: _check_value(k, v) for k, v in values.items()})
+
+
+def rules_to_json(rules: Rules) -> str | dict[str, Any]:
+    """The shortest record form: a preset name when the rules equal a preset, else preset + differences."""
+    presets = PRESETS if isinstance(rules, BoardRules) else CARD_PRESETS
+    for name in presets:
+        if make_rules(rules.edition, name) == rules:
+            return name
+    base = make_rules(rules.edition, "printed")
+    out: dict[str, Any] = {"preset": "printed"}
+    for key, value in asdict(rules).items():
+        if getattr(base, key) != value:
+            out[key] = list(value) if isinstance(value, tuple) else value
+    return out
+
