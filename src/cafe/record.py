@@ -1,0 +1,171 @@
+"""Game records (RULES.md §7.2) and replay (§7.3).
+
+A record is one JSON document holding everything needed to replay a game
+without random numbers: the rules, the board, the players, the bag order and
+the turns.  It holds the bag, so it is a secret until the game has ended.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cafe.board_game import BoardGame
+from cafe.errors import CafeError, RecordError
+from cafe.layout import load_board
+from cafe.options import BoardRules, make_rules, rules_to_json
+
+FORMAT = "cafe-record-1"
+
+
+@dataclass
+class Record:
+    """A parsed, validated record.  ``replay()`` turns it into a game."""
+
+    edition: str
+    rules: Any
+    board: Any
+    players: list[str]
+    bag: list[str] = field(default_factory=list)
+    turns: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Record:
+        """Validate a parsed JSON document as a record."""
+        if not isinstance(data, dict):
+            raise RecordError("a record is a JSON object")
+        if data.get("format") != FORMAT:
+            raise RecordError(f"'format' must be {FORMAT!r}, not {data.get('format')!r}")
+        edition = data.get("edition")
+        if edition not in ("board", "cards"):
+            raise RecordError(f"'edition' must be 'board' or 'cards', not {edition!r}")
+        if edition == "cards":
+            raise RecordError("card-game records are not supported yet")
+        players = data.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError("'players' must be a list of names")
+        turns = data.get("turns", [])
+        if not isinstance(turns, list) or not all(isinstance(t, str) for t in turns):
+            raise RecordError("'turns' must be a list of turn strings")
+        bag = data.get("bag")
+        if not isinstance(bag, list):
+            raise RecordError("'bag' must be the list of the 100 tiles in draw order")
+        known = {"format", "edition", "rules", "board", "players", "bag", "turns"}
+        return cls(
+            edition=edition,
+            rules=data.get("rules", "printed"),
+            board=data.get("board", "classic"),
+            players=list(players),
+            bag=list(bag),
+            turns=list(turns),
+            extra={k: v for k, v in data.items() if k not in known},
+        )
+
+    @classmethod
+    def load(cls, path: str | Path) -> Record:
+        """Read a record file, with clear errors for a missing file or bad JSON."""
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise RecordError(f"no such file: {path}") from None
+        except OSError as exc:
+            raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+        return cls.loads(text)
+
+    @classmethod
+    def loads(cls, text: str) -> Record:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def of(cls, game: BoardGame) -> Record:
+        """The full record of a game (bag included: give it out only after the end, or locally)."""
+        if game.from_setup:
+            raise RecordError("a game set up from a position has no record of its own")
+        board: Any = game.board.name if game.board.name == "classic" else game.board.to_json()
+        return cls(
+            edition="board",
+            rules=rules_to_json(game.rules),
+            board=board,
+            players=list(game.players),
+            bag=[t.name for t in game.bag],
+            turns=game.turns(),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "edition": self.edition,
+            "rules": self.rules,
+            "board": self.board,
+            "players": self.players,
+            "bag": self.bag,
+            "turns": self.turns,
+        }
+        out.update(self.extra)
+        return out
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1, ensure_ascii=False)
+
+    def new_game(self) -> BoardGame:
+        """The game at its start (no turn taken)."""
+        rules = make_rules(self.edition, self.rules)
+        assert isinstance(rules, BoardRules)
+        board = load_board(self.board) if isinstance(self.board, (str, dict)) else None
+        if board is None:
+            raise RecordError("'board' must be a board name or a board object")
+        return BoardGame(self.players, rules=rules, board=board, bag=self.bag)
+
+    def replay(self) -> BoardGame:
+        """Replay every turn; raise :class:`ReplayError` naming the first bad turn."""
+        game = self.new_game()
+        for number, turn in enumerate(self.turns, start=1):
+            if game.is_over():
+                raise ReplayError(number, "R2.8", "the game is already over")
+            try:
+                game.push_turn(turn)
+            except CafeError as exc:
+                raise ReplayError(number, exc.rule, exc.detail) from None
+        return game
+
+
+class ReplayError(RecordError):
+    """A record's turn that cannot be played: ``turn N: R<rule>: <what is wrong>``."""
+
+    def __init__(self, turn: int, rule: str, message: str) -> None:
+        self.turn = turn
+        super().__init__(message, rule)
+        self.args = (f"turn {turn}: {rule}: {message}",)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def summary(game: BoardGame) -> dict[str, Any]:
+    """The replay contract's JSON object (RULES.md §7.3), plus a few readable extras."""
+    s = game.state
+    return {
+        "over": game.is_over(),
+        "end_reason": game.end_reason,
+        "scores": list(s.scores),
+        "turn_points": game.turn_points(),
+        "hand_sizes": list(s.hand_size),
+        "hand_counts": list(s.hand_n),
+        "eliminated": list(s.eliminated),
+        "winner": game.winner(),
+        "players": list(game.players),
+        "penalties": list(game.penalties()),
+        "places": list(p) if (p := game.places()) is not None else None,
+        "turns": game.turn_number,
+        "current_player": None if game.is_over() else game.current_player,
+        "bag_count": game.bag_count(),
+        "bar_taken": len(s.stools),
+    }

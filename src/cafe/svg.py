@@ -1,0 +1,142 @@
+"""SVG rendering of a board-game view: a pure function of the position, like ``chess.svg``.
+
+>>> from cafe import BoardGame
+>>> svg = board_svg(BoardGame(2, seed=1).view())
+>>> svg.startswith("<svg")
+True
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+
+from cafe.layout import Board, cell_xy, load_board
+from cafe.text import bar_stool_cells, bar_title_cell
+from cafe.tiles import Nation
+from cafe.view import BoardView
+
+NATION_COLOURS: dict[str, str] = {
+    "AFR": "#8d5524",
+    "CHN": "#e03131",
+    "CUB": "#1971c2",
+    "ESP": "#f59f00",
+    "FRA": "#4c6ef5",
+    "GBR": "#1b2a6b",
+    "GER": "#212529",
+    "IND": "#fd7e14",
+    "ITA": "#2b8a3e",
+    "RUS": "#a61e4d",
+    "TUR": "#0b7285",
+    "USA": "#5f3dc4",
+}
+LIGHT = {"ESP", "IND"}  # nations whose colour wants dark text
+UNIT = 44
+MARGIN = 26
+
+
+class SvgText(str):
+    """An SVG document; shows itself in Jupyter."""
+
+    def _repr_svg_(self) -> str:
+        return self
+
+
+def board_svg(
+    view: BoardView,
+    *,
+    size: int | None = None,
+    highlight: Iterable[str] = (),
+    coordinates: bool = True,
+    board: Board | None = None,
+) -> SvgText:
+    """Draw the café of ``view``.  ``highlight`` lists chairs to mark (for example legal targets)."""
+    board = board or load_board(view.board_name)
+    cols, rows = board.size
+    width, height = cols * UNIT + 2 * MARGIN, rows * UNIT + 2 * MARGIN
+    root = ET.Element(
+        "svg",
+        xmlns="http://www.w3.org/2000/svg",
+        viewBox=f"0 0 {width} {height}",
+        width=str(size or width),
+        height=str(round((size or width) * height / width)),
+        attrib={"font-family": "sans-serif", "class": "cafe-board"},
+    )
+    ET.SubElement(root, "rect", x="0", y="0", width=str(width), height=str(height), fill="#f3ead7")
+
+    def centre(cell: str) -> tuple[float, float]:
+        x, y = cell_xy(cell)
+        return MARGIN + (x + 0.5) * UNIT, MARGIN + (rows - y - 0.5) * UNIT
+
+    if coordinates:
+        for x in range(cols):
+            for ty in (MARGIN / 2 + 4, height - MARGIN / 2 + 4):
+                _text(root, MARGIN + (x + 0.5) * UNIT, ty, chr(ord("a") + x), 11, "#6b5b45")
+        for y in range(rows):
+            for tx in (MARGIN / 2, width - MARGIN / 2):
+                _text(root, tx, MARGIN + (rows - y - 0.5) * UNIT + 4, str(y + 1), 11, "#6b5b45")
+
+    _draw_bar(root, view, board, rows)
+    lit = set(highlight)
+    closed = set(view.closed_chairs)
+    for cid in board.chair_ids:
+        cx, cy = centre(cid)
+        fill = "#d9c7a3" if cid in closed else "#fffaf0"
+        stroke = "#e8590c" if cid in lit else "#a08c6a"
+        ET.SubElement(
+            root, "rect", x=f"{cx - 17}", y=f"{cy - 17}", width="34", height="34", rx="7", fill=fill,
+            stroke=stroke, attrib={"stroke-width": "3" if cid in lit else "1", "data-chair": cid},
+        )  # fmt: skip
+        if cid not in closed:
+            _text(root, cx, cy + 4, cid, 9, "#b9a682")
+    for tid, nation, cell in zip(board.table_ids, board.table_nations, board.table_cells, strict=True):
+        code = Nation(nation).name
+        cx, cy = centre(cell)
+        ET.SubElement(
+            root, "circle", cx=f"{cx}", cy=f"{cy}", r="19", fill=NATION_COLOURS[code], stroke="#3d3425",
+            attrib={"data-table": tid},
+        )  # fmt: skip
+        _text(root, cx, cy + 4, tid, 10, "#111" if code in LIGHT else "#fff", bold=True)
+    for g in view.guests:
+        cx, cy = centre(g.chair)
+        code = g.nation.name
+        joker = g.tile.is_joker
+        ET.SubElement(
+            root, "circle", cx=f"{cx}", cy=f"{cy}", r="15", fill=NATION_COLOURS[code],
+            stroke="#ffd43b" if joker else "#fff", attrib={"stroke-width": "3" if joker else "1.5",
+                                                          "data-guest": g.tile.name},
+        )  # fmt: skip
+        ink = "#111" if code in LIGHT else "#fff"
+        _text(root, cx, cy - 1, code, 8, ink, bold=True)
+        _text(root, cx, cy + 10, ("★" if joker else "") + ("♀" if g.tile.gender == 0 else "♂"), 10, ink)
+    return SvgText(ET.tostring(root, encoding="unicode"))
+
+
+def _draw_bar(root: ET.Element, view: BoardView, board: Board, rows: int) -> None:
+    stools = bar_stool_cells(board, len(view.bar_values))
+    title = bar_title_cell(board)
+    if title is not None:
+        tx, ty = title
+        _text(root, MARGIN + (tx + 2.5) * UNIT, MARGIN + (rows - ty - 0.5) * UNIT + 6, "BAR", 18, "#6b4f2a", bold=True)
+    for (x, y), i in stools.items():
+        cx, cy = MARGIN + (x + 0.5) * UNIT, MARGIN + (rows - y - 0.5) * UNIT
+        taken = i < len(view.bar)
+        nxt = i == len(view.bar)
+        ET.SubElement(
+            root, "circle", cx=f"{cx}", cy=f"{cy}", r="17", fill="#e9dcc0" if taken else "#fff",
+            stroke="#e8590c" if nxt else "#8a7350", attrib={"stroke-width": "3" if nxt else "1",
+                                                          "data-stool": str(i + 1)},
+        )  # fmt: skip
+        value = view.bar_values[i]
+        _text(root, cx, cy - 5 if taken else cy + 4, f"{value:+d}", 10, "#2b8a3e" if value > 0 else "#c92a2a")
+        if taken:
+            _text(root, cx, cy + 9, view.bar[i].name, 8, "#3d3425")
+
+
+def _text(root: ET.Element, x: float, y: float, text: str, size: int, fill: str, bold: bool = False) -> None:
+    el = ET.SubElement(
+        root, "text", x=f"{x:g}", y=f"{y:g}", fill=fill, attrib={"font-size": str(size), "text-anchor": "middle"}
+    )
+    if bold:
+        el.set("font-weight", "bold")
+    el.text = text

@@ -1,0 +1,118 @@
+"""Per-player views of a board game (RULES.md §5): what one seat may see.
+
+The bag's order is never in a view.  Hands are open in the printed rules; with
+``surprise_guests`` a player sees only their own hand and the others' counts.
+A view is plain data (``to_json``) so that it can cross a network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cafe.board_game import BoardGame
+from cafe.board_state import FREE
+from cafe.options import rules_to_json
+from cafe.tiles import Nation, Tile
+
+
+@dataclass(frozen=True)
+class SeatedGuest:
+    chair: str
+    tile: Tile
+    nation: Nation  # the nation it counts as (a joker's given nation)
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """One seat's view (``seat`` None: a spectator, who sees what every player sees)."""
+
+    seat: int | None
+    players: tuple[str, ...]
+    rules: Any
+    board_name: str
+    guests: tuple[SeatedGuest, ...]
+    closed_chairs: tuple[str, ...]
+    bar: tuple[Tile, ...]
+    bar_values: tuple[int, ...]
+    hands: tuple[tuple[Tile, ...] | None, ...]  # None where the hand is hidden from this seat
+    hand_counts: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    scores: tuple[int, ...]
+    penalties: tuple[int, ...]
+    eliminated: tuple[bool, ...]
+    bag_count: int
+    current_player: int
+    turn_number: int
+    this_turn: tuple[str, ...]  # steps taken in the turn in progress
+    turns: tuple[str, ...]
+    over: bool
+    end_reason: str | None
+    winner: int | None
+
+    @property
+    def next_bar_value(self) -> int | None:
+        return self.bar_values[len(self.bar)] if len(self.bar) < len(self.bar_values) else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "edition": "board",
+            "seat": self.seat,
+            "players": list(self.players),
+            "rules": self.rules,
+            "board": self.board_name,
+            "guests": [{"chair": g.chair, "tile": g.tile.name, "nation": g.nation.name} for g in self.guests],
+            "closed_chairs": list(self.closed_chairs),
+            "bar": [t.name for t in self.bar],
+            "bar_values": list(self.bar_values),
+            "hands": [None if h is None else [t.name for t in h] for h in self.hands],
+            "hand_counts": list(self.hand_counts),
+            "hand_sizes": list(self.hand_sizes),
+            "scores": list(self.scores),
+            "penalties": list(self.penalties),
+            "eliminated": list(self.eliminated),
+            "bag_count": self.bag_count,
+            "current_player": self.current_player,
+            "turn_number": self.turn_number,
+            "this_turn": list(self.this_turn),
+            "turns": list(self.turns),
+            "over": self.over,
+            "end_reason": self.end_reason,
+            "winner": self.winner,
+        }
+
+
+def board_view(game: BoardGame, seat: int | None = None) -> BoardView:
+    """The view of ``seat`` (or a spectator's) of ``game``."""
+    s = game.state
+    board = game.board
+    hidden = game.rules.surprise_guests and not s.over
+    hands = tuple(
+        None if hidden and seat != p else tuple(game.hand(p)) for p in range(len(game.players))
+    )
+    return BoardView(
+        seat=seat,
+        players=game.players,
+        rules=rules_to_json(game.rules),
+        board_name=board.name,
+        guests=tuple(
+            SeatedGuest(board.chair_ids[c], Tile(t), Nation(s.nat[c])) for c, t in enumerate(s.occ) if t != FREE
+        ),
+        closed_chairs=tuple(board.chair_ids[c] for c, closed in enumerate(s.closed) if closed),
+        bar=tuple(Tile(t) for t in s.stools),
+        bar_values=game.rules.bar_values,
+        hands=hands,
+        hand_counts=tuple(s.hand_n),
+        hand_sizes=tuple(s.hand_size),
+        scores=tuple(s.scores),
+        penalties=game.penalties(),
+        eliminated=tuple(s.eliminated),
+        bag_count=game.bag_count(),
+        current_player=s.current,
+        turn_number=s.turn_no,
+        this_turn=tuple(str(step) for step in game.this_turn()),
+        turns=tuple(game.turns()),
+        over=s.over,
+        end_reason=game.end_reason,
+        winner=game.winner(),
+    )
