@@ -1,0 +1,74 @@
+"""Engine speed: complete random games and legal-step generation (``cafe bench``)."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from cafe.board_game import BoardGame
+
+
+def random_game(players: int, seed: int, rng: random.Random) -> BoardGame:
+    """Play one complete game between uniformly random players."""
+    game = BoardGame(players, seed=seed)
+    while not game.is_over():
+        game.push(rng.choice(game.legal_steps()))
+    return game
+
+
+def games_per_second(players: int, seconds: float, seed: int = 0) -> tuple[float, int, int]:
+    """(games per second, games played, steps played) for ``seconds`` of random play."""
+    rng = random.Random(seed)
+    games = steps = 0
+    start = time.perf_counter()
+    while True:
+        game = random_game(players, seed + games, rng)
+        games += 1
+        steps += len(game.results)
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return games / elapsed, games, steps
+
+
+def sample_positions(count: int, seed: int = 0) -> list[BoardGame]:
+    """Positions met in random 4-player games (every step of as many games as needed)."""
+    rng = random.Random(seed)
+    out: list[BoardGame] = []
+    number = 0
+    while len(out) < count:
+        game = BoardGame(4, seed=seed + number)
+        number += 1
+        while not game.is_over() and len(out) < count:
+            out.append(game.copy())
+            game.push(rng.choice(game.legal_steps()))
+    return out
+
+
+def legal_generations_per_second(seconds: float, seed: int = 0) -> float:
+    """Full legal-step lists generated per second over positions from random games."""
+    positions = sample_positions(2000, seed)
+    done = 0
+    start = time.perf_counter()
+    while True:
+        for game in positions:
+            game.state.legal = None  # drop the cache: generate afresh
+            game.state.exception = None
+            game.legal_steps()
+        done += len(positions)
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return done / elapsed
+
+
+def run(seconds: float = 3.0) -> dict[str, Any]:
+    g2, n2, s2 = games_per_second(2, seconds)
+    g4, n4, s4 = games_per_second(4, seconds)
+    return {
+        "games_per_second_2p": round(g2, 1),
+        "games_per_second_4p": round(g4, 1),
+        "steps_per_second_4p": round(g4 * s4 / n4),
+        "mean_steps_per_game_4p": round(s4 / n4, 1),
+        "legal_generations_per_second": round(legal_generations_per_second(seconds)),
+        "seconds_per_measure": seconds,
+    }

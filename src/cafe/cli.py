@@ -1,0 +1,131 @@
+"""The ``cafe`` command: replay records, benchmark the engine, watch a demonstration game."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+
+from cafe import __version__
+from cafe.errors import CafeError
+from cafe.record import Record, summary
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args))
+    except CafeError as exc:
+        print(f"cafe {args.command}: {exc}", file=sys.stderr) if args.command != "replay" else print(exc, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cafe", description="Café International: replay records, benchmark the engine, watch a demo game."
+    )
+    parser.add_argument("--version", action="version", version=f"cafe-international {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("replay", help="replay a game record and show the result")
+    p.add_argument("file", help="a record file (JSON, format cafe-record-1)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (the replay contract)")
+    p.add_argument("--turns", action="store_true", help="list every turn with its player and points")
+    p.add_argument("--svg", metavar="OUT", help="also write the final position as an SVG file")
+    p.set_defaults(run=cmd_replay)
+
+    p = sub.add_parser("bench", help="measure the engine's speed")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
+    p.set_defaults(run=cmd_bench)
+
+    p = sub.add_parser("demo", help="watch a game between random players in the terminal")
+    p.add_argument("--players", type=int, default=4, choices=range(2, 5), metavar="N", help="2 to 4 (default 4)")
+    p.add_argument("--seed", type=int, default=None, help="seed for the bag and the players")
+    p.add_argument("--delay", type=float, default=0.4, help="seconds between turns (default 0.4)")
+    p.add_argument("--record", metavar="OUT", help="save the finished game's record here")
+    p.set_defaults(run=cmd_demo)
+    return parser
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    record = Record.load(args.file)
+    game = record.replay()
+    if args.svg:
+        from cafe.svg import board_svg
+
+        with open(args.svg, "w", encoding="utf-8") as out:
+            out.write(board_svg(game.view()))
+    if args.json:
+        print(json.dumps(summary(game)))
+        return 0
+    if args.turns:
+        for number, (turn, points) in enumerate(zip(game.turns(), game.turn_points(), strict=True), start=1):
+            print(f"{number:>3}. {turn:<28} {points:+d}")
+        print()
+    print(game)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from cafe.bench import run
+
+    if not args.json:
+        print(f"Measuring for about {4 * args.seconds:.0f} seconds ...", file=sys.stderr)
+    result = run(args.seconds)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        labels = {
+            "games_per_second_2p": "complete random games per second, 2 players",
+            "games_per_second_4p": "complete random games per second, 4 players",
+            "steps_per_second_4p": "steps per second in those 4-player games",
+            "mean_steps_per_game_4p": "steps per 4-player game",
+            "legal_generations_per_second": "legal-step lists generated per second",
+        }
+        for key, label in labels.items():
+            print(f"{label:<48} {result[key]:>10,}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from cafe.ai import RandomPlayer
+    from cafe.board_game import BoardGame
+
+    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    names = ["Ann", "Bob", "Cy", "Dee"][: args.players]
+    game = BoardGame(names, seed=seed)
+    players = [RandomPlayer(seed + p, name) for p, name in enumerate(names)]
+    print(f"A demonstration game between {args.players} random players (seed {seed}).\n")
+    while not game.is_over():
+        player = game.current_player
+        before = len(game.turns())
+        while len(game.turns()) == before:
+            legal = game.legal_steps()
+            game.push(players[player].choose(game.view(player), legal))
+        print(f"Turn {before + 1}: {names[player]} plays {game.turns()[-1]} ({game.turn_points()[-1]:+d})")
+        if args.delay > 0:
+            print(game, end="\n\n")
+            time.sleep(args.delay)
+    print(game)
+    if args.record:
+        with open(args.record, "w", encoding="utf-8") as out:
+            out.write(Record.of(game).dumps())
+        print(f"Record saved to {args.record}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
