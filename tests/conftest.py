@@ -1,0 +1,56 @@
+"""Shared helpers: hand-built positions and a small custom board."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from cafe import BoardGame
+from cafe.tiles import Tile, full_set
+
+# Two tables sharing one chair (c2): proves the engine is not tied to the classic board.
+DUO_BOARD: dict[str, Any] = {
+    "name": "duo",
+    "tables": [{"id": "USA1", "nation": "USA", "cell": "b2"}, {"id": "GER1", "nation": "GER", "cell": "d2"}],
+    "chairs": [
+        {"id": "a2", "tables": ["USA1"]},
+        {"id": "b1", "tables": ["USA1"]},
+        {"id": "b3", "tables": ["USA1"]},
+        {"id": "c2", "tables": ["USA1", "GER1"]},
+        {"id": "d1", "tables": ["GER1"]},
+        {"id": "d3", "tables": ["GER1"]},
+        {"id": "e2", "tables": ["GER1"]},
+    ],
+}
+
+
+def bag_with_hands(*hands: list[str], seed: int = 0) -> list[str]:
+    """A full bag whose first tiles deal these hands (5 each, in seat order), the rest shuffled."""
+    rest = full_set()
+    head: list[str] = []
+    for hand in hands:
+        assert len(hand) == 5
+        for code in hand:
+            rest.remove(Tile.parse(code))
+            head.append(code)
+    random.Random(seed).shuffle(rest)
+    return head + [t.name for t in rest]
+
+
+def legal(game: BoardGame) -> set[str]:
+    return {str(s) for s in game.legal_steps()}
+
+
+def play_random(game: BoardGame, rng: random.Random, max_steps: int = 10_000) -> BoardGame:
+    for _ in range(max_steps):
+        if game.is_over():
+            return game
+        game.push(rng.choice(game.legal_steps()))
+    raise AssertionError("the game did not end")
+
+
+@pytest.fixture
+def rng() -> random.Random:
+    return random.Random(12345)
