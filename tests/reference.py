@@ -129,6 +129,10 @@ def normal_turn_ok(start: TurnStart, seq: list[Placement]) -> bool:
     """One or two guests under rules 1-4 (not the opening exception)."""
     if not 1 <= len(seq) <= 2 or not in_hand(start, seq):
         return False
+    if len(seq) == 1:
+        ok, score = first_placement(start, seq[0])
+        # rule 4: it scores; rule 3: it shares a table with another guest
+        return ok and score > 0 and any(len(guests_at(start.seated, start, t)) >= 1 for t in start.tables_of(seq[0][1]))
     shared = len(seq) == 2 and bool(set(start.tables_of(seq[0][1])) & set(start.tables_of(seq[1][1])))
     if len(seq) == 2:
         first_ok, first_score = first_placement(start, seq[0])
@@ -146,8 +150,6 @@ def normal_turn_ok(start: TurnStart, seq: list[Placement]) -> bool:
     for p in seq:  # rule 3: nobody seated this turn is alone at every one of its tables
         if not any(len(guests_at(seated, start, t)) >= 2 for t in start.tables_of(p[1])):
             return False
-    if len(seq) == 1:
-        return scores[0] > 0
     return scores[1] > 0 and (scores[0] > 0 or shared)
 
 
@@ -195,6 +197,15 @@ def regulars_turn_ok(start: TurnStart, seq: list[Placement]) -> bool:
 
 
 def possible_placements(start: TurnStart, seq: list[Placement]) -> list[Placement]:
+    """Placements that could follow ``seq`` by rule 1 (and hand contents).
+
+    One consequence of the rules prunes the search: after a first guest that
+    scored 0, every later guest of a legal turn sits at one of its tables
+    (rule 4 for a normal turn; in a regulars turn all guests share table T).
+    """
+    near: set[str] | None = None
+    if seq and first_placement(start, seq[0]) == (True, 0):
+        near = set(start.tables_of(seq[0][1]))
     seated = dict(start.seated)
     for tile, chair, nation in seq:
         seated[chair] = (tile, nation)
@@ -203,6 +214,8 @@ def possible_placements(start: TurnStart, seq: list[Placement]) -> list[Placemen
     for tile in left:
         for nation in Nation if tile.is_joker else (NATION_OF[tile],):
             for chair in start.board.chairs_for[nation]:
+                if near is not None and not near & set(start.tables_of(chair)):
+                    continue
                 if may_take(start, seated, (tile, chair, nation)):
                     out.append((tile, chair, nation))
     return out

@@ -14,12 +14,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cafe.board_state import FREE, State, StepResult
+from cafe.board_state import CLOSED, FREE, State, StepResult
 from cafe.errors import CafeError, IllegalStepError, RecordError
 from cafe.layout import Board, load_board
 from cafe.options import BoardRules, make_rules
 from cafe.steps import PASS, STOP, Kind, Step, format_turn, parse_step, parse_turn
-from cafe.tiles import JOKER_F, TILE_GENDER, TILE_NATION, TILE_TYPES, Gender, Nation, Tile, full_set
+from cafe.tiles import JOKER_F, TILE_GENDER, TILE_NATION, TILE_TYPES, TILES, Gender, Nation, Tile, full_set
 
 if TYPE_CHECKING:
     from cafe.view import BoardView
@@ -39,6 +39,9 @@ class Violation(IllegalStepError):
 
     def __init__(self, rule: str, message: str) -> None:
         super().__init__(message, rule)
+
+
+REFUSED = Violation("R2", "illegal step")  # the answer of a check that was not asked to explain
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,7 @@ class BoardGame:
         self._values = _value_table(rules.scoring)
         self._stack: list[State] = []
         self._results: list[StepResult] = []
+        self._turns: list[str] = []  # completed turns in notation, kept in step with _results
         self.from_setup = False  # set up by from_position: no record of its own
         n = len(names)
         s = State.empty(len(self.board.chair_ids), len(self.board.table_ids), n)
@@ -194,7 +198,7 @@ class BoardGame:
             used.append(tile)
         for chair in closed:
             c = game._chair(chair)
-            s.closed[c] = True
+            s.occ[c] = CLOSED
             s.open_chairs -= 1
         for seat in eliminated:
             s.eliminated[seat] = True
@@ -252,7 +256,7 @@ class BoardGame:
     def hand(self, seat: int) -> list[Tile]:
         """The tiles in a seat's hand, sorted."""
         counts = self._s.hands[seat]
-        return [Tile(t) for t in range(TILE_TYPES) for _ in range(counts[t])]
+        return [TILES[t] for t in range(TILE_TYPES) for _ in range(counts[t])]
 
     def bag_count(self) -> int:
         return len(self.bag) - self._s.bag_pos
@@ -289,6 +293,43 @@ class BoardGame:
             s.legal = [] if s.over else list(self._generate(s))
         return s.legal  # type: ignore[return-value]
 
+    def random_step(self, rng: random.Random) -> Step:
+        """A uniformly random legal step, usually without generating them all (for simulations).
+
+        Candidates (every step the rules could allow by nation and hand) are
+        tried in a uniformly random order and the first legal one is returned,
+        which is uniform over the legal steps.
+        """
+        s = self._s
+        if s.legal is not None:
+            return rng.choice(s.legal)  # type: ignore[return-value]
+        if s.over:
+            raise Violation("R2.8", "the game is over")
+        topo = self.topo
+        candidates = self._seat_triples(s)  # (tile, chair, nation)
+        if s.placed:
+            if self._can_stop(s):
+                candidates.append((-1, 0, 0))  # stop
+        else:
+            hand = s.hands[s.current]
+            candidates += [(tile, -1, 0) for tile in range(TILE_TYPES) if hand[tile]]  # the bar
+            candidates += [(tile, -2, c) for c, tile, _ in self._exchanges(s)]  # always legal
+        while candidates:
+            i = rng.randrange(len(candidates))
+            tile, c, n = candidates[i]
+            if tile < 0:
+                return STOP
+            if c == -2:
+                return topo.exchange_steps[tile, n]
+            if c == -1:
+                if self._check_bar(s, tile, raise_=False):
+                    return topo.bar_steps[tile]
+            elif self._check_seat(s, tile, c, n) is None:
+                return topo.seat_steps[tile, c, n]
+            candidates[i] = candidates[-1]
+            candidates.pop()
+        return PASS
+
     def is_legal(self, step: Step) -> bool:
         try:
             self.check(step)
@@ -305,7 +346,7 @@ class BoardGame:
         if kind is Kind.SEAT:
             tile, c, nation = self._seat_args(step)
             self._need_tile(s, tile)
-            v = self._check_seat(s, tile, c, nation)
+            v = self._check_seat(s, tile, c, nation, explain=True)
             if v is not None:
                 raise v
         elif kind is Kind.STOP:
@@ -367,29 +408,26 @@ class BoardGame:
         if not self._stack:
             raise IndexError("pop from a game with no steps")
         self._s = self._stack.pop()
-        return self._results.pop().step  # type: ignore[return-value]
+        result = self._results.pop()
+        if result.turn_over:
+            self._turns.pop()
+        return result.step  # type: ignore[return-value]
 
     def copy(self) -> BoardGame:
-        """An independent game at the same position (the history is shared, not copied)."""
+        """An independent game at the same position with the same history (undo works on either)."""
         other = object.__new__(BoardGame)
         other.__dict__.update(self.__dict__)
         other._s = self._s.copy()
-        other._stack = []
-        other._results = []
+        other._stack = self._stack.copy()  # states on the stack are never changed again
+        other._results = self._results.copy()
+        other._turns = self._turns.copy()
         return other
 
     # ------------------------------------------------------------------ history and results
 
     def turns(self) -> list[str]:
         """The turns taken so far, in notation (a turn in progress is not included)."""
-        out: list[str] = []
-        current: list[Step] = []
-        for r in self._results:
-            current.append(r.step)  # type: ignore[arg-type]
-            if r.turn_over:
-                out.append(format_turn(current))
-                current = []
-        return out
+        return list(self._turns)
 
     def this_turn(self) -> list[Step]:
         """The steps of the turn in progress."""
@@ -489,56 +527,62 @@ class BoardGame:
         n = s.t_guests[t]
         return self._values[n][s.t_native[t] == n] if n < 5 else 0
 
-    def _check_seat(self, s: State, tile: int, c: int, nation: int, exception_ok: bool = True) -> Violation | None:
+    def _check_seat(
+        self, s: State, tile: int, c: int, nation: int, exception_ok: bool = True, explain: bool = False
+    ) -> Violation | None:
         """None if seating ``tile`` on chair ``c`` as ``nation`` is legal now, else why not.
 
-        Rules 1, 2 and 6 of RULES.md §2.3 are checked on the placement; rules
-        3-5 and the regulars variant (§2.9) on the turn, by looking ahead.
+        Rules 1 and 2 of RULES.md §2.3 are checked on the placement; rules 3-5
+        and the regulars variant (§2.9) on the turn, by looking ahead.  Without
+        ``explain`` a refusal is the shared ``REFUSED`` (no message is built:
+        this runs for every candidate of every legal-step generation).
         """
         topo = self.topo
         if s.occ[c] != FREE:
+            if not explain:
+                return REFUSED
+            if s.occ[c] == CLOSED:
+                return Violation("R2.9", f"chair {self.board.chair_ids[c]} is closed: it belongs to a regulars table")
             return Violation("R2.3.1", f"chair {self.board.chair_ids[c]} is taken")
-        if s.closed[c]:
-            return Violation("R2.9", f"chair {self.board.chair_ids[c]} is closed: it belongs to a regulars table")
         if nation not in topo.chair_nations[c]:
-            return self._nation_violation(tile, c)
+            return self._nation_violation(tile, c) if explain else REFUSED
         k = len(s.placed)
         reg = s.reg_table
-        if self._turn_full(s):
-            return Violation("R2.2", "this turn has seated all the guests it may")
+        if k and self._turn_full(s):
+            return Violation("R2.2", "this turn has seated all the guests it may") if explain else REFUSED
         if reg >= 0:
             if c not in topo.table_chairs[reg]:
-                return Violation("R2.9", f"every guest of this regulars turn sits at {self.board.table_ids[reg]}")
+                return Violation("R2.9", f"every guest of this regulars turn sits at {self.board.table_ids[reg]}") if explain else REFUSED
             if TILE_GENDER[tile] != TILE_GENDER[s.occ[s.placed[0]]]:
-                return Violation("R2.9", "the guests of a regulars turn are all of one gender")
+                return Violation("R2.9", "the guests of a regulars turn are all of one gender") if explain else REFUSED
         score, broken, bad = self._effect(s, tile, c, nation)
         if bad >= 0:
-            return self._gender_violation(s, tile, bad)
+            return self._gender_violation(s, tile, bad) if explain else REFUSED
         if broken >= 0 or reg >= 0:
             # a regulars turn must reach 3 guests at its table
             if broken >= 0 and not self._lookahead(s, tile, c, nation, score, broken):
-                return Violation("R2.9", f"a regulars turn at {self.board.table_ids[broken]} needs a third guest")
+                return Violation("R2.9", f"a regulars turn at {self.board.table_ids[broken]} needs a third guest") if explain else REFUSED
             return None
         if k == 0:
             if score > 0:
                 return None
             if s.turn_no == 0 and exception_ok and self._exception(s):
                 return None
-            if self._lookahead(s, tile, c, nation, score, -1):
+            if self._first_completes(s, tile, c, nation):
                 return None
             return Violation(
                 "R2.3.4",
                 f"{Tile(tile)} on {self.board.chair_ids[c]} scores 0 and no guest in the hand can join it this turn",
-            )
+            ) if explain else REFUSED
         if s.first_zero and c not in topo.near[s.placed[0]]:
             first = s.placed[0]
             return Violation(
                 "R2.3.3",
                 f"{Tile(s.occ[first])} on {self.board.chair_ids[first]} scored 0, "
                 "so the second guest must join one of its tables",
-            )
+            ) if explain else REFUSED
         if score == 0:
-            return Violation("R2.3.4", f"{Tile(tile)} on {self.board.chair_ids[c]} scores 0; every placement must score")
+            return Violation("R2.3.4", f"{Tile(tile)} on {self.board.chair_ids[c]} scores 0; every placement must score") if explain else REFUSED
         return None
 
     def _may_start_regulars(self, s: State, t: int) -> bool:
@@ -549,6 +593,22 @@ class BoardGame:
             and s.t_guests[t] == 1
             and t in self.topo.chair_tables[s.placed[0]]
         )
+
+    def _first_completes(self, s: State, tile: int, c: int, nation: int) -> bool:
+        """Can a first guest that scores 0 on chair ``c`` be joined by a second this turn?
+
+        The answer does not depend on the guest's nation (its tables are
+        empty), and without the regulars variant only its gender matters (the
+        partner is of the other gender), so it is memoised per position.
+        """
+        key = (tile if self.rules.regulars else TILE_GENDER[tile] + JOKER_F) * 256 + c
+        memo = s.completes
+        if memo is None:
+            memo = s.completes = {}
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._lookahead(s, tile, c, nation, 0, -1)
+        return found
 
     def _lookahead(self, s: State, tile: int, c: int, nation: int, score: int, broken: int) -> bool:
         """After this placement, can the turn still be completed legally?"""
@@ -598,31 +658,30 @@ class BoardGame:
 
     # ------------------------------------------------------------------ internals: candidates
 
-    def _seat_triples(self, s: State) -> Iterator[tuple[int, int, int]]:
-        """(tile, chair, nation) for every free, open chair a hand tile could take by nation."""
+    def _seat_triples(self, s: State) -> list[tuple[int, int, int]]:
+        """(tile, chair, nation) for every free chair a hand tile could take by nation this turn."""
         topo = self.topo
         hand = s.hands[s.current]
-        k = len(s.placed)
-        allowed: frozenset[int] | tuple[int, ...] | None = None
+        occ = s.occ
+        allowed: Sequence[int] | frozenset[int] | None = None
         if s.reg_table >= 0:
             allowed = topo.table_chairs[s.reg_table]
-        elif k == 1 and s.first_zero:
-            allowed = topo.near[s.placed[0]]
-        occ, closed = s.occ, s.closed
+        elif len(s.placed) == 1 and s.first_zero:
+            allowed = topo.near[s.placed[0]]  # the second guest must join the first
+        out: list[tuple[int, int, int]] = []
         for tile in range(TILE_TYPES):
             if not hand[tile]:
                 continue
             if tile >= JOKER_F:
-                chairs: Sequence[int] | frozenset[int] = allowed if allowed is not None else range(len(occ))
-                for c in chairs:
-                    if occ[c] == FREE and not closed[c]:
-                        for n in topo.chair_nations[c]:
-                            yield tile, c, n
+                chairs = range(len(occ)) if allowed is None else allowed
+                out += [(tile, c, n) for c in chairs if occ[c] == FREE for n in topo.chair_nations[c]]
             else:
                 n = TILE_NATION[tile]
-                for c in topo.chairs_by_nation[n]:
-                    if occ[c] == FREE and not closed[c] and (allowed is None or c in allowed):
-                        yield tile, c, n
+                if allowed is None:
+                    out += [(tile, c, n) for c in topo.chairs_by_nation[n] if occ[c] == FREE]
+                else:
+                    out += [(tile, c, n) for c in topo.chairs_by_nation[n] if occ[c] == FREE and c in allowed]
+        return out
 
     def _seat_candidates(self, s: State, first_only: bool = False) -> Iterator[tuple[int, int, int]]:
         for tile, c, n in self._seat_triples(s):
@@ -654,9 +713,12 @@ class BoardGame:
 
     def _exchanges(self, s: State) -> Iterator[tuple[int, int, int]]:
         """(chair, hand tile, joker) for every legal joker exchange."""
+        occ = s.occ
+        if JOKER_F not in occ and JOKER_F + 1 not in occ:
+            return
         hand = s.hands[s.current]
         either = self.rules.joker_exchange == "either-nation"
-        for c, joker in enumerate(s.occ):
+        for c, joker in enumerate(occ):
             if joker < JOKER_F:
                 continue
             nations = self.topo.chair_nations[c] if either else (s.nat[c],)
@@ -824,6 +886,8 @@ class BoardGame:
         else:  # pass
             s.passes += 1
             result = self._end_turn(s, StepResult(step, player), refill=False)
+        if result.turn_over:
+            self._turns.append(format_turn([*self.this_turn(), step]))
         self._results.append(result)
         return result
 
@@ -903,8 +967,8 @@ class BoardGame:
             table_id = self.board.table_ids[reg]
             table_points += ((table_id, bonus),)
             for c in self.topo.table_chairs[reg]:
-                if s.occ[c] == FREE and not s.closed[c]:
-                    s.closed[c] = True
+                if s.occ[c] == FREE:
+                    s.occ[c] = CLOSED
                     s.open_chairs -= 1
             if single and s.t_guests[reg] == 4:
                 completed += (table_id,)

@@ -12,21 +12,21 @@ from dataclasses import dataclass
 from cafe.tiles import TILE_TYPES
 
 FREE = -1
+CLOSED = -2  # a free chair of a table closed by regulars (RULES.md §2.9)
 
 
 class State:
     """Everything that changes during a board game.  Indices as in :class:`cafe.layout.Board`."""
 
     __slots__ = (
-        "occ", "nat", "closed", "open_chairs", "t_ladies", "t_gents", "t_guests", "t_native",
+        "occ", "nat", "open_chairs", "t_ladies", "t_gents", "t_guests", "t_native",
         "hands", "hand_n", "hand_size", "scores", "eliminated", "elim_order", "bag_pos", "stools",
         "removed", "current", "turn_no", "passes", "over", "end_reason", "penalties",
-        "placed", "first_zero", "reg_table", "exception", "legal",
+        "placed", "first_zero", "reg_table", "exception", "legal", "completes",
     )  # fmt: skip
 
-    occ: list[int]  # chair -> tile id, or FREE
+    occ: list[int]  # chair -> tile id, FREE or CLOSED
     nat: list[int]  # chair -> nation the guest counts as (a joker's given nation), or FREE
-    closed: list[bool]  # chair -> closed by a regulars table (only free chairs are marked)
     open_chairs: int  # chairs neither taken nor closed
     t_ladies: list[int]
     t_gents: list[int]
@@ -53,13 +53,13 @@ class State:
     reg_table: int  # the regulars table of this turn, or -1
     exception: bool | None  # the opening exception applies (computed on demand)
     legal: list[object] | None  # cached legal steps
+    completes: dict[int, bool] | None  # memo of BoardGame._first_completes for this position
 
     @classmethod
     def empty(cls, chairs: int, tables: int, seats: int) -> State:
         s = cls()
         s.occ = [FREE] * chairs
         s.nat = [FREE] * chairs
-        s.closed = [False] * chairs
         s.open_chairs = chairs
         s.t_ladies = [0] * tables
         s.t_gents = [0] * tables
@@ -85,13 +85,13 @@ class State:
         s.reg_table = -1
         s.exception = None
         s.legal = None
+        s.completes = None
         return s
 
     def copy(self) -> State:
         s = State()
         s.occ = self.occ.copy()
         s.nat = self.nat.copy()
-        s.closed = self.closed.copy()
         s.open_chairs = self.open_chairs
         s.t_ladies = self.t_ladies.copy()
         s.t_gents = self.t_gents.copy()
@@ -117,6 +117,7 @@ class State:
         s.reg_table = self.reg_table
         s.exception = self.exception
         s.legal = None
+        s.completes = None
         return s
 
     def key(self) -> tuple[object, ...]:
@@ -124,7 +125,7 @@ class State:
         return tuple(
             tuple(x) if isinstance(x, list) and (not x or not isinstance(x[0], list)) else
             tuple(map(tuple, x)) if isinstance(x, list) else x
-            for x in (getattr(self, f) for f in self.__slots__ if f not in ("legal", "exception"))
+            for x in (getattr(self, f) for f in self.__slots__ if f not in ("legal", "exception", "completes"))
         )  # fmt: skip
 
 

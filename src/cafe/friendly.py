@@ -43,7 +43,7 @@ def parse_friendly(text: str) -> Step:
     raw = text.strip()
     if not raw:
         raise NotationError("nothing to read: type a step such as 'USAm@h3' or 'american gentleman h3'")
-    words = raw.lower().replace(",", " ").split()
+    words = raw.lower().replace(",", " ").replace("great britain", "greatbritain").split()
     if len(words) == 1 and words[0] in ("pass", "stop", "draw", "close"):
         return parse_step(words[0])
     if len(words) == 1 and _CANONICAL_LOWER.match(words[0]):

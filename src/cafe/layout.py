@@ -120,8 +120,9 @@ def parse_board(data: Any) -> Board:
         for tid in its:
             if tid not in index:
                 raise _fail(f"chair {cid} names unknown table {tid!r}")
-        if len(set(its)) != len(its):
-            raise _fail(f"chair {cid} names table {its[0]} twice")
+        twice = [t for t in its if its.count(t) > 1]
+        if twice:
+            raise _fail(f"chair {cid} names table {twice[0]} twice")
         chair_ids.append(cid)
         chair_tables.append(tuple(index[t] for t in its))
     table_chairs = tuple(tuple(c for c, ts in enumerate(chair_tables) if t in ts) for t in range(len(table_ids)))
@@ -149,9 +150,9 @@ _BUILTIN: dict[str, Board] = {}
 
 def load_board(spec: str | Path | dict[str, Any] = "classic") -> Board:
     """A board by built-in name (``"classic"``), by file path, or from a parsed object."""
-    if isinstance(spec, dict):
+    if not isinstance(spec, (str, Path)):
         return parse_board(spec)
-    if isinstance(spec, str) and spec == "classic":
+    if spec == "classic":
         if spec not in _BUILTIN:
             text = resources.files("cafe").joinpath("data").joinpath("classic.json").read_text(encoding="utf-8")
             _BUILTIN[spec] = parse_board(json.loads(text))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
-from cafe.layout import Board, cell_xy, load_board
+from cafe.layout import Board, cell_xy
 from cafe.text import bar_stool_cells, bar_title_cell
 from cafe.tiles import Nation
 from cafe.view import BoardView
@@ -48,10 +48,9 @@ def board_svg(
     size: int | None = None,
     highlight: Iterable[str] = (),
     coordinates: bool = True,
-    board: Board | None = None,
 ) -> SvgText:
     """Draw the café of ``view``.  ``highlight`` lists chairs to mark (for example legal targets)."""
-    board = board or load_board(view.board_name)
+    board = view.board
     cols, rows = board.size
     width, height = cols * UNIT + 2 * MARGIN, rows * UNIT + 2 * MARGIN
     root = ET.Element(

@@ -8,7 +8,7 @@ their values or the guest on them.
 
 from __future__ import annotations
 
-from cafe.layout import Board, cell_xy, load_board
+from cafe.layout import Board, cell_xy
 from cafe.view import BoardView
 
 CELL = 7
@@ -36,9 +36,9 @@ def guest_code(tile: str, nation: str) -> str:
     return f"{nation}{tile[-1]}*" if tile.startswith("JOK") else tile
 
 
-def board_text(view: BoardView, board: Board | None = None) -> str:
+def board_text(view: BoardView) -> str:
     """The café, the bar and the players, as lines of plain text."""
-    board = board or load_board(view.board_name)
+    board = view.board
     cols, rows = board.size
     grid: dict[tuple[int, int], str] = {}
     for cell, tid in zip(board.table_cells, board.table_ids, strict=True):

@@ -178,6 +178,7 @@ ADJECTIVES: dict[Nation, str] = {
 TILE_GENDER: tuple[int, ...] = tuple(t & 1 for t in range(TILE_TYPES))
 TILE_NATION: tuple[int, ...] = tuple(t >> 1 if t < JOKER_F else -1 for t in range(TILE_TYPES))
 TILES: tuple[Tile, ...] = tuple(Tile)
+NATIONS: tuple[Nation, ...] = tuple(Nation)
 
 
 def full_set(jokers: bool = True) -> list[Tile]:

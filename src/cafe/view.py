@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from cafe.board_game import BoardGame
-from cafe.board_state import FREE
+from cafe.board_state import CLOSED
+from cafe.layout import Board
 from cafe.options import rules_to_json
-from cafe.tiles import Nation, Tile
+from cafe.tiles import NATIONS, TILES, Nation, Tile
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class BoardView:
     seat: int | None
     players: tuple[str, ...]
     rules: Any
-    board_name: str
+    board: Board
     guests: tuple[SeatedGuest, ...]
     closed_chairs: tuple[str, ...]
     bar: tuple[Tile, ...]
@@ -60,7 +61,7 @@ class BoardView:
             "seat": self.seat,
             "players": list(self.players),
             "rules": self.rules,
-            "board": self.board_name,
+            "board": self.board.name if self.board.name == "classic" else self.board.to_json(),
             "guests": [{"chair": g.chair, "tile": g.tile.name, "nation": g.nation.name} for g in self.guests],
             "closed_chairs": list(self.closed_chairs),
             "bar": [t.name for t in self.bar],
@@ -94,12 +95,12 @@ def board_view(game: BoardGame, seat: int | None = None) -> BoardView:
         seat=seat,
         players=game.players,
         rules=rules_to_json(game.rules),
-        board_name=board.name,
+        board=board,
         guests=tuple(
-            SeatedGuest(board.chair_ids[c], Tile(t), Nation(s.nat[c])) for c, t in enumerate(s.occ) if t != FREE
+            SeatedGuest(board.chair_ids[c], TILES[t], NATIONS[s.nat[c]]) for c, t in enumerate(s.occ) if t >= 0
         ),
-        closed_chairs=tuple(board.chair_ids[c] for c, closed in enumerate(s.closed) if closed),
-        bar=tuple(Tile(t) for t in s.stools),
+        closed_chairs=tuple(board.chair_ids[c] for c, t in enumerate(s.occ) if t == CLOSED),
+        bar=tuple(TILES[t] for t in s.stools),
         bar_values=game.rules.bar_values,
         hands=hands,
         hand_counts=tuple(s.hand_n),
