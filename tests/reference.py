@@ -99,7 +99,7 @@ def table_value(start: TurnStart, seated: dict[str, tuple[Tile, Nation]], table:
     if n < 2:
         return 0
     single = all(nation == start.nation_of(table) for _, nation in guests)
-    bonus = getattr(start.rules, "scoring") == "bonus"
+    bonus = start.rules.scoring == "bonus"
     mixed_values = {2: 2, 3: 3, 4: 4}
     single_values = {2: 4 if bonus else 2, 3: 6 if bonus else 3, 4: 8}
     return (single_values if single else mixed_values)[n]
@@ -168,7 +168,7 @@ def first_placement(start: TurnStart, p: Placement) -> tuple[bool, int]:
 
 def regulars_table(start: TurnStart, seq: list[Placement]) -> str | None:
     """The table T if ``seq`` could be (a prefix of) a regulars turn: one gender, T's chairs, T empty."""
-    if not getattr(start.rules, "regulars") or len({GENDER_OF[tile] for tile, _, _ in seq}) != 1:
+    if not start.rules.regulars or len({GENDER_OF[tile] for tile, _, _ in seq}) != 1:
         return None
     common = set(start.tables_of(seq[0][1]))
     for _, chair, _ in seq[1:]:
@@ -231,9 +231,9 @@ def complete_ok(start: TurnStart, seq: list[Placement], exception: bool) -> str 
         return "normal"
     if regulars_turn_ok(start, seq):
         return "regulars"
-    if exception and len(seq) == 1 and start.first_turn and in_hand(start, seq) and may_take(start, start.seated, seq[0]):
-        if not scoring_turn_exists(start):
-            return "exception"
+    opening = exception and len(seq) == 1 and start.first_turn  # rule 5: one guest alone, scoring 0
+    if opening and in_hand(start, seq) and may_take(start, start.seated, seq[0]) and not scoring_turn_exists(start):
+        return "exception"
     return None
 
 
@@ -251,7 +251,7 @@ def extendable(start: TurnStart, seq: list[Placement], exception: bool = True) -
     limit = 4 if regulars_table(start, seq) else 2
     if len(seq) >= limit:
         return False
-    return any(extendable(start, seq + [p], exception) for p in possible_placements(start, seq))
+    return any(extendable(start, [*seq, p], exception) for p in possible_placements(start, seq))
 
 
 def seats_joker(start: TurnStart, joker: Tile, seq: list[Placement]) -> bool:
@@ -261,7 +261,9 @@ def seats_joker(start: TurnStart, joker: Tile, seq: list[Placement]) -> bool:
     limit = 4 if seq and regulars_table(start, seq) else 2
     if len(seq) >= limit:
         return False
-    return any(seats_joker(start, joker, seq + [p]) for p in possible_placements(start, seq) if extendable(start, seq + [p]))
+    return any(
+        seats_joker(start, joker, [*seq, p]) for p in possible_placements(start, seq) if extendable(start, [*seq, p])
+    )
 
 
 def step_of(p: Placement) -> Step:
@@ -276,7 +278,7 @@ def legal_steps(game: BoardGame) -> set[str]:
     start, done = turn_start(game)
     out: set[str] = set()
     for p in possible_placements(start, done):
-        if extendable(start, done + [p]):
+        if extendable(start, [*done, p]):
             out.add(str(step_of(p)))
     if done:
         kind = complete_ok(start, done, True)
@@ -287,16 +289,12 @@ def legal_steps(game: BoardGame) -> set[str]:
     rules = game.rules
     if start.stools_left > 0:
         for tile in start.hand:
-            if not tile.is_joker:
-                out.add(f"{tile}@bar")
-            elif rules.joker_to_bar == "when-unplaceable" and not seats_joker(start, tile, []):
+            if not tile.is_joker or (rules.joker_to_bar == "when-unplaceable" and not seats_joker(start, tile, [])):
                 out.add(f"{tile}@bar")
     for chair, (joker, nation) in start.seated.items():
         if not joker.is_joker:
             continue
-        nations = (
-            start.board.chair_nations[chair] if rules.joker_exchange == "either-nation" else {nation}
-        )
+        nations = start.board.chair_nations[chair] if rules.joker_exchange == "either-nation" else {nation}
         for tile in start.hand:
             if not tile.is_joker and tile.gender == joker.gender and tile.nation in nations:
                 out.add(f"{tile}~{chair}")

@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import DUO_BOARD, play_random
 
 from cafe import BoardFileError, BoardGame, load_board
+
+from conftest import DUO_BOARD, play_random
 
 SHARED_CLASSIC = Path(__file__).resolve().parents[2] / "shared" / "board" / "classic.json"
 

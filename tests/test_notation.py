@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import DUO_BOARD
 
 from cafe import BoardGame, Kind, Nation, NotationError, Step, Tile, format_turn, parse_step, parse_turn
 from cafe.friendly import parse_friendly
+
+from conftest import DUO_BOARD
 
 
 @pytest.mark.parametrize(

@@ -25,9 +25,7 @@ MAX_STEPS = 400  # far above the longest game seen (~130 steps)
 
 def tiles_everywhere(game: BoardGame) -> int:
     s = game.state
-    return (
-        game.bag_count() + sum(s.hand_n) + sum(1 for t in s.occ if t >= 0) + len(s.stools) + s.removed
-    )
+    return game.bag_count() + sum(s.hand_n) + sum(1 for t in s.occ if t >= 0) + len(s.stools) + s.removed
 
 
 def played(seed: int, players: int, rules: dict[str, object], check: bool = True) -> BoardGame:

@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import DUO_BOARD, play_random
 
 from cafe import BoardGame, RecordError
 from cafe.cli import main
 from cafe.record import Record
+
+from conftest import DUO_BOARD, play_random
 
 EXAMPLES = Path(__file__).parent / "data" / "rulebook-examples.json"
 
@@ -103,20 +104,29 @@ def examples_with(**changes: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     "data,message",
     [
-        (examples_with(turns=["USAm@h3,USAf@h1", "INDm@l1,INDf@k2", "USAm@j1", "USAm@i2,USAm@g2"]),
-         "turn 4: R2.2: D has no USAm in hand"),
+        (
+            examples_with(turns=["USAm@h3,USAf@h1", "INDm@l1,INDf@k2", "USAm@j1", "USAm@i2,USAm@g2"]),
+            "turn 4: R2.2: D has no USAm in hand",
+        ),
         (examples_with(turns=["USAm@h3"]), "turn 1: R2.3.3: USAm on h3 would be alone at the end of the turn"),
         (examples_with(turns=["USAm@h3,USAf@h1", "INDm@h3"]), "turn 2: R2.3.1: chair h3 is taken"),
-        (examples_with(turns=["USAm@h3,USAf@h1", "INDm@g2"]),
-         "turn 2: R2.3.1: Indian gentleman cannot take g2: it belongs to GER2 and USA1"),
-        (examples_with(turns=["USAm@h3,USAf@h1", "INDm@l1,INDf@k2", "USAm@i2", "USAm@g2"]),
-         "turn 4: R2.3.2: three gentlemen at USA1"),
+        (
+            examples_with(turns=["USAm@h3,USAf@h1", "INDm@g2"]),
+            "turn 2: R2.3.1: Indian gentleman cannot take g2: it belongs to GER2 and USA1",
+        ),
+        (
+            examples_with(turns=["USAm@h3,USAf@h1", "INDm@l1,INDf@k2", "USAm@i2", "USAm@g2"]),
+            "turn 4: R2.3.2: three gentlemen at USA1",
+        ),
         (examples_with(turns=["USAm@h3,USAf@h1", "INDm@l1,INDm@m2"]), "turn 2: R2.2: B has no INDm"),
         (examples_with(turns=["USAm@h3,USAf@h1,AFRm@b13"]), "turn 1: R2.2: the turn is over before 'AFRm@b13'"),
         (examples_with(turns=["USAm@h3,USAf@hh"]), "turn 1: R7.1: cannot read step 'USAf@hh'"),
         (examples_with(turns=["USAm@h3,USAf@z9"]), "turn 1: R1.1: there is no chair 'z9'"),
         (examples_with(turns=["USAm@h3,stop"]), "turn 1: R7.1"),
-        (examples_with(turns=["USAm@h3,USAf@h1", "pass"]), "turn 2: R2.2: a player may pass only when no action is legal"),
+        (
+            examples_with(turns=["USAm@h3,USAf@h1", "pass"]),
+            "turn 2: R2.2: a player may pass only when no action is legal",
+        ),
     ],
 )
 def test_replay_refuses_an_illegal_turn_with_one_line(

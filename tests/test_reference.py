@@ -5,11 +5,14 @@ from __future__ import annotations
 import random
 
 import pytest
-import reference
-from conftest import DUO_BOARD
 
 from cafe import BoardGame, IllegalStepError, Nation, Step, Tile
 from cafe.steps import PASS, STOP
+
+import reference
+from conftest import DUO_BOARD
+
+pytestmark = pytest.mark.reference  # run apart, without coverage tracing (see the Makefile)
 
 GAMES = 1000
 CHUNKS = 40
@@ -40,7 +43,11 @@ def check_agrees_with_generation(game: BoardGame, rng: random.Random) -> None:
     for _ in range(6):
         tile = rng.choice(hand) if hand else Tile.USAm
         nation = rng.choice(list(Nation)) if tile.is_joker else None
-        for step in (Step.seat(tile, rng.choice(chairs), nation), Step.bar(tile), Step.exchange(tile, rng.choice(chairs))):
+        for step in (
+            Step.seat(tile, rng.choice(chairs), nation),
+            Step.bar(tile),
+            Step.exchange(tile, rng.choice(chairs)),
+        ):
             if step not in generated:
                 with pytest.raises(IllegalStepError) as info:
                     game.check(step)

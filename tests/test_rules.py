@@ -6,9 +6,10 @@ Test names carry the rule id (r2_3_2 = §2.3 rule 2); docs/rules.md links here.
 from __future__ import annotations
 
 import pytest
-from conftest import DUO_BOARD, legal
 
 from cafe import BoardGame, IllegalStepError, Step, Tile
+
+from conftest import DUO_BOARD, legal
 
 FILLER = ["CHNm", "CHNm", "CUBm", "CUBm"]
 
@@ -169,7 +170,7 @@ def test_r2_3_6_a_seated_guest_never_moves() -> None:
 )
 def test_r2_4_table_values(seated: dict[str, str], bonus: int, basic: int) -> None:
     for scoring, expected in (("bonus", bonus), ("basic", basic)):
-        game = game_at(FILLER + ["AFRm"], seated, rules={"scoring": scoring})
+        game = game_at([*FILLER, "AFRm"], seated, rules={"scoring": scoring})
         assert game.table_value("USA1") == expected, scoring
 
 
@@ -339,9 +340,7 @@ def test_r2_8_shared_first_place_has_no_winner() -> None:
     )
     game.push_turn("USAm@c2")
     assert game.scores == (12, 12) and game.places() == (1, 2)  # fewer tiles (0 against 1) wins
-    tied = BoardGame.from_position(
-        2, [["USAm"], []], seated=seated, board=DUO_BOARD, scores=[0, 12], hand_sizes=[1, 5]
-    )
+    tied = BoardGame.from_position(2, [["USAm"], []], seated=seated, board=DUO_BOARD, scores=[0, 12], hand_sizes=[1, 5])
     tied.push_turn("USAm@c2")
     assert tied.places() == (1, 1) and tied.winner() is None
 

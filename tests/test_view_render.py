@@ -6,11 +6,11 @@ import json
 import random
 import xml.etree.ElementTree as ET
 
-from conftest import DUO_BOARD, play_random
-
 from cafe import BoardGame
 from cafe.svg import board_svg
 from cafe.text import board_text
+
+from conftest import DUO_BOARD, play_random
 
 
 def mid_game(seed: int = 4, **kwargs: object) -> BoardGame:

@@ -9,21 +9,25 @@ from typing import Any
 from cafe.board_game import BoardGame
 
 
-def random_game(players: int, seed: int, rng: random.Random) -> BoardGame:
-    """Play one complete game between uniformly random players."""
+def random_game(players: int, seed: int, rng: random.Random, full: bool = False) -> BoardGame:
+    """Play one complete game between uniformly random players.
+
+    By default the players use the engine's fast path (``random_step``); with
+    ``full`` they pick from the full list of legal steps, as a search does.
+    """
     game = BoardGame(players, seed=seed)
     while not game.is_over():
-        game.push(rng.choice(game.legal_steps()))
+        game.push(rng.choice(game.legal_steps()) if full else game.random_step(rng))
     return game
 
 
-def games_per_second(players: int, seconds: float, seed: int = 0) -> tuple[float, int, int]:
+def games_per_second(players: int, seconds: float, seed: int = 0, full: bool = False) -> tuple[float, int, int]:
     """(games per second, games played, steps played) for ``seconds`` of random play."""
     rng = random.Random(seed)
     games = steps = 0
     start = time.perf_counter()
     while True:
-        game = random_game(players, seed + games, rng)
+        game = random_game(players, seed + games, rng, full)
         games += 1
         steps += len(game.results)
         elapsed = time.perf_counter() - start
@@ -62,11 +66,13 @@ def legal_generations_per_second(seconds: float, seed: int = 0) -> float:
 
 
 def run(seconds: float = 3.0) -> dict[str, Any]:
-    g2, n2, s2 = games_per_second(2, seconds)
+    g2, _, _ = games_per_second(2, seconds)
     g4, n4, s4 = games_per_second(4, seconds)
+    full, _, _ = games_per_second(4, seconds, full=True)
     return {
         "games_per_second_2p": round(g2, 1),
         "games_per_second_4p": round(g4, 1),
+        "games_per_second_4p_full_lists": round(full, 1),
         "steps_per_second_4p": round(g4 * s4 / n4),
         "mean_steps_per_game_4p": round(s4 / n4, 1),
         "legal_generations_per_second": round(legal_generations_per_second(seconds)),

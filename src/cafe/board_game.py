@@ -10,7 +10,7 @@ search over the following placements of the same turn.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +42,11 @@ class Violation(IllegalStepError):
 
 
 REFUSED = Violation("R2", "illegal step")  # the answer of a check that was not asked to explain
+
+
+def _refuse(explain: bool, rule: str, message: Callable[[], str]) -> Violation:
+    """A refusal: with its message when one is wanted, else the shared REFUSED."""
+    return Violation(rule, message()) if explain else REFUSED
 
 
 @dataclass(frozen=True)
@@ -534,34 +539,36 @@ class BoardGame:
 
         Rules 1 and 2 of RULES.md §2.3 are checked on the placement; rules 3-5
         and the regulars variant (§2.9) on the turn, by looking ahead.  Without
-        ``explain`` a refusal is the shared ``REFUSED`` (no message is built:
-        this runs for every candidate of every legal-step generation).
+        ``explain`` a refusal is the shared ``REFUSED`` and no message is built:
+        this runs for every candidate of every legal-step generation.
         """
         topo = self.topo
+        chair = self.board.chair_ids
         if s.occ[c] != FREE:
-            if not explain:
-                return REFUSED
             if s.occ[c] == CLOSED:
-                return Violation("R2.9", f"chair {self.board.chair_ids[c]} is closed: it belongs to a regulars table")
-            return Violation("R2.3.1", f"chair {self.board.chair_ids[c]} is taken")
+                return _refuse(explain, "R2.9", lambda: f"chair {chair[c]} is closed: it belongs to a regulars table")
+            return _refuse(explain, "R2.3.1", lambda: f"chair {chair[c]} is taken")
         if nation not in topo.chair_nations[c]:
             return self._nation_violation(tile, c) if explain else REFUSED
         k = len(s.placed)
         reg = s.reg_table
         if k and self._turn_full(s):
-            return Violation("R2.2", "this turn has seated all the guests it may") if explain else REFUSED
+            return _refuse(explain, "R2.2", lambda: "this turn has seated all the guests it may")
         if reg >= 0:
             if c not in topo.table_chairs[reg]:
-                return Violation("R2.9", f"every guest of this regulars turn sits at {self.board.table_ids[reg]}") if explain else REFUSED
+                table = self.board.table_ids[reg]
+                return _refuse(explain, "R2.9", lambda: f"every guest of this regulars turn sits at {table}")
             if TILE_GENDER[tile] != TILE_GENDER[s.occ[s.placed[0]]]:
-                return Violation("R2.9", "the guests of a regulars turn are all of one gender") if explain else REFUSED
+                return _refuse(explain, "R2.9", lambda: "the guests of a regulars turn are all of one gender")
         score, broken, bad = self._effect(s, tile, c, nation)
         if bad >= 0:
             return self._gender_violation(s, tile, bad) if explain else REFUSED
-        if broken >= 0 or reg >= 0:
-            # a regulars turn must reach 3 guests at its table
-            if broken >= 0 and not self._lookahead(s, tile, c, nation, score, broken):
-                return Violation("R2.9", f"a regulars turn at {self.board.table_ids[broken]} needs a third guest") if explain else REFUSED
+        if broken >= 0:  # a regulars turn starts: it must reach 3 guests at its table
+            if self._lookahead(s, tile, c, nation, score, broken):
+                return None
+            table = self.board.table_ids[broken]
+            return _refuse(explain, "R2.9", lambda: f"a regulars turn at {table} needs a third guest")
+        if reg >= 0:
             return None
         if k == 0:
             if score > 0:
@@ -570,19 +577,22 @@ class BoardGame:
                 return None
             if self._first_completes(s, tile, c, nation):
                 return None
-            return Violation(
-                "R2.3.4",
-                f"{Tile(tile)} on {self.board.chair_ids[c]} scores 0 and no guest in the hand can join it this turn",
-            ) if explain else REFUSED
-        if s.first_zero and c not in topo.near[s.placed[0]]:
-            first = s.placed[0]
-            return Violation(
+            return _refuse(
+                explain, "R2.3.4", lambda: f"{Tile(tile)} on {chair[c]} scores 0 and no guest in the hand can join it"
+            )
+        first = s.placed[0]
+        if s.first_zero and c not in topo.near[first]:
+            return _refuse(
+                explain,
                 "R2.3.3",
-                f"{Tile(s.occ[first])} on {self.board.chair_ids[first]} scored 0, "
-                "so the second guest must join one of its tables",
-            ) if explain else REFUSED
+                lambda: (
+                    f"{Tile(s.occ[first])} on {chair[first]} scored 0, so the second guest must join one of its tables"
+                ),
+            )
         if score == 0:
-            return Violation("R2.3.4", f"{Tile(tile)} on {self.board.chair_ids[c]} scores 0; every placement must score") if explain else REFUSED
+            return _refuse(
+                explain, "R2.3.4", lambda: f"{Tile(tile)} on {chair[c]} scores 0; every placement must score"
+            )
         return None
 
     def _may_start_regulars(self, s: State, t: int) -> bool:
@@ -705,7 +715,7 @@ class BoardGame:
             if hand[tile] and self._check_bar(s, tile, raise_=False):
                 any_step = True
                 yield self.topo.bar_steps[tile]
-        for c, tile, joker in self._exchanges(s):
+        for c, tile, _joker in self._exchanges(s):
             any_step = True
             yield self.topo.exchange_steps[tile, c]
         if not any_step:
@@ -843,7 +853,7 @@ class BoardGame:
             s.first_zero = score == 0
         if broken >= 0:
             s.reg_table = broken
-        s.placed = s.placed + (c,)
+        s.placed = (*s.placed, c)
         return saved
 
     def _unplace(self, s: State, c: int, saved: tuple[tuple[int, ...], bool, int]) -> None:
@@ -922,7 +932,7 @@ class BoardGame:
         s.hand_n[player] -= 1
         if s.scores[player] + value < 0:
             s.eliminated[player] = True
-            s.elim_order = s.elim_order + (player,)
+            s.elim_order = (*s.elim_order, player)
             s.removed += s.hand_n[player]
             s.hands[player] = [0] * TILE_TYPES
             s.hand_n[player] = 0
@@ -984,7 +994,9 @@ class BoardGame:
         s.over = s.end_reason is not None
         if s.over:
             s.penalties = [
-                0 if s.eliminated[p] else PENALTY_TILE * sum(s.hands[p][:JOKER_F]) + PENALTY_JOKER * sum(s.hands[p][JOKER_F:])
+                0
+                if s.eliminated[p]
+                else PENALTY_TILE * sum(s.hands[p][:JOKER_F]) + PENALTY_JOKER * sum(s.hands[p][JOKER_F:])
                 for p in range(len(self.players))
             ]
             for p, penalty in enumerate(s.penalties):
@@ -1032,6 +1044,12 @@ def _check_bag(bag: Sequence[Tile | str]) -> tuple[Tile, ...]:
     expected = full_set()
     if sorted(tiles) != sorted(expected):
         counts = {t: tiles.count(t) for t in set(tiles) | set(expected)}
-        wrong = [f"{t} {counts[t]} times (the set has {expected.count(t)})" for t in Tile if counts.get(t, 0) != expected.count(t)]
-        raise RecordError(f"the bag must hold exactly the {len(expected)} tiles; it has {len(tiles)}: {'; '.join(wrong[:4])}")
+        wrong = [
+            f"{t} {counts[t]} times (the set has {expected.count(t)})"
+            for t in Tile
+            if counts.get(t, 0) != expected.count(t)
+        ]
+        raise RecordError(
+            f"the bag must hold exactly the {len(expected)} tiles; it has {len(tiles)}: {'; '.join(wrong[:4])}"
+        )
     return tuple(tiles)

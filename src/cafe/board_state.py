@@ -19,10 +19,34 @@ class State:
     """Everything that changes during a board game.  Indices as in :class:`cafe.layout.Board`."""
 
     __slots__ = (
-        "occ", "nat", "open_chairs", "t_ladies", "t_gents", "t_guests", "t_native",
-        "hands", "hand_n", "hand_size", "scores", "eliminated", "elim_order", "bag_pos", "stools",
-        "removed", "current", "turn_no", "passes", "over", "end_reason", "penalties",
-        "placed", "first_zero", "reg_table", "exception", "legal", "completes",
+        "bag_pos",
+        "completes",
+        "current",
+        "elim_order",
+        "eliminated",
+        "end_reason",
+        "exception",
+        "first_zero",
+        "hand_n",
+        "hand_size",
+        "hands",
+        "legal",
+        "nat",
+        "occ",
+        "open_chairs",
+        "over",
+        "passes",
+        "penalties",
+        "placed",
+        "reg_table",
+        "removed",
+        "scores",
+        "stools",
+        "t_gents",
+        "t_guests",
+        "t_ladies",
+        "t_native",
+        "turn_no",
     )  # fmt: skip
 
     occ: list[int]  # chair -> tile id, FREE or CLOSED

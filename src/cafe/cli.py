@@ -23,7 +23,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except CafeError as exc:
-        print(f"cafe {args.command}: {exc}", file=sys.stderr) if args.command != "replay" else print(exc, file=sys.stderr)
+        # replay's errors stand alone (`turn N: R...`), as scripts rely on them
+        print(exc if args.command == "replay" else f"cafe {args.command}: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -83,7 +84,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from cafe.bench import run
 
     if not args.json:
-        print(f"Measuring for about {4 * args.seconds:.0f} seconds ...", file=sys.stderr)
+        print(f"Measuring for about {5 * args.seconds:.0f} seconds ...", file=sys.stderr)
     result = run(args.seconds)
     if args.json:
         print(json.dumps(result))
@@ -91,6 +92,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         labels = {
             "games_per_second_2p": "complete random games per second, 2 players",
             "games_per_second_4p": "complete random games per second, 4 players",
+            "games_per_second_4p_full_lists": "the same, choosing from full legal-step lists",
             "steps_per_second_4p": "steps per second in those 4-player games",
             "mean_steps_per_game_4p": "steps per 4-player game",
             "legal_generations_per_second": "legal-step lists generated per second",

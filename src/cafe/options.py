@@ -13,7 +13,7 @@ from typing import Any, Literal
 from cafe.errors import RulesError
 
 PRINTED_BAR: tuple[int, ...] = (1, 2, 3, 4, 5, -2, -4, -6, -8, -10, -4, -6, -8, -10, -12, -6, -8, -10, -12, -14)
-STRAIGHT_BAR: tuple[int, ...] = (1, 2, 3, 4, 5) + tuple(-2 * k for k in range(1, 16))
+STRAIGHT_BAR: tuple[int, ...] = (1, 2, 3, 4, 5, *tuple(-2 * k for k in range(1, 16)))
 BAR_STOOLS = 20
 NAMED_BARS = {"printed": PRINTED_BAR, "straight": STRAIGHT_BAR}
 
@@ -90,6 +90,7 @@ def _check_value(key: str, value: Any) -> Any:
 def make_rules(edition: str, spec: str | dict[str, Any] | None = None, **overrides: Any) -> Rules:
     """Rules of an edition from a preset name or a record's rules object, plus overrides."""
     cls: type[BoardRules] | type[CardRules]
+    other: type[BoardRules] | type[CardRules]
     if edition == "board":
         cls, presets, other = BoardRules, PRESETS, CardRules
     elif edition == "cards":
@@ -130,4 +131,3 @@ def rules_to_json(rules: Rules) -> str | dict[str, Any]:
         if getattr(base, key) != value:
             out[key] = list(value) if isinstance(value, tuple) else value
     return out
-

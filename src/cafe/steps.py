@@ -98,7 +98,7 @@ def parse_step(text: str) -> Step:
     m = _STEP_RE.match(text)
     if m is None:
         raise NotationError(f"cannot read step {text!r} (examples: USAm@h3, JOKf@i2=USA, GERf@bar, USAf~i2, pass)")
-    code, at, target, nation, tilde, chair = m.groups()
+    code, _at, target, nation, tilde, chair = m.groups()
     tile = Tile.parse(code)
     if tilde:
         return Step(Kind.EXCHANGE, tile, chair)

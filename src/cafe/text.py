@@ -50,8 +50,8 @@ def board_text(view: BoardView) -> str:
     for g in view.guests:
         grid[cell_xy(g.chair)] = guest_code(g.tile.name, g.nation.name)
     stools = bar_stool_cells(board, len(view.bar_values))
-    for cell, i in stools.items():
-        grid[cell] = view.bar[i].name if i < len(view.bar) else f"{view.bar_values[i]:+d}"
+    for xy, i in stools.items():
+        grid[xy] = view.bar[i].name if i < len(view.bar) else f"{view.bar_values[i]:+d}"
     title = bar_title_cell(board)
     if title is not None:
         grid[title] = "BAR"

@@ -41,6 +41,9 @@ class Nation(IntEnum):
     def __str__(self) -> str:
         return self.name
 
+    def __repr__(self) -> str:
+        return f"Nation.{self.name}"
+
     @classmethod
     def parse(cls, code: str) -> Nation:
         """The nation with this three-letter code (exact, upper case)."""
@@ -145,6 +148,9 @@ class Tile(IntEnum):
 
     def __str__(self) -> str:
         return self.name
+
+    def __repr__(self) -> str:
+        return f"Tile.{self.name}"
 
     @classmethod
     def of(cls, nation: Nation, gender: Gender) -> Tile:

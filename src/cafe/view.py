@@ -88,9 +88,7 @@ def board_view(game: BoardGame, seat: int | None = None) -> BoardView:
     s = game.state
     board = game.board
     hidden = game.rules.surprise_guests and not s.over
-    hands = tuple(
-        None if hidden and seat != p else tuple(game.hand(p)) for p in range(len(game.players))
-    )
+    hands = tuple(None if hidden and seat != p else tuple(game.hand(p)) for p in range(len(game.players)))
     return BoardView(
         seat=seat,
         players=game.players,

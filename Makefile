@@ -1,0 +1,39 @@
+# make run   - install into .venv and watch a demonstration game
+# make test  - install into .venv and run every check: lint, types, tests with coverage, the reference check
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck unit reference bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/cafe demo
+
+test: lint typecheck unit reference
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/pytest -n 2 -m "not reference" --doctest-modules --doctest-glob=README.md src tests README.md \
+		--cov=cafe --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=95
+
+reference: $(STAMP)
+	$(BIN)/pytest -n 2 -m reference tests
+
+bench: $(STAMP)
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage .hypothesis

@@ -1,0 +1,70 @@
+"""The random fast path (``random_step``) and the random player: legal, and uniform over the legal steps."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from cafe import BoardGame, IllegalStepError
+from cafe.ai import RandomPlayer
+
+
+def test_random_step_is_always_legal() -> None:
+    rng = random.Random(3)
+    for seed in range(30):
+        rules = {"regulars": seed % 2 == 0, "joker_to_bar": "when-unplaceable", "joker_exchange": "either-nation"}
+        game = BoardGame(2 + seed % 3, seed=seed, rules=rules)
+        while not game.is_over():
+            step = game.random_step(rng)
+            if seed % 3 == 0:
+                assert step in game.legal_steps()
+            game.push(step)  # push checks the step again
+    with pytest.raises(IllegalStepError, match="over"):
+        game.random_step(rng)
+
+
+def test_random_step_is_uniform_over_the_legal_steps() -> None:
+    game = BoardGame(4, seed=21)
+    legal = game.legal_steps()
+    draws = 200 * len(legal)
+    counts: Counter[str] = Counter()
+    rng = random.Random(5)
+    for _ in range(draws):
+        fresh = game.copy()  # no cached legal list: the rejection sampler runs
+        counts[str(fresh.random_step(rng))] += 1
+    assert set(counts) == {str(s) for s in legal}
+    # chi-square against uniform; the 0.999 quantile for up to 60 degrees of freedom is below 100
+    expected = draws / len(legal)
+    chi2 = sum((counts[str(s)] - expected) ** 2 / expected for s in legal)
+    assert len(legal) <= 61 and chi2 < 100
+
+
+def test_random_step_mid_turn_offers_stop() -> None:
+    game = BoardGame.from_position(2, [["USAf", "USAm", "CHNm", "CHNm", "CUBm"], ["AFRm"]], seated={"h1": "USAm"})
+    game.push("USAf@h3")
+    seen = {str(game.copy().random_step(random.Random(i))) for i in range(200)}
+    assert seen == {str(s) for s in game.legal_steps()} and "stop" in seen
+
+
+def test_random_step_passes_when_nothing_else_is_legal() -> None:
+    board = {
+        "name": "duo",
+        "tables": [{"id": "USA1", "nation": "USA", "cell": "b2"}, {"id": "GER1", "nation": "GER", "cell": "d2"}],
+        "chairs": [{"id": c, "tables": t} for c, t in [("a2", ["USA1"]), ("b1", ["USA1"]), ("b3", ["USA1"]),
+                   ("c2", ["USA1", "GER1"]), ("d1", ["GER1"]), ("d3", ["GER1"]), ("e2", ["GER1"])]],
+    }  # fmt: skip
+    seated = {"a2": "USAf", "b1": "USAf", "b3": "USAm", "d1": "GERf", "d3": "GERf", "e2": "GERm"}
+    bar = ["ITAm"] * 4 + ["ITAf"] * 4 + ["RUSm"] * 4 + ["RUSf"] * 4 + ["TURm"] * 3
+    game = BoardGame.from_position(2, [["JOKf"], ["JOKf"]], seated=seated, board=board, bar=bar)
+    assert str(game.random_step(random.Random(1))) == "pass"
+
+
+def test_random_player_chooses_a_legal_step() -> None:
+    game = BoardGame(3, seed=8)
+    player = RandomPlayer(seed=2)
+    for _ in range(30):
+        step = player.choose(game.view(game.current_player), game.legal_steps())
+        assert step in game.legal_steps()
+        game.push(step)
