@@ -68,3 +68,19 @@ def test_random_player_chooses_a_legal_step() -> None:
         step = player.choose(game.view(game.current_player), game.legal_steps())
         assert step in game.legal_steps()
         game.push(step)
+
+
+def test_playout_equals_pushing_the_same_random_steps_and_leaves_the_game_unchanged() -> None:
+    for seed in range(12):
+        rules = {"regulars": seed % 2 == 1, "joker_to_bar": "when-unplaceable"}
+        game = BoardGame(2 + seed % 3, seed=seed, rules=rules)
+        for step in game.legal_steps()[:1]:
+            game.push(step)  # start from mid-turn now and then
+        before = game.state.key()
+        scores = game.playout(random.Random(seed))
+        assert game.state.key() == before and len(game.results) == 1
+        reference = game.copy()
+        rng = random.Random(seed)
+        while not reference.is_over():
+            reference.push(reference.random_step(rng), check=False)
+        assert scores == reference.scores

@@ -17,7 +17,7 @@ def random_game(players: int, seed: int, rng: random.Random, full: bool = False)
     """
     game = BoardGame(players, seed=seed)
     while not game.is_over():
-        game.push(rng.choice(game.legal_steps()) if full else game.random_step(rng))
+        game.push(rng.choice(game.legal_steps()) if full else game.random_step(rng), check=False)
     return game
 
 
@@ -33,6 +33,19 @@ def games_per_second(players: int, seconds: float, seed: int = 0, full: bool = F
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
             return games / elapsed, games, steps
+
+
+def playouts_per_second(players: int, seconds: float, seed: int = 0) -> float:
+    """Complete random games per second through :meth:`BoardGame.playout` (no undo history)."""
+    rng = random.Random(seed)
+    games = 0
+    start = time.perf_counter()
+    while True:
+        BoardGame(players, seed=seed + games).playout(rng)
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return games / elapsed
 
 
 def sample_positions(count: int, seed: int = 0) -> list[BoardGame]:
@@ -69,10 +82,12 @@ def run(seconds: float = 3.0) -> dict[str, Any]:
     g2, _, _ = games_per_second(2, seconds)
     g4, n4, s4 = games_per_second(4, seconds)
     full, _, _ = games_per_second(4, seconds, full=True)
+    playouts = playouts_per_second(4, seconds)
     return {
         "games_per_second_2p": round(g2, 1),
         "games_per_second_4p": round(g4, 1),
         "games_per_second_4p_full_lists": round(full, 1),
+        "playouts_per_second_4p": round(playouts, 1),
         "steps_per_second_4p": round(g4 * s4 / n4),
         "mean_steps_per_game_4p": round(s4 / n4, 1),
         "legal_generations_per_second": round(legal_generations_per_second(seconds)),

@@ -10,7 +10,7 @@ search over the following placements of the same turn.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from cafe.view import BoardView
 
 HAND = 5
+PRINTED = BoardRules()
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 BAG_END = 4  # the game ends when the bag holds this many tiles or fewer
 PENALTY_TILE, PENALTY_JOKER = 5, 10
@@ -41,12 +42,9 @@ class Violation(IllegalStepError):
         super().__init__(message, rule)
 
 
-REFUSED = Violation("R2", "illegal step")  # the answer of a check that was not asked to explain
-
-
-def _refuse(explain: bool, rule: str, message: Callable[[], str]) -> Violation:
-    """A refusal: with its message when one is wanted, else the shared REFUSED."""
-    return Violation(rule, message()) if explain else REFUSED
+# Why a seat step is refused: the codes of BoardGame._check_seat (0 is legal).
+TAKEN, CLOSED_CHAIR, WRONG_NATION, TURN_FULL, NOT_AT_REGULARS_TABLE, REGULARS_MIXED = range(1, 7)
+GENDER, REGULARS_SHORT, ZERO_ALONE, FIRST_LEFT_ALONE, NO_SCORE = range(7, 12)
 
 
 @dataclass(frozen=True)
@@ -130,7 +128,9 @@ class BoardGame:
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise RecordError(f"the board game takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
         self.players: tuple[str, ...] = tuple(names)
-        if rules is None or isinstance(rules, (str, dict)):
+        if rules is None:
+            rules = PRINTED
+        elif isinstance(rules, (str, dict)):
             made = make_rules("board", rules)
             assert isinstance(made, BoardRules)
             rules = made
@@ -141,7 +141,8 @@ class BoardGame:
         self._values = _value_table(rules.scoring)
         self._stack: list[State] = []
         self._results: list[StepResult] = []
-        self._turns: list[str] = []  # completed turns in notation, kept in step with _results
+        self._turn_steps: list[tuple[Step, ...]] = []  # the steps of each completed turn
+        self._turn_text: list[str] = []  # their notation, formatted on demand
         self.from_setup = False  # set up by from_position: no record of its own
         n = len(names)
         s = State.empty(len(self.board.chair_ids), len(self.board.table_ids), n)
@@ -296,7 +297,7 @@ class BoardGame:
         s = self._s
         if s.legal is None:
             s.legal = [] if s.over else list(self._generate(s))
-        return s.legal  # type: ignore[return-value]
+        return s.legal
 
     def random_step(self, rng: random.Random) -> Step:
         """A uniformly random legal step, usually without generating them all (for simulations).
@@ -307,7 +308,7 @@ class BoardGame:
         """
         s = self._s
         if s.legal is not None:
-            return rng.choice(s.legal)  # type: ignore[return-value]
+            return rng.choice(s.legal)
         if s.over:
             raise Violation("R2.8", "the game is over")
         topo = self.topo
@@ -329,11 +330,26 @@ class BoardGame:
             if c == -1:
                 if self._check_bar(s, tile, raise_=False):
                     return topo.bar_steps[tile]
-            elif self._check_seat(s, tile, c, n) is None:
+            elif not self._check_seat(s, tile, c, n):
                 return topo.seat_steps[tile, c, n]
             candidates[i] = candidates[-1]
             candidates.pop()
         return PASS
+
+    def playout(self, rng: random.Random) -> tuple[int, ...]:
+        """Play to the end with uniformly random steps and return the final scores; the game is unchanged.
+
+        The fast path for Monte Carlo simulations: a scratch copy of the
+        position is played on without keeping an undo history.
+        """
+        saved = self._s
+        self._s = saved.copy()
+        try:
+            while not self._s.over:
+                self._apply(self.random_step(rng), undo=False)
+            return tuple(self._s.scores)
+        finally:
+            self._s = saved
 
     def is_legal(self, step: Step) -> bool:
         try:
@@ -351,9 +367,9 @@ class BoardGame:
         if kind is Kind.SEAT:
             tile, c, nation = self._seat_args(step)
             self._need_tile(s, tile)
-            v = self._check_seat(s, tile, c, nation, explain=True)
-            if v is not None:
-                raise v
+            code = self._check_seat(s, tile, c, nation)
+            if code:
+                raise self._explain_seat(s, code, tile, c, nation)
         elif kind is Kind.STOP:
             if not s.placed:
                 raise Violation("R2.2", "'stop' ends a turn after its first guest; no guest is seated yet")
@@ -379,11 +395,17 @@ class BoardGame:
 
     # ------------------------------------------------------------------ making moves
 
-    def push(self, step: Step | str) -> StepResult:
-        """Check and apply one step; return what it did.  Undo with :meth:`pop`."""
+    def push(self, step: Step | str, *, check: bool = True) -> StepResult:
+        """Check and apply one step; return what it did.  Undo with :meth:`pop`.
+
+        ``check=False`` skips the legality check, for steps that come from
+        :meth:`legal_steps` or :meth:`random_step` of this very position
+        (simulations); any other step would corrupt the game.
+        """
         if isinstance(step, str):
             step = parse_step(step)
-        self.check(step)
+        if check:
+            self.check(step)
         return self._apply(step)
 
     def push_turn(self, turn: str) -> list[StepResult]:
@@ -415,8 +437,8 @@ class BoardGame:
         self._s = self._stack.pop()
         result = self._results.pop()
         if result.turn_over:
-            self._turns.pop()
-        return result.step  # type: ignore[return-value]
+            self._turn_steps.pop()
+        return result.step
 
     def copy(self) -> BoardGame:
         """An independent game at the same position with the same history (undo works on either)."""
@@ -425,14 +447,18 @@ class BoardGame:
         other._s = self._s.copy()
         other._stack = self._stack.copy()  # states on the stack are never changed again
         other._results = self._results.copy()
-        other._turns = self._turns.copy()
+        other._turn_steps = self._turn_steps.copy()
+        other._turn_text = self._turn_text.copy()
         return other
 
     # ------------------------------------------------------------------ history and results
 
     def turns(self) -> list[str]:
         """The turns taken so far, in notation (a turn in progress is not included)."""
-        return list(self._turns)
+        done, text = self._turn_steps, self._turn_text
+        del text[len(done) :]
+        text += [format_turn(steps) for steps in done[len(text) :]]
+        return list(text)
 
     def this_turn(self) -> list[Step]:
         """The steps of the turn in progress."""
@@ -440,7 +466,7 @@ class BoardGame:
         for r in reversed(self._results):
             if r.turn_over:
                 break
-            out.append(r.step)  # type: ignore[arg-type]
+            out.append(r.step)
         return out[::-1]
 
     def view(self, seat: int | None = None) -> BoardView:
@@ -532,68 +558,85 @@ class BoardGame:
         n = s.t_guests[t]
         return self._values[n][s.t_native[t] == n] if n < 5 else 0
 
-    def _check_seat(
-        self, s: State, tile: int, c: int, nation: int, exception_ok: bool = True, explain: bool = False
-    ) -> Violation | None:
-        """None if seating ``tile`` on chair ``c`` as ``nation`` is legal now, else why not.
+    def _check_seat(self, s: State, tile: int, c: int, nation: int, exception_ok: bool = True) -> int:
+        """0 if seating ``tile`` on chair ``c`` as ``nation`` is legal now, else the reason's code.
 
         Rules 1 and 2 of RULES.md §2.3 are checked on the placement; rules 3-5
-        and the regulars variant (§2.9) on the turn, by looking ahead.  Without
-        ``explain`` a refusal is the shared ``REFUSED`` and no message is built:
-        this runs for every candidate of every legal-step generation.
+        and the regulars variant (§2.9) on the turn, by looking ahead.  This
+        runs for every candidate of every legal-step generation, so it returns
+        a code; :meth:`_explain_seat` turns a code into a message.
         """
         topo = self.topo
-        chair = self.board.chair_ids
         if s.occ[c] != FREE:
-            if s.occ[c] == CLOSED:
-                return _refuse(explain, "R2.9", lambda: f"chair {chair[c]} is closed: it belongs to a regulars table")
-            return _refuse(explain, "R2.3.1", lambda: f"chair {chair[c]} is taken")
+            return CLOSED_CHAIR if s.occ[c] == CLOSED else TAKEN
         if nation not in topo.chair_nations[c]:
-            return self._nation_violation(tile, c) if explain else REFUSED
+            return WRONG_NATION
         k = len(s.placed)
         reg = s.reg_table
         if k and self._turn_full(s):
-            return _refuse(explain, "R2.2", lambda: "this turn has seated all the guests it may")
+            return TURN_FULL
         if reg >= 0:
             if c not in topo.table_chairs[reg]:
-                table = self.board.table_ids[reg]
-                return _refuse(explain, "R2.9", lambda: f"every guest of this regulars turn sits at {table}")
+                return NOT_AT_REGULARS_TABLE
             if TILE_GENDER[tile] != TILE_GENDER[s.occ[s.placed[0]]]:
-                return _refuse(explain, "R2.9", lambda: "the guests of a regulars turn are all of one gender")
+                return REGULARS_MIXED
         score, broken, bad = self._effect(s, tile, c, nation)
         if bad >= 0:
-            return self._gender_violation(s, tile, bad) if explain else REFUSED
+            return GENDER
         if broken >= 0:  # a regulars turn starts: it must reach 3 guests at its table
-            if self._lookahead(s, tile, c, nation, score, broken):
-                return None
-            table = self.board.table_ids[broken]
-            return _refuse(explain, "R2.9", lambda: f"a regulars turn at {table} needs a third guest")
+            return 0 if self._lookahead(s, tile, c, nation, score, broken) else REGULARS_SHORT
         if reg >= 0:
-            return None
+            return 0
         if k == 0:
-            if score > 0:
-                return None
-            if s.turn_no == 0 and exception_ok and self._exception(s):
-                return None
-            if self._first_completes(s, tile, c, nation):
-                return None
-            return _refuse(
-                explain, "R2.3.4", lambda: f"{Tile(tile)} on {chair[c]} scores 0 and no guest in the hand can join it"
-            )
-        first = s.placed[0]
-        if s.first_zero and c not in topo.near[first]:
-            return _refuse(
-                explain,
+            if score > 0 or (s.turn_no == 0 and exception_ok and self._exception(s)):
+                return 0
+            return 0 if self._first_completes(s, tile, c, nation) else ZERO_ALONE
+        if s.first_zero and c not in topo.near[s.placed[0]]:
+            return FIRST_LEFT_ALONE
+        return 0 if score else NO_SCORE
+
+    def _explain_seat(self, s: State, code: int, tile: int, c: int, nation: int) -> Violation:
+        """The message for a refusal code of :meth:`_check_seat`."""
+        chair = self.board.chair_ids[c]
+        guest = Tile(tile)
+        if code == TAKEN:
+            return Violation("R2.3.1", f"chair {chair} is taken")
+        if code == CLOSED_CHAIR:
+            return Violation("R2.9", f"chair {chair} is closed: it belongs to a regulars table")
+        if code == WRONG_NATION:
+            tables = " and ".join(self.board.table_ids[t] for t in self.topo.chair_tables[c])
+            if guest.is_joker:
+                nations = "/".join(Nation(n).name for n in self.topo.chair_nations[c])
+                return Violation("R2.3.1", f"a joker on {chair} takes the nation of one of its tables ({nations})")
+            return Violation("R2.3.1", f"{guest.describe()} cannot take {chair}: it belongs to {tables}")
+        if code == TURN_FULL:
+            return Violation("R2.2", "this turn has seated all the guests it may")
+        if code == NOT_AT_REGULARS_TABLE:
+            return Violation("R2.9", f"every guest of this regulars turn sits at {self.board.table_ids[s.reg_table]}")
+        if code == REGULARS_MIXED:
+            return Violation("R2.9", "the guests of a regulars turn are all of one gender")
+        if code == GENDER:
+            t = self._effect(s, tile, c, nation)[2]
+            lady = TILE_GENDER[tile] == 0
+            ladies, gents = s.t_ladies[t] + lady, s.t_gents[t] + (not lady)
+            if ladies > 2 or gents > 2:
+                what = "three ladies" if ladies > 2 else "three gentlemen"
+            else:
+                what = "two ladies and no gentleman" if ladies > gents else "two gentlemen and no lady"
+            return Violation("R2.3.2", f"{what} at {self.board.table_ids[t]}")
+        if code == REGULARS_SHORT:
+            table = self.board.table_ids[self._effect(s, tile, c, nation)[1]]
+            return Violation("R2.9", f"a regulars turn at {table} needs a third guest")
+        if code == ZERO_ALONE:
+            return Violation("R2.3.4", f"{guest} on {chair} scores 0 and no guest in the hand can join it")
+        if code == FIRST_LEFT_ALONE:
+            first = s.placed[0]
+            return Violation(
                 "R2.3.3",
-                lambda: (
-                    f"{Tile(s.occ[first])} on {chair[first]} scored 0, so the second guest must join one of its tables"
-                ),
+                f"{Tile(s.occ[first])} on {self.board.chair_ids[first]} scored 0, "
+                "so the second guest must join one of its tables",
             )
-        if score == 0:
-            return _refuse(
-                explain, "R2.3.4", lambda: f"{Tile(tile)} on {chair[c]} scores 0; every placement must score"
-            )
-        return None
+        return Violation("R2.3.4", f"{guest} on {chair} scores 0; every placement must score")
 
     def _may_start_regulars(self, s: State, t: int) -> bool:
         """Would breaking the gender rule at table ``t`` start a regulars turn there (RULES.md §2.9)?"""
@@ -645,26 +688,9 @@ class BoardGame:
         """RULES.md §2.3 rule 5: on the game's first turn, no scoring table turn exists."""
         if s.exception is None:
             s.exception = not any(
-                self._check_seat(s, tile, c, n, exception_ok=False) is None for tile, c, n in self._seat_triples(s)
+                not self._check_seat(s, tile, c, n, exception_ok=False) for tile, c, n in self._seat_triples(s)
             )
         return s.exception
-
-    def _nation_violation(self, tile: int, c: int) -> Violation:
-        tables = " and ".join(self.board.table_ids[t] for t in self.topo.chair_tables[c])
-        cid = self.board.chair_ids[c]
-        if tile >= JOKER_F:
-            nations = "/".join(Nation(n).name for n in self.topo.chair_nations[c])
-            return Violation("R2.3.1", f"a joker on {cid} takes the nation of one of its tables ({nations})")
-        return Violation("R2.3.1", f"{Tile(tile).describe()} cannot take {cid}: it belongs to {tables}")
-
-    def _gender_violation(self, s: State, tile: int, t: int) -> Violation:
-        lady = TILE_GENDER[tile] == 0
-        ladies, gents = s.t_ladies[t] + lady, s.t_gents[t] + (not lady)
-        if ladies > 2 or gents > 2:
-            what = "three ladies" if ladies > 2 else "three gentlemen"
-        else:
-            what = "two ladies and no gentleman" if ladies > gents else "two gentlemen and no lady"
-        return Violation("R2.3.2", f"{what} at {self.board.table_ids[t]}")
 
     # ------------------------------------------------------------------ internals: candidates
 
@@ -695,7 +721,7 @@ class BoardGame:
 
     def _seat_candidates(self, s: State, first_only: bool = False) -> Iterator[tuple[int, int, int]]:
         for tile, c, n in self._seat_triples(s):
-            if self._check_seat(s, tile, c, n) is None:
+            if not self._check_seat(s, tile, c, n):
                 yield tile, c, n
                 if first_only:
                     return
@@ -723,14 +749,12 @@ class BoardGame:
 
     def _exchanges(self, s: State) -> Iterator[tuple[int, int, int]]:
         """(chair, hand tile, joker) for every legal joker exchange."""
-        occ = s.occ
-        if JOKER_F not in occ and JOKER_F + 1 not in occ:
+        if not s.jokers:
             return
         hand = s.hands[s.current]
         either = self.rules.joker_exchange == "either-nation"
-        for c, joker in enumerate(occ):
-            if joker < JOKER_F:
-                continue
+        for c in s.jokers:
+            joker = s.occ[c]
             nations = self.topo.chair_nations[c] if either else (s.nat[c],)
             for n in nations:
                 tile = n * 2 + TILE_GENDER[joker]
@@ -811,6 +835,8 @@ class BoardGame:
         """Put a guest on chair ``c`` and count it at the chair's tables."""
         s.occ[c] = tile
         s.nat[c] = nation
+        if tile >= JOKER_F:
+            s.jokers = tuple(sorted((*s.jokers, c)))
         s.open_chairs -= 1
         lady = TILE_GENDER[tile] == 0
         table_nation = self.topo.table_nation
@@ -828,6 +854,8 @@ class BoardGame:
         tile, nation = s.occ[c], s.nat[c]
         s.occ[c] = FREE
         s.nat[c] = FREE
+        if tile >= JOKER_F:
+            s.jokers = tuple(j for j in s.jokers if j != c)
         s.open_chairs += 1
         lady = TILE_GENDER[tile] == 0
         table_nation = self.topo.table_nation
@@ -872,11 +900,17 @@ class BoardGame:
         s.hand_n[seat] += drawn
         return drawn
 
-    def _apply(self, step: Step) -> StepResult:
-        old = self._s
-        s = old.copy()
-        self._stack.append(old)
-        self._s = s
+    def _apply(self, step: Step, undo: bool = True) -> StepResult:
+        """Apply a legal step.  With ``undo`` (always, but in playouts) the old state is kept for pop."""
+        if undo:
+            old = self._s
+            s = old.copy()
+            self._stack.append(old)
+            self._s = s
+        else:
+            s = self._s
+            s.legal = None
+            s.completes = None
         player = s.current
         kind = step.kind
         if kind is Kind.SEAT:
@@ -896,9 +930,10 @@ class BoardGame:
         else:  # pass
             s.passes += 1
             result = self._end_turn(s, StepResult(step, player), refill=False)
-        if result.turn_over:
-            self._turns.append(format_turn([*self.this_turn(), step]))
-        self._results.append(result)
+        if undo:
+            if result.turn_over:
+                self._turn_steps.append((*self.this_turn(), step))
+            self._results.append(result)
         return result
 
     def _apply_seat(self, s: State, step: Step, player: int) -> StepResult:

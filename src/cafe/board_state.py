@@ -7,8 +7,9 @@ and keeps the old one for undo, so ``pop`` restores the exact state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
+from cafe.steps import Step
 from cafe.tiles import TILE_TYPES
 
 FREE = -1
@@ -30,6 +31,7 @@ class State:
         "hand_n",
         "hand_size",
         "hands",
+        "jokers",
         "legal",
         "nat",
         "occ",
@@ -51,6 +53,7 @@ class State:
 
     occ: list[int]  # chair -> tile id, FREE or CLOSED
     nat: list[int]  # chair -> nation the guest counts as (a joker's given nation), or FREE
+    jokers: tuple[int, ...]  # chairs with a joker, in order
     open_chairs: int  # chairs neither taken nor closed
     t_ladies: list[int]
     t_gents: list[int]
@@ -76,7 +79,7 @@ class State:
     first_zero: bool  # the first guest of this turn scored 0
     reg_table: int  # the regulars table of this turn, or -1
     exception: bool | None  # the opening exception applies (computed on demand)
-    legal: list[object] | None  # cached legal steps
+    legal: list[Step] | None  # cached legal steps
     completes: dict[int, bool] | None  # memo of BoardGame._first_completes for this position
 
     @classmethod
@@ -84,6 +87,7 @@ class State:
         s = cls()
         s.occ = [FREE] * chairs
         s.nat = [FREE] * chairs
+        s.jokers = ()
         s.open_chairs = chairs
         s.t_ladies = [0] * tables
         s.t_gents = [0] * tables
@@ -116,6 +120,7 @@ class State:
         s = State()
         s.occ = self.occ.copy()
         s.nat = self.nat.copy()
+        s.jokers = self.jokers
         s.open_chairs = self.open_chairs
         s.t_ladies = self.t_ladies.copy()
         s.t_gents = self.t_gents.copy()
@@ -153,11 +158,10 @@ class State:
         )  # fmt: skip
 
 
-@dataclass(frozen=True)
-class StepResult:
+class StepResult(NamedTuple):
     """What one step did.  ``points`` includes a regulars table's score at the end of its turn."""
 
-    step: object
+    step: Step
     player: int
     points: int = 0
     table_points: tuple[tuple[str, int], ...] = ()
