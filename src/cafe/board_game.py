@@ -10,7 +10,7 @@ search over the following placements of the same turn.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -330,7 +330,7 @@ class BoardGame:
             if c == -1:
                 if self._check_bar(s, tile, raise_=False):
                     return topo.bar_steps[tile]
-            elif not self._check_seat(s, tile, c, n):
+            elif not self._check_turn(s, tile, c, n):
                 return topo.seat_steps[tile, c, n]
             candidates[i] = candidates[-1]
             candidates.pop()
@@ -566,11 +566,15 @@ class BoardGame:
         runs for every candidate of every legal-step generation, so it returns
         a code; :meth:`_explain_seat` turns a code into a message.
         """
-        topo = self.topo
         if s.occ[c] != FREE:
             return CLOSED_CHAIR if s.occ[c] == CLOSED else TAKEN
-        if nation not in topo.chair_nations[c]:
+        if nation not in self.topo.chair_nations[c]:
             return WRONG_NATION
+        return self._check_turn(s, tile, c, nation, exception_ok)
+
+    def _check_turn(self, s: State, tile: int, c: int, nation: int, exception_ok: bool = True) -> int:
+        """:meth:`_check_seat` for a free chair that the tile may take by nation (a candidate)."""
+        topo = self.topo
         k = len(s.placed)
         reg = s.reg_table
         if k and self._turn_full(s):
@@ -688,7 +692,7 @@ class BoardGame:
         """RULES.md §2.3 rule 5: on the game's first turn, no scoring table turn exists."""
         if s.exception is None:
             s.exception = not any(
-                not self._check_seat(s, tile, c, n, exception_ok=False) for tile, c, n in self._seat_triples(s)
+                not self._check_turn(s, tile, c, n, exception_ok=False) for tile, c, n in self._seat_triples(s)
             )
         return s.exception
 
@@ -699,29 +703,37 @@ class BoardGame:
         topo = self.topo
         hand = s.hands[s.current]
         occ = s.occ
-        allowed: Sequence[int] | frozenset[int] | None = None
+        tiles = [tile for tile in range(TILE_TYPES) if hand[tile]]
         if s.reg_table >= 0:
-            allowed = topo.table_chairs[s.reg_table]
-        elif len(s.placed) == 1 and s.first_zero:
-            allowed = topo.near[s.placed[0]]  # the second guest must join the first
+            return self._triples_at(s, tiles, topo.table_chairs[s.reg_table])
+        if len(s.placed) == 1 and s.first_zero:
+            return self._triples_at(s, tiles, topo.near[s.placed[0]])  # the second guest must join the first
         out: list[tuple[int, int, int]] = []
-        for tile in range(TILE_TYPES):
-            if not hand[tile]:
-                continue
+        for tile in tiles:
             if tile >= JOKER_F:
-                chairs = range(len(occ)) if allowed is None else allowed
-                out += [(tile, c, n) for c in chairs if occ[c] == FREE for n in topo.chair_nations[c]]
+                out += [(tile, c, n) for c, t in enumerate(occ) if t == FREE for n in topo.chair_nations[c]]
             else:
                 n = TILE_NATION[tile]
-                if allowed is None:
-                    out += [(tile, c, n) for c in topo.chairs_by_nation[n] if occ[c] == FREE]
-                else:
-                    out += [(tile, c, n) for c in topo.chairs_by_nation[n] if occ[c] == FREE and c in allowed]
+                out += [(tile, c, n) for c in topo.chairs_by_nation[n] if occ[c] == FREE]
+        return out
+
+    def _triples_at(self, s: State, tiles: list[int], chairs: Iterable[int]) -> list[tuple[int, int, int]]:
+        """:meth:`_seat_triples` restricted to a few chairs."""
+        out: list[tuple[int, int, int]] = []
+        for c in chairs:
+            if s.occ[c] != FREE:
+                continue
+            nations = self.topo.chair_nations[c]
+            for tile in tiles:
+                if tile >= JOKER_F:
+                    out += [(tile, c, n) for n in nations]
+                elif TILE_NATION[tile] in nations:
+                    out.append((tile, c, TILE_NATION[tile]))
         return out
 
     def _seat_candidates(self, s: State, first_only: bool = False) -> Iterator[tuple[int, int, int]]:
         for tile, c, n in self._seat_triples(s):
-            if not self._check_seat(s, tile, c, n):
+            if not self._check_turn(s, tile, c, n):
                 yield tile, c, n
                 if first_only:
                     return
