@@ -477,4 +477,28 @@ def test_r2_9_closed_chairs_cannot_be_used_and_count_as_taken() -> None:
     game = game_at(["USAm", "USAm", "USAm", "CHNm", "CUBm"], rules={"regulars": True}, others=[["USAm"]])
     game.push_turn("USAm@h3,USAm@h1,USAm@g2")
     assert rule_of(game, "USAm@i2") == "R2.9"
+    assert game.occupant("i2") is None and game.occupant("g2") == (Tile.USAm, Tile.USAm.nation)
     assert game.state.open_chairs == 68 - 4
+
+
+# ---------------------------------------------------------------- setting up positions
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"hands": [["USAm"]]}, "one hand per player"),
+        ({"hands": [["USAm"] * 5, []]}, "more USAm tiles than the game has"),
+        ({"hands": [[], []], "seated": {"h3": "JOKf"}}, "needs a given nation"),
+        ({"hands": [[], []], "seated": {"h3": "XYZf"}}, "unknown tile"),
+        ({"hands": [["USAm"] * 4, []], "bag": ["USAm"]}, "more USAm tiles than are left"),
+    ],
+)
+def test_from_position_refuses_impossible_positions(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        BoardGame.from_position(2, **kwargs)  # type: ignore[arg-type]
+
+
+def test_from_position_counts_left_out_tiles_as_out_of_the_game() -> None:
+    game = BoardGame.from_position(2, [["USAm"], ["USAf"]], bag=["GERm", "GERf", "ITAm", "ITAf", "RUSm", "RUSf"])
+    assert game.bag_count() == 6 and game.state.removed == 100 - 2 - 6

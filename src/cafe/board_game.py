@@ -187,9 +187,9 @@ class BoardGame:
         for chair, code in (seated or {}).items():
             tile_code, _, nation_code = code.partition("=")
             tile = Tile.parse(tile_code)
-            nation = Nation.parse(nation_code) if tile.is_joker else tile.nation
-            if nation is None:
+            if tile.is_joker and not nation_code:
                 raise RecordError(f"the joker on {chair} needs a given nation, like JOKf=USA")
+            nation = Nation.parse(nation_code) if tile.is_joker else TILE_NATION[tile]
             game._sit(s, tile, game._chair(chair), nation)
             used.append(tile)
         for seat, hand in enumerate(hands):
@@ -268,10 +268,10 @@ class BoardGame:
         return len(self.bag) - self._s.bag_pos
 
     def occupant(self, chair: str) -> tuple[Tile, Nation] | None:
-        """The guest on a chair and the nation it counts as, or None."""
+        """The guest on a chair and the nation it counts as, or None (a free or closed chair)."""
         c = self._chair(chair)
         s = self._s
-        return None if s.occ[c] == FREE else (Tile(s.occ[c]), Nation(s.nat[c]))
+        return None if s.occ[c] < 0 else (Tile(s.occ[c]), Nation(s.nat[c]))
 
     def table_value(self, table: str) -> int:
         """What a table is worth as it stands (RULES.md §2.4)."""
@@ -285,10 +285,6 @@ class BoardGame:
         """Why the game ended, in words (RULES.md §2.8), or None while it goes on."""
         reason = self._s.end_reason
         return None if reason is None else END_REASONS[reason]
-
-    def turn_in_progress(self) -> bool:
-        """Guests have been seated this turn and the turn has not ended."""
-        return bool(self._s.placed)
 
     # ------------------------------------------------------------------ legal steps
 
