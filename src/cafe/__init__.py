@@ -8,8 +8,8 @@ True
 """
 
 from cafe.board_game import BoardGame
-from cafe.board_state import StepResult
 from cafe.errors import BoardFileError, CafeError, IllegalStepError, NotationError, RecordError, RulesError
+from cafe.game import StepResult
 from cafe.layout import Board, load_board
 from cafe.options import BoardRules, CardRules, make_rules
 from cafe.steps import Kind, Step, format_turn, parse_step, parse_turn

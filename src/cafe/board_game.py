@@ -12,13 +12,14 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from cafe.board_state import CLOSED, FREE, State, StepResult
-from cafe.errors import CafeError, IllegalStepError, RecordError
+from cafe.board_state import CLOSED, FREE, State
+from cafe.errors import CafeError, RecordError
+from cafe.game import SteppedGame, StepResult, Violation, rank
 from cafe.layout import Board, load_board
 from cafe.options import BoardRules, make_rules
-from cafe.steps import PASS, STOP, Kind, Step, format_turn, parse_step, parse_turn
+from cafe.steps import PASS, STOP, Kind, Step
 from cafe.tiles import JOKER_F, TILE_GENDER, TILE_NATION, TILE_TYPES, TILES, Gender, Nation, Tile, full_set
 
 if TYPE_CHECKING:
@@ -33,13 +34,6 @@ REGULARS_SCORE, REGULARS_SINGLE_NATION = 20, 40
 
 # gender balance at a table holding (ladies, gentlemen), RULES.md §2.3 rule 2
 GENDER_OK = tuple(tuple(l_ <= 2 and g <= 2 and abs(l_ - g) <= 1 for g in range(5)) for l_ in range(5))
-
-
-class Violation(IllegalStepError):
-    """An illegal step, with the rule id it breaks."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(message, rule)
 
 
 # Why a seat step is refused: the codes of BoardGame._check_seat (0 is legal).
@@ -107,13 +101,25 @@ def _value_table(scoring: str) -> tuple[tuple[int, int], ...]:
     return ((0, 0), (0, 0), (2, 4), (3, 6), (4, 8))
 
 
-class BoardGame:
+class BoardGame(SteppedGame):
     """A game of the board edition: the position, its history, and the rules that move it.
 
     >>> game = BoardGame(["Ann", "Bob"], seed=1)
     >>> len(game.hand(0))
     5
     """
+
+    _s: State
+
+    # why the game ended (RULES.md §2.8), by the keys of State.end_reason
+    END_REASONS: ClassVar[dict[str, str]] = {
+        "bar": "every stool of the bar is taken",
+        "board": "every chair is taken",
+        "bag": f"the bag holds {BAG_END} tiles or fewer",
+        "out": "a player has gone out",
+        "players": "fewer than two players remain",
+        "passes": "every player passed in succession",
+    }
 
     def __init__(
         self,
@@ -139,10 +145,7 @@ class BoardGame:
         self.topo = topology(self.board)
         self.bag: tuple[Tile, ...] = _check_bag(bag) if bag is not None else _shuffled(seed)
         self._values = _value_table(rules.scoring)
-        self._stack: list[State] = []
-        self._results: list[StepResult] = []
-        self._turn_steps: list[tuple[Step, ...]] = []  # the steps of each completed turn
-        self._turn_text: list[str] = []  # their notation, formatted on demand
+        self._start_history()
         self.from_setup = False  # set up by from_position: no record of its own
         n = len(names)
         s = State.empty(len(self.board.chair_ids), len(self.board.table_ids), n)
@@ -236,29 +239,6 @@ class BoardGame:
 
     # ------------------------------------------------------------------ reading the position
 
-    @property
-    def state(self) -> State:
-        """The raw state (read-only by convention; engine internals and tests use it)."""
-        return self._s
-
-    @property
-    def current_player(self) -> int:
-        return self._s.current
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self._s.scores)
-
-    @property
-    def turn_number(self) -> int:
-        """Turns completed so far."""
-        return self._s.turn_no
-
-    @property
-    def results(self) -> tuple[StepResult, ...]:
-        """What every step so far did, in order."""
-        return tuple(self._results)
-
     def hand(self, seat: int) -> list[Tile]:
         """The tiles in a seat's hand, sorted."""
         counts = self._s.hands[seat]
@@ -276,24 +256,6 @@ class BoardGame:
     def table_value(self, table: str) -> int:
         """What a table is worth as it stands (RULES.md §2.4)."""
         return self._value(self.board.table_index[table])
-
-    def is_over(self) -> bool:
-        return self._s.over
-
-    @property
-    def end_reason(self) -> str | None:
-        """Why the game ended, in words (RULES.md §2.8), or None while it goes on."""
-        reason = self._s.end_reason
-        return None if reason is None else END_REASONS[reason]
-
-    # ------------------------------------------------------------------ legal steps
-
-    def legal_steps(self) -> list[Step]:
-        """Every step the current player may take now (cached until the position changes)."""
-        s = self._s
-        if s.legal is None:
-            s.legal = [] if s.over else list(self._generate(s))
-        return s.legal
 
     def random_step(self, rng: random.Random) -> Step:
         """A uniformly random legal step, usually without generating them all (for simulations).
@@ -332,28 +294,6 @@ class BoardGame:
             candidates.pop()
         return PASS
 
-    def playout(self, rng: random.Random) -> tuple[int, ...]:
-        """Play to the end with uniformly random steps and return the final scores; the game is unchanged.
-
-        The fast path for Monte Carlo simulations: a scratch copy of the
-        position is played on without keeping an undo history.
-        """
-        saved = self._s
-        self._s = saved.copy()
-        try:
-            while not self._s.over:
-                self._apply(self.random_step(rng), undo=False)
-            return tuple(self._s.scores)
-        finally:
-            self._s = saved
-
-    def is_legal(self, step: Step) -> bool:
-        try:
-            self.check(step)
-        except IllegalStepError:
-            return False
-        return True
-
     def check(self, step: Step) -> None:
         """Raise :class:`IllegalStepError` (with its rule id) unless ``step`` is legal now."""
         s = self._s
@@ -389,82 +329,6 @@ class BoardGame:
         else:
             raise Violation("R2.2", f"'{step}' is a step of the card game")
 
-    # ------------------------------------------------------------------ making moves
-
-    def push(self, step: Step | str, *, check: bool = True) -> StepResult:
-        """Check and apply one step; return what it did.  Undo with :meth:`pop`.
-
-        ``check=False`` skips the legality check, for steps that come from
-        :meth:`legal_steps` or :meth:`random_step` of this very position
-        (simulations); any other step would corrupt the game.
-        """
-        if isinstance(step, str):
-            step = parse_step(step)
-        if check:
-            self.check(step)
-        return self._apply(step)
-
-    def push_turn(self, turn: str) -> list[StepResult]:
-        """Apply a whole turn string (``USAm@i2,USAf@g2``), adding the implied ``stop``.
-
-        The position is unchanged if any step of the turn is illegal.
-        """
-        steps = parse_turn(turn)
-        player, done = self._s.current, len(self._stack)
-        results: list[StepResult] = []
-        try:
-            for i, step in enumerate(steps):
-                if i and results[-1].turn_over:
-                    raise Violation("R2.2", f"the turn is over before '{step}'")
-                results.append(self.push(step))
-            if not results[-1].turn_over:
-                results.append(self.push(STOP))
-        except IllegalStepError:
-            while len(self._stack) > done:
-                self.pop()
-            raise
-        assert self._results[-1].turn_over and self._results[-1].player == player
-        return results
-
-    def pop(self) -> Step:
-        """Undo the last step and return it."""
-        if not self._stack:
-            raise IndexError("pop from a game with no steps")
-        self._s = self._stack.pop()
-        result = self._results.pop()
-        if result.turn_over:
-            self._turn_steps.pop()
-        return result.step
-
-    def copy(self) -> BoardGame:
-        """An independent game at the same position with the same history (undo works on either)."""
-        other = object.__new__(BoardGame)
-        other.__dict__.update(self.__dict__)
-        other._s = self._s.copy()
-        other._stack = self._stack.copy()  # states on the stack are never changed again
-        other._results = self._results.copy()
-        other._turn_steps = self._turn_steps.copy()
-        other._turn_text = self._turn_text.copy()
-        return other
-
-    # ------------------------------------------------------------------ history and results
-
-    def turns(self) -> list[str]:
-        """The turns taken so far, in notation (a turn in progress is not included)."""
-        done, text = self._turn_steps, self._turn_text
-        del text[len(done) :]
-        text += [format_turn(steps) for steps in done[len(text) :]]
-        return list(text)
-
-    def this_turn(self) -> list[Step]:
-        """The steps of the turn in progress."""
-        out: list[Step] = []
-        for r in reversed(self._results):
-            if r.turn_over:
-                break
-            out.append(r.step)
-        return out[::-1]
-
     def view(self, seat: int | None = None) -> BoardView:
         """What ``seat`` may see (None: a spectator); never the bag order."""
         from cafe.view import board_view
@@ -481,43 +345,20 @@ class BoardGame:
 
         return board_text(self.view())
 
-    def turn_points(self) -> list[int]:
-        """What each completed turn gained, in order."""
-        out: list[int] = []
-        total = 0
-        for r in self._results:
-            total += r.points
-            if r.turn_over:
-                out.append(total)
-                total = 0
-        return out
-
-    def penalties(self) -> tuple[int, ...]:
-        """End-of-game penalties per seat (zeros before the end)."""
-        return tuple(self._s.penalties or [0] * len(self.players))
-
     def places(self) -> tuple[int, ...] | None:
-        """Each seat's place (1 = first; shared places repeat) once the game is over (RULES.md §2.8)."""
+        """Each seat's place (1 = first; shared places repeat) once the game is over (RULES.md §2.8).
+
+        Players still in rank by score, then by fewer tiles in hand; the
+        eliminated follow, the last eliminated first.
+        """
         s = self._s
         if not s.over:
             return None
-        seats = range(len(self.players))
-        active = sorted((p for p in seats if not s.eliminated[p]), key=lambda p: (-s.scores[p], s.hand_n[p]))
-        places = [0] * len(self.players)
-        for i, p in enumerate(active):
-            prev = active[i - 1] if i else None
-            same = prev is not None and (s.scores[p], s.hand_n[p]) == (s.scores[prev], s.hand_n[prev])
-            places[p] = places[prev] if same and prev is not None else i + 1
+        active = [p for p in range(len(self.players)) if not s.eliminated[p]]
+        places = rank(active, [(-score, held) for score, held in zip(s.scores, s.hand_n, strict=True)])
         for i, p in enumerate(reversed(s.elim_order)):
             places[p] = len(active) + i + 1
-        return tuple(places)
-
-    def winner(self) -> int | None:
-        """The seat (from 0) of the sole first place; None before the end or on a shared first place."""
-        places = self.places()
-        if places is None or places.count(1) != 1:
-            return None
-        return places.index(1)
+        return tuple(places[p] for p in range(len(self.players)))
 
     # ------------------------------------------------------------------ internals: reading steps
 
@@ -908,41 +749,24 @@ class BoardGame:
         s.hand_n[seat] += drawn
         return drawn
 
-    def _apply(self, step: Step, undo: bool = True) -> StepResult:
-        """Apply a legal step.  With ``undo`` (always, but in playouts) the old state is kept for pop."""
-        if undo:
-            old = self._s
-            s = old.copy()
-            self._stack.append(old)
-            self._s = s
-        else:
-            s = self._s
-            s.legal = None
-            s.completes = None
-        player = s.current
+    def _apply_step(self, s: State, step: Step, player: int) -> StepResult:
         kind = step.kind
         if kind is Kind.SEAT:
-            result = self._apply_seat(s, step, player)
-        elif kind is Kind.STOP:
-            result = self._end_turn(s, StepResult(step, player), refill=True)
-        elif kind is Kind.BAR:
-            result = self._apply_bar(s, step, player)
-        elif kind is Kind.EXCHANGE:
+            return self._apply_seat(s, step, player)
+        if kind is Kind.STOP:
+            return self._end_turn(s, StepResult(step, player), refill=True)
+        if kind is Kind.BAR:
+            return self._apply_bar(s, step, player)
+        if kind is Kind.EXCHANGE:
             tile = self._tile_of(step)
             c = self._chair(step.place)
             joker = self._unsit(s, c)
             s.hands[player][joker] += 1
             s.hands[player][tile] -= 1
             self._sit(s, tile, c, TILE_NATION[tile])
-            result = self._end_turn(s, StepResult(step, player), refill=False)
-        else:  # pass
-            s.passes += 1
-            result = self._end_turn(s, StepResult(step, player), refill=False)
-        if undo:
-            if result.turn_over:
-                self._turn_steps.append((*self.this_turn(), step))
-            self._results.append(result)
-        return result
+            return self._end_turn(s, StepResult(step, player), refill=False)
+        s.passes += 1  # pass
+        return self._end_turn(s, StepResult(step, player), refill=False)
 
     def _apply_seat(self, s: State, step: Step, player: int) -> StepResult:
         tile, c, nation = self._seat_args(step)
@@ -1053,16 +877,6 @@ class BoardGame:
             result.step, player, points=points, table_points=table_points, completed=completed,
             hand_size_change=change, eliminated=result.eliminated, turn_over=True, drawn=drawn, game_over=s.over,
         )  # fmt: skip
-
-
-END_REASONS = {
-    "bar": "every stool of the bar is taken",
-    "board": "every chair is taken",
-    "bag": f"the bag holds {BAG_END} tiles or fewer",
-    "out": "a player has gone out",
-    "players": "fewer than two players remain",
-    "passes": "every player passed in succession",
-}
 
 
 def _shuffled(seed: int | None) -> tuple[Tile, ...]:

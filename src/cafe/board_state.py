@@ -7,8 +7,6 @@ and keeps the old one for undo, so ``pop`` restores the exact state.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from cafe.steps import Step
 from cafe.tiles import TILE_TYPES
 
@@ -149,6 +147,11 @@ class State:
         s.completes = None
         return s
 
+    def clear_caches(self) -> None:
+        """Forget what was computed for the position (it is about to change in place)."""
+        self.legal = None
+        self.completes = None
+
     def key(self) -> tuple[object, ...]:
         """Every field but the caches, for equality checks in tests and transpositions."""
         return tuple(
@@ -156,18 +159,3 @@ class State:
             tuple(map(tuple, x)) if isinstance(x, list) else x
             for x in (getattr(self, f) for f in self.__slots__ if f not in ("legal", "exception", "completes"))
         )  # fmt: skip
-
-
-class StepResult(NamedTuple):
-    """What one step did.  ``points`` includes a regulars table's score at the end of its turn."""
-
-    step: Step
-    player: int
-    points: int = 0
-    table_points: tuple[tuple[str, int], ...] = ()
-    completed: tuple[str, ...] = ()  # tables made complete and single-nation (hand size lowered)
-    hand_size_change: int = 0
-    eliminated: bool = False
-    turn_over: bool = False
-    drawn: int = 0
-    game_over: bool = False

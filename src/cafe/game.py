@@ -1,0 +1,277 @@
+"""What both editions share: a position with its history, undo, turns in notation, and the ranking.
+
+An edition subclasses :class:`SteppedGame` and provides ``check``,
+``random_step``, ``_generate`` (the legal steps), ``_apply_step`` (change a
+fresh state copy and say what happened) and ``places``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
+
+from cafe.errors import IllegalStepError
+from cafe.steps import STOP, Step, format_turn, parse_step, parse_turn
+
+
+class Violation(IllegalStepError):
+    """An illegal step, with the rule id it breaks."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message, rule)
+
+
+class StepResult(NamedTuple):
+    """What one step did.  ``points`` includes a score given once at the end of a turn (regulars, tribes)."""
+
+    step: Step
+    player: int
+    points: int = 0
+    table_points: tuple[tuple[str, int], ...] = ()
+    completed: tuple[str, ...] = ()  # tables completed: single-nation (board game) or full and removed (cards)
+    hand_size_change: int = 0
+    eliminated: bool = False
+    turn_over: bool = False
+    drawn: int = 0
+    game_over: bool = False
+
+
+class GameState(Protocol):
+    """What the shared machinery needs of an edition's state."""
+
+    legal: list[Step] | None
+    over: bool
+    current: int
+    turn_no: int
+    scores: list[int]
+    end_reason: str | None
+    penalties: list[int] | None
+
+    def copy(self) -> Any: ...
+
+    def clear_caches(self) -> None: ...
+
+
+G = TypeVar("G", bound="SteppedGame")
+
+
+class SteppedGame:
+    """A position and its history.  Steps are pushed and popped, like moves in python-chess."""
+
+    END_REASONS: ClassVar[dict[str, str]] = {}
+    players: tuple[str, ...]
+    _s: Any  # the edition's state (a GameState)
+
+    def _start_history(self) -> None:
+        self._stack: list[Any] = []  # earlier states, for pop
+        self._results: list[StepResult] = []
+        self._turn_steps: list[tuple[Step, ...]] = []  # the steps of each completed turn
+        self._turn_text: list[str] = []  # their notation, formatted on demand
+
+    # ------------------------------------------------------------------ for the edition to provide
+
+    def check(self, step: Step) -> None:
+        """Raise :class:`IllegalStepError` (with its rule id) unless ``step`` is legal now."""
+        raise NotImplementedError
+
+    def random_step(self, rng: random.Random) -> Step:
+        """A uniformly random legal step."""
+        raise NotImplementedError
+
+    def places(self) -> tuple[int, ...] | None:
+        """Each seat's place (1 = first; shared places repeat) once the game is over."""
+        raise NotImplementedError
+
+    def _generate(self, s: Any) -> Iterator[Step]:
+        raise NotImplementedError
+
+    def _apply_step(self, s: Any, step: Step, player: int) -> StepResult:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ reading the position
+
+    @property
+    def state(self) -> Any:
+        """The raw state (read-only by convention; engine internals and tests use it)."""
+        return self._s
+
+    @property
+    def current_player(self) -> int:
+        return int(self._s.current)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self._s.scores)
+
+    @property
+    def turn_number(self) -> int:
+        """Turns completed so far."""
+        return int(self._s.turn_no)
+
+    @property
+    def results(self) -> tuple[StepResult, ...]:
+        """What every step so far did, in order."""
+        return tuple(self._results)
+
+    def is_over(self) -> bool:
+        return bool(self._s.over)
+
+    @property
+    def end_reason(self) -> str | None:
+        """Why the game ended, in words, or None while it goes on."""
+        reason = self._s.end_reason
+        return None if reason is None else self.END_REASONS[reason]
+
+    def legal_steps(self) -> list[Step]:
+        """Every step the current player may take now (cached until the position changes)."""
+        s = self._s
+        if s.legal is None:
+            s.legal = [] if s.over else list(self._generate(s))
+        legal: list[Step] = s.legal
+        return legal
+
+    def is_legal(self, step: Step) -> bool:
+        try:
+            self.check(step)
+        except IllegalStepError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ making moves
+
+    def push(self, step: Step | str, *, check: bool = True) -> StepResult:
+        """Check and apply one step; return what it did.  Undo with :meth:`pop`.
+
+        ``check=False`` skips the legality check, for steps that come from
+        :meth:`legal_steps` or :meth:`random_step` of this very position
+        (simulations); any other step would corrupt the game.
+        """
+        if isinstance(step, str):
+            step = parse_step(step)
+        if check:
+            self.check(step)
+        return self._apply(step)
+
+    def push_turn(self, turn: str) -> list[StepResult]:
+        """Apply a whole turn string (``USAm@i2,USAf@g2``), adding the implied ``stop``.
+
+        The position is unchanged if any step of the turn is illegal.
+        """
+        steps = parse_turn(turn)
+        done = len(self._stack)
+        results: list[StepResult] = []
+        try:
+            for i, step in enumerate(steps):
+                if i and results[-1].turn_over:
+                    raise Violation("R2.2", f"the turn is over before '{step}'")
+                results.append(self.push(step))
+            if not results[-1].turn_over:
+                results.append(self.push(STOP))
+        except IllegalStepError:
+            while len(self._stack) > done:
+                self.pop()
+            raise
+        return results
+
+    def pop(self) -> Step:
+        """Undo the last step and return it."""
+        if not self._stack:
+            raise IndexError("pop from a game with no steps")
+        self._s = self._stack.pop()
+        result = self._results.pop()
+        if result.turn_over:
+            self._turn_steps.pop()
+        return result.step
+
+    def copy(self: G) -> G:
+        """An independent game at the same position with the same history (undo works on either)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._s = self._s.copy()
+        other._stack = self._stack.copy()  # states on the stack are never changed again
+        other._results = self._results.copy()
+        other._turn_steps = self._turn_steps.copy()
+        other._turn_text = self._turn_text.copy()
+        return other
+
+    def playout(self, rng: random.Random) -> tuple[int, ...]:
+        """Play to the end with uniformly random steps and return the final scores; the game is unchanged.
+
+        The fast path for Monte Carlo simulations: a scratch copy of the
+        position is played on without keeping an undo history.
+        """
+        saved = self._s
+        self._s = saved.copy()
+        try:
+            while not self._s.over:
+                self._apply(self.random_step(rng), undo=False)
+            return tuple(self._s.scores)
+        finally:
+            self._s = saved
+
+    def _apply(self, step: Step, undo: bool = True) -> StepResult:
+        """Apply a legal step.  With ``undo`` (always, but in playouts) the old state is kept for pop."""
+        if undo:
+            old = self._s
+            s = old.copy()
+            self._stack.append(old)
+            self._s = s
+        else:
+            s = self._s
+            s.clear_caches()
+        result = self._apply_step(s, step, s.current)
+        if undo:
+            if result.turn_over:
+                self._turn_steps.append((*self.this_turn(), step))
+            self._results.append(result)
+        return result
+
+    # ------------------------------------------------------------------ history and results
+
+    def turns(self) -> list[str]:
+        """The turns taken so far, in notation (a turn in progress is not included)."""
+        done, text = self._turn_steps, self._turn_text
+        del text[len(done) :]
+        text += [format_turn(steps) for steps in done[len(text) :]]
+        return list(text)
+
+    def this_turn(self) -> list[Step]:
+        """The steps of the turn in progress."""
+        out: list[Step] = []
+        for r in reversed(self._results):
+            if r.turn_over:
+                break
+            out.append(r.step)
+        return out[::-1]
+
+    def turn_points(self) -> list[int]:
+        """What each completed turn gained, in order."""
+        out: list[int] = []
+        total = 0
+        for r in self._results:
+            total += r.points
+            if r.turn_over:
+                out.append(total)
+                total = 0
+        return out
+
+    def penalties(self) -> tuple[int, ...]:
+        """End-of-game penalties per seat (zeros before the end)."""
+        return tuple(self._s.penalties or [0] * len(self.players))
+
+    def winner(self) -> int | None:
+        """The seat (from 0) of the sole first place; None before the end or on a shared first place."""
+        places = self.places()
+        if places is None or places.count(1) != 1:
+            return None
+        return places.index(1)
+
+
+def rank(seats: Sequence[int], key: Sequence[tuple[int, ...]]) -> dict[int, int]:
+    """Places 1, 2, ... for ``seats`` sorted by ``key[seat]`` (smaller first); equal keys share a place."""
+    order = sorted(seats, key=lambda p: key[p])
+    places: dict[int, int] = {}
+    for i, p in enumerate(order):
+        places[p] = places[order[i - 1]] if i and key[p] == key[order[i - 1]] else i + 1
+    return places
