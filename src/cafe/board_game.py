@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cafe.board_state import CLOSED, FREE, State
 from cafe.errors import CafeError, RecordError
-from cafe.game import SteppedGame, StepResult, Violation, rank
+from cafe.game import GENDER_OK, SteppedGame, StepResult, Violation, rank
 from cafe.layout import Board, load_board
 from cafe.options import BoardRules, make_rules
 from cafe.steps import PASS, STOP, Kind, Step
@@ -31,9 +31,6 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 BAG_END = 4  # the game ends when the bag holds this many tiles or fewer
 PENALTY_TILE, PENALTY_JOKER = 5, 10
 REGULARS_SCORE, REGULARS_SINGLE_NATION = 20, 40
-
-# gender balance at a table holding (ladies, gentlemen), RULES.md §2.3 rule 2
-GENDER_OK = tuple(tuple(l_ <= 2 and g <= 2 and abs(l_ - g) <= 1 for g in range(5)) for l_ in range(5))
 
 
 # Why a seat step is refused: the codes of BoardGame._check_seat (0 is legal).

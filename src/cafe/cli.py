@@ -65,10 +65,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     record = Record.load(args.file)
     game = record.replay()
     if args.svg:
-        from cafe.svg import board_svg
+        from cafe.svg import view_svg
 
         with open(args.svg, "w", encoding="utf-8") as out:
-            out.write(board_svg(game.view()))
+            out.write(view_svg(game.view()))
     if args.json:
         print(json.dumps(summary(game)))
         return 0

@@ -14,6 +14,11 @@ from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
 from cafe.errors import IllegalStepError
 from cafe.steps import STOP, Step, format_turn, parse_step, parse_turn
 
+# The gender rule of both editions (RULES.md §2.3 rule 2, §4.2): may a table hold (ladies, gentlemen)?
+GENDER_OK = tuple(
+    tuple(ladies <= 2 and gents <= 2 and abs(ladies - gents) <= 1 for gents in range(6)) for ladies in range(6)
+)
+
 
 class Violation(IllegalStepError):
     """An illegal step, with the rule id it breaks."""

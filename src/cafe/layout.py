@@ -167,3 +167,74 @@ def load_board(spec: str | Path | dict[str, Any] = "classic") -> Board:
     except json.JSONDecodeError as exc:
         raise _fail(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
     return parse_board(data)
+
+
+@dataclass(frozen=True)
+class CardBoard:
+    """The card game's table layout (``cards-x.json``): slots for table cards and the places around them."""
+
+    name: str
+    slots: tuple[str, ...]  # cells where table cards lie, in the order they are laid
+    place_ids: tuple[str, ...]
+    place_slots: tuple[tuple[int, ...], ...]  # place -> the slots (tables) it touches
+    slot_places: tuple[tuple[int, ...], ...]  # slot -> its 4 places
+    source: dict[str, Any]
+
+    @cached_property
+    def place_index(self) -> dict[str, int]:
+        return {p: i for i, p in enumerate(self.place_ids)}
+
+    @cached_property
+    def size(self) -> tuple[int, int]:
+        cells = list(self.place_ids) + list(self.slots)
+        return max(cell_xy(c)[0] for c in cells) + 1, max(cell_xy(c)[1] for c in cells) + 1
+
+    def to_json(self) -> dict[str, Any]:
+        return self.source
+
+
+def parse_card_board(data: Any) -> CardBoard:
+    """Validate a card-game layout: every slot has exactly 4 places, every place touches 1 to 3 slots."""
+    if not isinstance(data, dict):
+        raise _fail("must be a JSON object with 'table_slots' and 'places'")
+    slots, places = data.get("table_slots"), data.get("places")
+    if not isinstance(slots, list) or not slots or not all(isinstance(s, str) and CELL_RE.match(s) for s in slots):
+        raise _fail("'table_slots' must be a non-empty list of cell names")
+    if len(set(slots)) != len(slots):
+        raise _fail("a table slot appears twice")
+    if not isinstance(places, list) or not places:
+        raise _fail("'places' must be a non-empty list")
+    index = {s: i for i, s in enumerate(slots)}
+    ids: list[str] = []
+    touching: list[tuple[int, ...]] = []
+    for i, place in enumerate(places):
+        pid = place.get("id") if isinstance(place, dict) else None
+        its = place.get("slots") if isinstance(place, dict) else None
+        if not isinstance(pid, str) or not CELL_RE.match(pid) or pid in index:
+            raise _fail(f"place #{i + 1}: id {pid!r} must be a cell name that is not a table slot")
+        if pid in ids:
+            raise _fail(f"place id {pid} appears twice")
+        if not isinstance(its, list) or not 1 <= len(its) <= 3 or any(s not in index for s in its):
+            raise _fail(f"place {pid} must touch 1 to 3 of the table slots, not {its!r}")
+        ids.append(pid)
+        touching.append(tuple(index[s] for s in its))
+    slot_places = tuple(tuple(p for p, ts in enumerate(touching) if s in ts) for s in range(len(slots)))
+    for s, its in enumerate(slot_places):
+        if len(its) != 4:
+            raise _fail(f"table slot {slots[s]} has {len(its)} places; every table has exactly 4")
+    return CardBoard(str(data.get("name", "custom")), tuple(slots), tuple(ids), tuple(touching), slot_places, data)
+
+
+def load_card_board(spec: str | dict[str, Any] = "cards-x") -> CardBoard:
+    """The card game's layout by built-in name (``"cards-x"``) or from a parsed object."""
+    if not isinstance(spec, str):
+        return parse_card_board(spec)
+    if spec != "cards-x":
+        raise _fail(f"unknown card layout {spec!r} (the card game is played on 'cards-x')")
+    if spec not in _BUILTIN_CARDS:
+        text = resources.files("cafe").joinpath("data").joinpath("cards-x.json").read_text(encoding="utf-8")
+        _BUILTIN_CARDS[spec] = parse_card_board(json.loads(text))
+    return _BUILTIN_CARDS[spec]
+
+
+_BUILTIN_CARDS: dict[str, CardBoard] = {}

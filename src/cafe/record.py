@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from cafe.board_game import BoardGame
+from cafe.card_game import CardGame
 from cafe.errors import CafeError, RecordError
 from cafe.layout import load_board
-from cafe.options import BoardRules, make_rules, rules_to_json
+from cafe.options import BoardRules, CardRules, make_rules, rules_to_json
 
 FORMAT = "cafe-record-1"
+Game = BoardGame | CardGame
 
 
 @dataclass
@@ -28,7 +30,9 @@ class Record:
     rules: Any
     board: Any
     players: list[str]
-    bag: list[str] = field(default_factory=list)
+    bag: list[str] = field(default_factory=list)  # board game
+    deck: list[str] = field(default_factory=list)  # card game
+    table_cards: list[str] = field(default_factory=list)  # card game
     turns: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -42,26 +46,29 @@ class Record:
         edition = data.get("edition")
         if edition not in ("board", "cards"):
             raise RecordError(f"'edition' must be 'board' or 'cards', not {edition!r}")
-        if edition == "cards":
-            raise RecordError("card-game records are not supported yet")
         players = data.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise RecordError("'players' must be a list of names")
         turns = data.get("turns", [])
         if not isinstance(turns, list) or not all(isinstance(t, str) for t in turns):
             raise RecordError("'turns' must be a list of turn strings")
-        bag = data.get("bag")
-        if not isinstance(bag, list):
-            raise RecordError("'bag' must be the list of the 100 tiles in draw order")
-        known = {"format", "edition", "rules", "board", "players", "bag", "turns"}
+        secrets: dict[str, list[Any]] = {}
+        needs = {"bag": "the 100 tiles in draw order"} if edition == "board" else {
+            "deck": "the 96 client cards in draw order", "table_cards": "the 24 table nations in the order laid"}  # fmt: skip
+        for key, what in needs.items():
+            value = data.get(key)
+            if not isinstance(value, list):
+                raise RecordError(f"'{key}' must be the list of {what}")
+            secrets[key] = list(value)
+        known = {"format", "edition", "rules", "board", "players", "bag", "deck", "table_cards", "turns"}
         return cls(
             edition=edition,
             rules=data.get("rules", "printed"),
-            board=data.get("board", "classic"),
+            board=data.get("board", "classic" if edition == "board" else "cards-x"),
             players=list(players),
-            bag=list(bag),
             turns=list(turns),
             extra={k: v for k, v in data.items() if k not in known},
+            **secrets,
         )
 
     @classmethod
@@ -85,8 +92,18 @@ class Record:
         return cls.from_json(data)
 
     @classmethod
-    def of(cls, game: BoardGame) -> Record:
-        """The full record of a game (bag included: give it out only after the end, or locally)."""
+    def of(cls, game: Game) -> Record:
+        """The full record of a game (its secrets included: give it out only after the end, or locally)."""
+        if isinstance(game, CardGame):
+            return cls(
+                edition="cards",
+                rules=rules_to_json(game.rules),
+                board="cards-x",
+                players=list(game.players),
+                deck=[t.name for t in game.deck],
+                table_cards=[n.name for n in game.table_cards],
+                turns=game.turns(),
+            )
         if game.from_setup:
             raise RecordError("a game set up from a position has no record of its own")
         board: Any = game.board.name if game.board.name == "classic" else game.board.to_json()
@@ -106,25 +123,33 @@ class Record:
             "rules": self.rules,
             "board": self.board,
             "players": self.players,
-            "bag": self.bag,
-            "turns": self.turns,
         }
+        if self.edition == "board":
+            out["bag"] = self.bag
+        else:
+            out["deck"] = self.deck
+            out["table_cards"] = self.table_cards
+        out["turns"] = self.turns
         out.update(self.extra)
         return out
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1, ensure_ascii=False)
 
-    def new_game(self) -> BoardGame:
+    def new_game(self) -> Game:
         """The game at its start (no turn taken)."""
         rules = make_rules(self.edition, self.rules)
+        if isinstance(rules, CardRules):
+            if self.board != "cards-x":
+                raise RecordError("the card game is played on 'cards-x'")
+            return CardGame(self.players, rules=rules, deck=self.deck, table_cards=self.table_cards)
         assert isinstance(rules, BoardRules)
         board = load_board(self.board) if isinstance(self.board, (str, dict)) else None
         if board is None:
             raise RecordError("'board' must be a board name or a board object")
         return BoardGame(self.players, rules=rules, board=board, bag=self.bag)
 
-    def replay(self) -> BoardGame:
+    def replay(self) -> Game:
         """Replay every turn; raise :class:`ReplayError` naming the first bad turn."""
         game = self.new_game()
         for number, turn in enumerate(self.turns, start=1):
@@ -149,23 +174,29 @@ class ReplayError(RecordError):
         return str(self.args[0])
 
 
-def summary(game: BoardGame) -> dict[str, Any]:
+def summary(game: Game) -> dict[str, Any]:
     """The replay contract's JSON object (RULES.md §7.3), plus a few readable extras."""
     s = game.state
+    cards = isinstance(game, CardGame)
+    extras: dict[str, Any] = (
+        {"face_down_counts": [len(d) for d in s.down], "deck_count": game.deck_count(),
+         "table_pile_count": game.table_pile_count()}
+        if isinstance(game, CardGame)
+        else {"bag_count": game.bag_count(), "bar_taken": len(s.stools)}
+    )  # fmt: skip
     return {
         "over": game.is_over(),
         "end_reason": game.end_reason,
         "scores": list(s.scores),
         "turn_points": game.turn_points(),
-        "hand_sizes": list(s.hand_size),
+        "hand_sizes": list(s.hand_n if cards else s.hand_size),
         "hand_counts": list(s.hand_n),
-        "eliminated": list(s.eliminated),
+        "eliminated": [False] * len(game.players) if cards else list(s.eliminated),
         "winner": game.winner(),
         "players": list(game.players),
         "penalties": list(game.penalties()),
         "places": list(p) if (p := game.places()) is not None else None,
         "turns": game.turn_number,
         "current_player": None if game.is_over() else game.current_player,
-        "bag_count": game.bag_count(),
-        "bar_taken": len(s.stools),
+        **extras,
     }

@@ -9,12 +9,12 @@ True
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from cafe.layout import Board, cell_xy
 from cafe.text import bar_stool_cells, bar_title_cell
-from cafe.tiles import Nation
-from cafe.view import BoardView
+from cafe.tiles import Nation, Tile
+from cafe.view import BoardView, CardView
 
 NATION_COLOURS: dict[str, str] = {
     "AFR": "#8d5524",
@@ -52,29 +52,7 @@ def board_svg(
     """Draw the café of ``view``.  ``highlight`` lists chairs to mark (for example legal targets)."""
     board = view.board
     cols, rows = board.size
-    width, height = cols * UNIT + 2 * MARGIN, rows * UNIT + 2 * MARGIN
-    root = ET.Element(
-        "svg",
-        xmlns="http://www.w3.org/2000/svg",
-        viewBox=f"0 0 {width} {height}",
-        width=str(size or width),
-        height=str(round((size or width) * height / width)),
-        attrib={"font-family": "sans-serif", "class": "cafe-board"},
-    )
-    ET.SubElement(root, "rect", x="0", y="0", width=str(width), height=str(height), fill="#f3ead7")
-
-    def centre(cell: str) -> tuple[float, float]:
-        x, y = cell_xy(cell)
-        return MARGIN + (x + 0.5) * UNIT, MARGIN + (rows - y - 0.5) * UNIT
-
-    if coordinates:
-        for x in range(cols):
-            for ty in (MARGIN / 2 + 4, height - MARGIN / 2 + 4):
-                _text(root, MARGIN + (x + 0.5) * UNIT, ty, chr(ord("a") + x), 11, "#6b5b45")
-        for y in range(rows):
-            for tx in (MARGIN / 2, width - MARGIN / 2):
-                _text(root, tx, MARGIN + (rows - y - 0.5) * UNIT + 4, str(y + 1), 11, "#6b5b45")
-
+    root, centre = _canvas(cols, rows, size, coordinates, "cafe-board")
     _draw_bar(root, view, board, rows)
     lit = set(highlight)
     closed = set(view.closed_chairs)
@@ -97,18 +75,82 @@ def board_svg(
         )  # fmt: skip
         _text(root, cx, cy + 4, tid, 10, "#111" if code in LIGHT else "#fff", bold=True)
     for g in view.guests:
-        cx, cy = centre(g.chair)
-        code = g.nation.name
-        joker = g.tile.is_joker
-        ET.SubElement(
-            root, "circle", cx=f"{cx}", cy=f"{cy}", r="15", fill=NATION_COLOURS[code],
-            stroke="#ffd43b" if joker else "#fff", attrib={"stroke-width": "3" if joker else "1.5",
-                                                          "data-guest": g.tile.name},
-        )  # fmt: skip
-        ink = "#111" if code in LIGHT else "#fff"
-        _text(root, cx, cy - 1, code, 8, ink, bold=True)
-        _text(root, cx, cy + 10, ("★" if joker else "") + ("♀" if g.tile.gender == 0 else "♂"), 10, ink)
+        _guest(root, *centre(g.chair), g.tile, g.nation.name)
     return SvgText(ET.tostring(root, encoding="unicode"))
+
+
+def cards_svg(view: CardView, *, size: int | None = None, highlight: Iterable[str] = ()) -> SvgText:
+    """Draw the X of table cards of a card game, with the clients on their places."""
+    board = view.board
+    cols, rows = board.size
+    root, centre = _canvas(cols, rows, size, True, "cafe-cards")
+    lit = set(highlight)
+    for place in board.place_ids:
+        cx, cy = centre(place)
+        ET.SubElement(
+            root, "rect", x=f"{cx - 17}", y=f"{cy - 17}", width="34", height="34", rx="7", fill="#fffaf0",
+            stroke="#e8590c" if place in lit else "#a08c6a",
+            attrib={"stroke-width": "3" if place in lit else "1", "data-place": place},
+        )  # fmt: skip
+        _text(root, cx, cy + 4, place, 9, "#b9a682")
+    for slot, nation in zip(board.slots, view.tables, strict=True):
+        cx, cy = centre(slot)
+        code = nation.name
+        ET.SubElement(
+            root, "rect", x=f"{cx - 19}", y=f"{cy - 19}", width="38", height="38", rx="4", fill=NATION_COLOURS[code],
+            stroke="#3d3425", attrib={"data-table": slot},
+        )  # fmt: skip
+        _text(root, cx, cy + 4, code, 11, "#111" if code in LIGHT else "#fff", bold=True)
+    for place, card in view.clients:
+        _guest(root, *centre(place), card, card.name[:3])
+    return SvgText(ET.tostring(root, encoding="unicode"))
+
+
+def view_svg(view: BoardView | CardView) -> SvgText:
+    """Draw a view of either edition."""
+    return cards_svg(view) if isinstance(view, CardView) else board_svg(view)
+
+
+def _canvas(
+    cols: int, rows: int, size: int | None, coordinates: bool, css: str
+) -> tuple[ET.Element, Callable[[str], tuple[float, float]]]:
+    """An empty drawing of a cols x rows grid with its coordinates, and the centre of a cell."""
+    width, height = cols * UNIT + 2 * MARGIN, rows * UNIT + 2 * MARGIN
+    root = ET.Element(
+        "svg",
+        xmlns="http://www.w3.org/2000/svg",
+        viewBox=f"0 0 {width} {height}",
+        width=str(size or width),
+        height=str(round((size or width) * height / width)),
+        attrib={"font-family": "sans-serif", "class": css},
+    )
+    ET.SubElement(root, "rect", x="0", y="0", width=str(width), height=str(height), fill="#f3ead7")
+
+    def centre(cell: str) -> tuple[float, float]:
+        x, y = cell_xy(cell)
+        return MARGIN + (x + 0.5) * UNIT, MARGIN + (rows - y - 0.5) * UNIT
+
+    if coordinates:
+        for x in range(cols):
+            for ty in (MARGIN / 2 + 4, height - MARGIN / 2 + 4):
+                _text(root, MARGIN + (x + 0.5) * UNIT, ty, chr(ord("a") + x), 11, "#6b5b45")
+        for y in range(rows):
+            for tx in (MARGIN / 2, width - MARGIN / 2):
+                _text(root, tx, MARGIN + (rows - y - 0.5) * UNIT + 4, str(y + 1), 11, "#6b5b45")
+    return root, centre
+
+
+def _guest(root: ET.Element, cx: float, cy: float, tile: Tile, nation: str) -> None:
+    """A guest or client: a disc in its nation's colour with its gender (a joker ringed in gold)."""
+    joker = tile.is_joker
+    ET.SubElement(
+        root, "circle", cx=f"{cx}", cy=f"{cy}", r="15", fill=NATION_COLOURS[nation],
+        stroke="#ffd43b" if joker else "#fff",
+        attrib={"stroke-width": "3" if joker else "1.5", "data-guest": tile.name},
+    )  # fmt: skip
+    ink = "#111" if nation in LIGHT else "#fff"
+    _text(root, cx, cy - 1, nation, 8, ink, bold=True)
+    _text(root, cx, cy + 10, ("★" if joker else "") + ("♀" if tile.gender == 0 else "♂"), 10, ink)
 
 
 def _draw_bar(root: ET.Element, view: BoardView, board: Board, rows: int) -> None:

@@ -9,7 +9,7 @@ their values or the guest on them.
 from __future__ import annotations
 
 from cafe.layout import Board, cell_xy
-from cafe.view import BoardView
+from cafe.view import BoardView, CardView
 
 CELL = 7
 
@@ -93,3 +93,36 @@ def status_lines(view: BoardView, with_bar: bool = True) -> list[str]:
     elif view.this_turn:
         lines.append(f"This turn so far: {','.join(view.this_turn)}")
     return lines
+
+
+def cards_text(view: CardView) -> str:
+    """The X of tables with their clients, and the players, as plain text."""
+    board = view.board
+    cols, rows = board.size
+    grid: dict[tuple[int, int], str] = {}
+    for slot, nation in zip(board.slots, view.tables, strict=True):
+        grid[cell_xy(slot)] = f"[{nation.name}]"
+    for place in board.place_ids:
+        grid[cell_xy(place)] = place
+    for place, card in view.clients:
+        grid[cell_xy(place)] = card.name
+    lines = []
+    for y in range(rows - 1, -1, -1):
+        row = "".join(grid.get((x, y), "").center(CELL) for x in range(cols))
+        lines.append(f"{y + 1:>2} {row.rstrip()}")
+    lines.append("   " + "".join(chr(ord("a") + x).center(CELL) for x in range(cols)))
+    lines.append("")
+    lines.append(f"Deck: {view.deck_count} cards   Table pile: {view.table_pile_count} tables")
+    for p, name in enumerate(view.players):
+        marker = ">" if p == view.current_player and not view.over else " "
+        hand = view.hands[p]
+        shown = " ".join(t.name for t in hand) if hand is not None else f"{view.hand_counts[p]} hidden cards"
+        down = f"  face down {view.face_down_counts[p]}" if view.face_down_counts[p] else ""
+        penalty = f"  penalty -{view.penalties[p]}" if view.over and view.penalties[p] else ""
+        lines.append(f"{marker} {name:<12} {view.scores[p]:>4} pts  hand {shown or 'empty'}{down}{penalty}")
+    if view.over:
+        result = "shared first place" if view.winner is None else f"{view.players[view.winner]} wins"
+        lines.append(f"Game over ({view.end_reason}): {result}.")
+    elif view.this_turn:
+        lines.append(f"This turn so far: {','.join(view.this_turn)}")
+    return "\n".join(lines)

@@ -12,7 +12,8 @@ from typing import Any
 
 from cafe.board_game import BoardGame
 from cafe.board_state import CLOSED
-from cafe.layout import Board
+from cafe.card_game import CardGame
+from cafe.layout import Board, CardBoard
 from cafe.options import rules_to_json
 from cafe.tiles import NATIONS, TILES, Nation, Tile
 
@@ -111,6 +112,94 @@ def board_view(game: BoardGame, seat: int | None = None) -> BoardView:
         turn_number=s.turn_no,
         this_turn=tuple(str(step) for step in game.this_turn()),
         turns=tuple(game.turns()),
+        over=s.over,
+        end_reason=game.end_reason,
+        winner=game.winner(),
+    )
+
+
+@dataclass(frozen=True)
+class CardView:
+    """One seat's view of a card game (``seat`` None: a spectator). Others' hands show only their sizes."""
+
+    seat: int | None
+    players: tuple[str, ...]
+    rules: Any
+    board: CardBoard
+    tables: tuple[Nation, ...]  # the table card on each slot, in slot order
+    clients: tuple[tuple[str, Tile], ...]  # (place, card)
+    hands: tuple[tuple[Tile, ...] | None, ...]
+    hand_counts: tuple[int, ...]
+    face_down: tuple[tuple[Tile, ...] | None, ...]  # only one's own face-down cards are shown
+    face_down_counts: tuple[int, ...]
+    scores: tuple[int, ...]
+    penalties: tuple[int, ...]
+    deck_count: int
+    table_pile_count: int
+    current_player: int
+    turn_number: int
+    this_turn: tuple[str, ...]
+    turns: tuple[str, ...]  # others' face-down cards appear as plain "down"
+    over: bool
+    end_reason: str | None
+    winner: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "edition": "cards",
+            "seat": self.seat,
+            "players": list(self.players),
+            "rules": self.rules,
+            "tables": [{"slot": slot, "nation": n.name} for slot, n in zip(self.board.slots, self.tables, strict=True)],
+            "clients": [{"place": place, "card": card.name} for place, card in self.clients],
+            "hands": [None if h is None else [t.name for t in h] for h in self.hands],
+            "hand_counts": list(self.hand_counts),
+            "face_down": [None if d is None else [t.name for t in d] for d in self.face_down],
+            "face_down_counts": list(self.face_down_counts),
+            "scores": list(self.scores),
+            "penalties": list(self.penalties),
+            "deck_count": self.deck_count,
+            "table_pile_count": self.table_pile_count,
+            "current_player": self.current_player,
+            "turn_number": self.turn_number,
+            "this_turn": list(self.this_turn),
+            "turns": list(self.turns),
+            "over": self.over,
+            "end_reason": self.end_reason,
+            "winner": self.winner,
+        }
+
+
+def card_view(game: CardGame, seat: int | None = None) -> CardView:
+    """The view of ``seat`` (or a spectator's) of a card game; hands are shown to all once it is over."""
+    s = game.state
+    board = game.board
+    seats = range(len(game.players))
+    shown = [s.over or p == seat for p in seats]
+    turn_players = [r.player for r in game.results if r.turn_over]
+    turns = tuple(
+        "down" if text.startswith("down:") and not shown[player] else text
+        for text, player in zip(game.turns(), turn_players, strict=True)
+    )
+    return CardView(
+        seat=seat,
+        players=game.players,
+        rules=rules_to_json(game.rules),
+        board=board,
+        tables=tuple(NATIONS[n] for n in s.slot_nat),
+        clients=tuple((board.place_ids[p], TILES[c]) for p, c in enumerate(s.occ) if c >= 0),
+        hands=tuple(tuple(game.hand(p)) if shown[p] else None for p in seats),
+        hand_counts=tuple(s.hand_n),
+        face_down=tuple(tuple(TILES[c] for c in s.down[p]) if shown[p] else None for p in seats),
+        face_down_counts=tuple(len(d) for d in s.down),
+        scores=tuple(s.scores),
+        penalties=game.penalties(),
+        deck_count=game.deck_count(),
+        table_pile_count=game.table_pile_count(),
+        current_player=s.current,
+        turn_number=s.turn_no,
+        this_turn=tuple(str(step) for step in game.this_turn()),
+        turns=turns,
         over=s.over,
         end_reason=game.end_reason,
         winner=game.winner(),

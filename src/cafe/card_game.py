@@ -1,0 +1,468 @@
+"""The card game's rules (RULES.md §4): five tables in an X, 1 to 3 cards a turn, draw, lay down, close.
+
+:class:`CardGame` has the same interface as :class:`cafe.board_game.BoardGame`
+(``legal_steps``, ``push``, ``pop``, ``view`` ...).  Hands are hidden; the
+deck and the table pile are the secrets.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from cafe.card_state import CARD_TYPES, FREE, CardState
+from cafe.errors import CafeError, RecordError
+from cafe.game import GENDER_OK, SteppedGame, StepResult, Violation, rank
+from cafe.layout import CardBoard, load_card_board
+from cafe.options import CardRules, make_rules
+from cafe.steps import CLOSE, DRAW, STOP, Kind, Step
+from cafe.tiles import TILE_GENDER, TILE_NATION, TILES, Nation, Tile, full_set
+
+if TYPE_CHECKING:
+    from cafe.view import CardView
+
+HAND = 7
+HAND_LIMIT = 12  # no drawing at 12 cards; lay one face down instead
+MAX_CARDS = 3  # cards a turn
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+PENALTY = 2  # per card in hand and per face-down card
+TABLE_CARDS = 24
+
+# Why a card is refused: the codes of CardGame._check_card (0 is legal).
+TAKEN, WRONG_NATION, TURN_FULL, MUST_JOIN, GENDER, ZERO_ALONE = range(1, 7)
+
+
+class CardGame(SteppedGame):
+    """A game of the card edition.
+
+    >>> game = CardGame(["Ann", "Bob", "Cy"], seed=1)
+    >>> len(game.hand(0)), game.deck_count()
+    (7, 75)
+    """
+
+    _s: CardState
+    END_REASONS: ClassVar[dict[str, str]] = {
+        "tables": "the table pile cannot replace the full tables",
+        "deck": "the last client card was drawn",
+        "close": "a player with an empty hand closed the game",
+    }
+
+    def __init__(
+        self,
+        players: Sequence[str] | int = 4,
+        *,
+        rules: CardRules | str | dict[str, Any] | None = None,
+        deck: Sequence[Tile | str] | None = None,
+        table_cards: Sequence[Nation | str] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
+        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            raise RecordError(f"the card game takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
+        self.players: tuple[str, ...] = tuple(names)
+        if rules is None or isinstance(rules, (str, dict)):
+            made = make_rules("cards", rules)
+            assert isinstance(made, CardRules)
+            rules = made
+        self.rules: CardRules = rules
+        self.board: CardBoard = load_card_board()
+        rng = random.Random(seed)
+        self.deck: tuple[Tile, ...] = _check_deck(deck) if deck is not None else _shuffled(full_set(jokers=False), rng)
+        self.table_cards: tuple[Nation, ...] = (
+            _check_tables(table_cards) if table_cards is not None else _shuffled(list(Nation) * 2, rng)
+        )
+        self._start_history()
+        board = self.board
+        s = CardState.empty(len(board.place_ids), len(board.slots), len(names))
+        for seat in range(len(names)):
+            self._draw(s, seat, HAND)
+        for slot in range(len(board.slots)):
+            s.slot_nat[slot] = self.table_cards[slot]
+        s.table_pos = len(board.slots)
+        self._s = s
+
+    # ------------------------------------------------------------------ reading the position
+
+    def hand(self, seat: int) -> list[Tile]:
+        """The cards in a seat's hand, sorted."""
+        counts = self._s.hands[seat]
+        return [TILES[t] for t in range(CARD_TYPES) for _ in range(counts[t])]
+
+    def deck_count(self) -> int:
+        return self._deck_left(self._s)
+
+    def table_pile_count(self) -> int:
+        return self._pile_left(self._s)
+
+    def table_at(self, slot: str) -> Nation:
+        """The nation of the table card lying on a slot (``c3``)."""
+        return Nation(self._s.slot_nat[self.board.slots.index(slot)])
+
+    def table_value(self, slot: str) -> int:
+        """What a table is worth as it stands (RULES.md §4.4)."""
+        return self._value(self._s, self.board.slots.index(slot))
+
+    def occupant(self, place: str) -> Tile | None:
+        card = self._s.occ[self._place(place)]
+        return None if card == FREE else TILES[card]
+
+    def places(self) -> tuple[int, ...] | None:
+        """Each seat's place once the game is over: by score, then fewer penalty points (RULES.md §4.6)."""
+        s = self._s
+        if not s.over or s.penalties is None:
+            return None
+        seats = range(len(self.players))
+        places = rank(seats, [(-s.scores[p], s.penalties[p]) for p in seats])
+        return tuple(places[p] for p in seats)
+
+    def view(self, seat: int | None = None) -> CardView:
+        """What ``seat`` may see (None: a spectator): never another hand, the deck or the table pile."""
+        from cafe.view import card_view
+
+        return card_view(self, seat)
+
+    def _repr_svg_(self) -> str:
+        from cafe.svg import cards_svg
+
+        return cards_svg(self.view())
+
+    def __str__(self) -> str:
+        from cafe.text import cards_text
+
+        return cards_text(self.view())
+
+    # ------------------------------------------------------------------ legal steps
+
+    def check(self, step: Step) -> None:
+        s = self._s
+        if s.over:
+            raise Violation("R4.6", "the game is over")
+        kind = step.kind
+        hand = s.hands[s.current]
+        if kind is Kind.SEAT:
+            card, p = self._card_args(step)
+            if not hand[card]:
+                raise Violation("R4.3", f"{self.players[s.current]} has no {Tile(card)} in hand")
+            code = self._check_card(s, card, p)
+            if code:
+                raise self._explain(s, code, card, p)
+        elif kind in (Kind.STOP, Kind.CLOSE):
+            if not s.placed:
+                raise Violation("R4.3", f"'{step}' ends a turn in which cards were played; none is played yet")
+            if s.pending:
+                raise Violation("R4.3", "the last card scored 0: the next card must join it and score")
+            if kind is Kind.CLOSE and s.hand_n[s.current]:
+                raise Violation("R4.6", "only the player whose turn emptied their hand may close the game")
+        elif s.placed:
+            raise Violation("R4.3", f"{step} cannot follow a card played this turn")
+        elif kind is Kind.DRAW:
+            if s.hand_n[s.current] >= HAND_LIMIT:
+                raise Violation("R4.3", f"no drawing with {HAND_LIMIT} cards in hand: play, or lay one face down")
+        elif kind is Kind.DOWN:
+            if s.hand_n[s.current] != HAND_LIMIT:
+                raise Violation("R4.3", f"a card is laid face down only with {HAND_LIMIT} cards in hand")
+            if step.tile is None or step.tile.is_joker or not hand[step.tile]:
+                raise Violation("R4.3", f"{self.players[s.current]} has no {step.tile} in hand")
+        else:
+            raise Violation("R4.3", f"'{step}' is a step of the board game")
+
+    def random_step(self, rng: random.Random) -> Step:
+        """A uniformly random legal step (candidates tried in random order; see BoardGame.random_step)."""
+        s = self._s
+        if s.legal is not None:
+            return rng.choice(s.legal)
+        if s.over:
+            raise Violation("R4.6", "the game is over")
+        candidates: list[Step | tuple[int, int]] = list(self._card_candidates(s))
+        candidates += self._other_steps(s)
+        while candidates:
+            i = rng.randrange(len(candidates))
+            candidate = candidates[i]
+            if isinstance(candidate, Step):
+                return candidate
+            if not self._check_card(s, *candidate):
+                return self._steps[candidate]
+            candidates[i] = candidates[-1]
+            candidates.pop()
+        raise AssertionError("a card-game position always has a legal step")
+
+    def _generate(self, s: CardState) -> Iterator[Step]:
+        for card, p in self._card_candidates(s):
+            if not self._check_card(s, card, p):
+                yield self._steps[card, p]
+        yield from self._other_steps(s)
+
+    def _other_steps(self, s: CardState) -> list[Step]:
+        """The steps that are not cards: stop/close mid-turn; draw or lay down at the start."""
+        hand_n = s.hand_n[s.current]
+        if s.placed:
+            if s.pending:
+                return []
+            return [STOP, CLOSE] if hand_n == 0 else [STOP]
+        if hand_n < HAND_LIMIT:
+            return [DRAW]
+        hand = s.hands[s.current]
+        return [Step(Kind.DOWN, TILES[card]) for card in range(CARD_TYPES) if hand[card]]
+
+    def _card_candidates(self, s: CardState) -> Iterator[tuple[int, int]]:
+        """(card, place) for every free place a hand card may take by nation."""
+        hand = s.hands[s.current]
+        accepts = self._accepts(s)
+        for card in range(CARD_TYPES):
+            if hand[card]:
+                for p in accepts[TILE_NATION[card]]:
+                    yield card, p
+
+    def _accepts(self, s: CardState) -> list[list[int]]:
+        """Nation -> free places touching a table of that nation."""
+        out: list[list[int]] = [[] for _ in Nation]
+        for p, card in enumerate(s.occ):
+            if card == FREE:
+                for n in {s.slot_nat[t] for t in self.board.place_slots[p]}:
+                    out[n].append(p)
+        return out
+
+    def _check_card(self, s: CardState, card: int, p: int) -> int:
+        """0 if playing ``card`` on place ``p`` is legal now, else the reason's code (RULES.md §4.2-4.3)."""
+        if s.occ[p] != FREE:
+            return TAKEN
+        slots = self.board.place_slots[p]
+        nation = TILE_NATION[card]
+        if all(s.slot_nat[t] != nation for t in slots):
+            return WRONG_NATION
+        k = len(s.placed)
+        if k >= MAX_CARDS:
+            return TURN_FULL
+        if s.pending and not set(slots) & set(s.pending):
+            return MUST_JOIN
+        lady = TILE_GENDER[card] == 0
+        score = 0
+        for t in slots:
+            if not GENDER_OK[s.slot_ladies[t] + lady][s.slot_gents[t] + (not lady)]:
+                return GENDER
+            n = s.slot_clients[t] + 1
+            if n >= 2:
+                score += n + s.slot_native[t] + (nation == s.slot_nat[t])
+        if score or (k + 1 < MAX_CARDS and self._zero_completes(s, card, p)):
+            return 0
+        return ZERO_ALONE
+
+    def _zero_completes(self, s: CardState, card: int, p: int) -> bool:
+        """After a card scoring 0 on ``p``, can a next card join one of its tables and score?"""
+        self._sit(s, card, p)
+        s.hands[s.current][card] -= 1
+        saved = s.pending
+        s.pending = self.board.place_slots[p]
+        try:
+            return any(
+                not self._check_card(s, other, q)
+                for other, q in self._card_candidates(s)
+                if set(self.board.place_slots[q]) & set(s.pending)
+            )
+        finally:
+            s.pending = saved
+            s.hands[s.current][card] += 1
+            self._unsit(s, p)
+
+    def _explain(self, s: CardState, code: int, card: int, p: int) -> Violation:
+        place = self.board.place_ids[p]
+        tables = ", ".join(f"{self.board.slots[t]} ({Nation(s.slot_nat[t]).name})" for t in self.board.place_slots[p])
+        if code == TAKEN:
+            return Violation("R4.2", f"place {place} is taken")
+        if code == WRONG_NATION:
+            return Violation("R4.2", f"{Tile(card).describe()} cannot take {place}: it touches {tables}")
+        if code == TURN_FULL:
+            return Violation("R4.3", f"a turn plays at most {MAX_CARDS} cards")
+        if code == MUST_JOIN:
+            return Violation("R4.3", "the last card scored 0: the next card must touch one of its tables and score")
+        if code == GENDER:
+            lady = TILE_GENDER[card] == 0
+            for t in self.board.place_slots[p]:
+                ladies, gents = s.slot_ladies[t] + lady, s.slot_gents[t] + (not lady)
+                if not GENDER_OK[ladies][gents]:
+                    what = (
+                        ("three ladies" if ladies > 2 else "three gentlemen")
+                        if max(ladies, gents) > 2
+                        else ("two ladies and no gentleman" if ladies > gents else "two gentlemen and no lady")
+                    )
+                    return Violation("R4.2", f"{what} at the table on {self.board.slots[t]}")
+        return Violation("R4.3", f"{Tile(card)} on {place} scores 0 and no card in the hand can join it this turn")
+
+    # ------------------------------------------------------------------ changing the state
+
+    def _apply_step(self, s: CardState, step: Step, player: int) -> StepResult:
+        kind = step.kind
+        if kind is Kind.SEAT:
+            return self._play(s, step, player)
+        if kind is Kind.DRAW:
+            drawn = self._draw(s, player, 1)
+            if not self._deck_left(s):
+                return self._end_turn(s, StepResult(step, player, drawn=drawn), "deck")
+            return self._end_turn(s, StepResult(step, player, drawn=drawn), None)
+        if kind is Kind.DOWN:
+            assert step.tile is not None
+            s.hands[player][step.tile] -= 1
+            s.hand_n[player] -= 1
+            s.down[player].append(int(step.tile))
+            return self._end_turn(s, StepResult(step, player), None)
+        if kind is Kind.CLOSE:
+            return self._end_turn(s, StepResult(step, player), "close")
+        return self._end_turn(s, StepResult(step, player), None)  # stop
+
+    def _deck_left(self, s: CardState) -> int:
+        return len(self.deck) - s.deck_pos
+
+    def _play(self, s: CardState, step: Step, player: int) -> StepResult:
+        card, p = self._card_args(step)
+        slots = self.board.place_slots[p]
+        self._sit(s, card, p)
+        s.hands[player][card] -= 1
+        s.hand_n[player] -= 1
+        table_points = tuple((self.board.slots[t], self._value(s, t)) for t in slots)
+        points = sum(v for _, v in table_points)
+        s.scores[player] += points
+        s.placed = (*s.placed, p)
+        s.pending = () if points else slots
+        full = [t for t in range(len(self.board.slots)) if s.slot_clients[t] == 4]
+        completed = tuple(self.board.slots[t] for t in full)
+        result = StepResult(step, player, points=points, table_points=table_points, completed=completed)
+        if full:
+            if self._pile_left(s) < len(full):
+                return self._end_turn(s, result, "tables")
+            self._replace(s, full)
+        if len(s.placed) >= MAX_CARDS and s.hand_n[player]:
+            return self._end_turn(s, result, None)
+        return result
+
+    def _pile_left(self, s: CardState) -> int:
+        return len(self.table_cards) - s.table_pos
+
+    def _replace(self, s: CardState, full: list[int]) -> None:
+        """Remove the full tables with every client around them; lay new tables from the pile (RULES.md §4.5)."""
+        for p in sorted({p for t in full for p in self.board.slot_places[t]}):
+            if s.occ[p] != FREE:
+                self._unsit(s, p)
+                s.removed += 1
+        for t in full:  # in the order of the slots
+            s.slot_nat[t] = self.table_cards[s.table_pos]
+            s.table_pos += 1
+            s.tables_removed += 1
+            s.slot_native[t] = 0
+
+    def _end_turn(self, s: CardState, result: StepResult, reason: str | None) -> StepResult:
+        s.placed, s.pending = (), ()
+        s.turn_no += 1
+        if reason is not None:
+            s.over, s.end_reason = True, reason
+            s.penalties = [PENALTY * (s.hand_n[p] + len(s.down[p])) for p in range(len(self.players))]
+            for p, penalty in enumerate(s.penalties):
+                s.scores[p] -= penalty
+        else:
+            s.current = (s.current + 1) % len(self.players)
+        return result._replace(turn_over=True, game_over=s.over)
+
+    def _value(self, s: CardState, t: int) -> int:
+        """Each client is worth 2 at a table of its nation and 1 elsewhere; a lone client 0 (RULES.md §4.4)."""
+        n = s.slot_clients[t]
+        return n + s.slot_native[t] if n >= 2 else 0
+
+    def _sit(self, s: CardState, card: int, p: int) -> None:
+        s.occ[p] = card
+        lady = TILE_GENDER[card] == 0
+        nation = TILE_NATION[card]
+        for t in self.board.place_slots[p]:
+            s.slot_clients[t] += 1
+            if lady:
+                s.slot_ladies[t] += 1
+            else:
+                s.slot_gents[t] += 1
+            if nation == s.slot_nat[t]:
+                s.slot_native[t] += 1
+
+    def _unsit(self, s: CardState, p: int) -> None:
+        card = s.occ[p]
+        s.occ[p] = FREE
+        lady = TILE_GENDER[card] == 0
+        nation = TILE_NATION[card]
+        for t in self.board.place_slots[p]:
+            s.slot_clients[t] -= 1
+            if lady:
+                s.slot_ladies[t] -= 1
+            else:
+                s.slot_gents[t] -= 1
+            if nation == s.slot_nat[t]:
+                s.slot_native[t] -= 1
+
+    def _draw(self, s: CardState, seat: int, count: int) -> int:
+        drawn = 0
+        while drawn < count and s.deck_pos < len(self.deck):
+            s.hands[seat][self.deck[s.deck_pos]] += 1
+            s.deck_pos += 1
+            drawn += 1
+        s.hand_n[seat] += drawn
+        return drawn
+
+    # ------------------------------------------------------------------ reading steps
+
+    @property
+    def _steps(self) -> dict[tuple[int, int], Step]:
+        return _card_steps(self.board)
+
+    def _place(self, place: str | None) -> int:
+        index = self.board.place_index.get(place or "")
+        if index is None:
+            raise Violation("R4.2", f"there is no place {place!r} in the X")
+        return index
+
+    def _card_args(self, step: Step) -> tuple[int, int]:
+        if step.tile is None or step.tile.is_joker or step.nation is not None:
+            raise Violation("R4.1", "the card game has client cards only, like FRAf@c4")
+        return int(step.tile), self._place(step.place)
+
+
+_STEP_CACHE: dict[int, tuple[CardBoard, dict[tuple[int, int], Step]]] = {}
+
+
+def _card_steps(board: CardBoard) -> dict[tuple[int, int], Step]:
+    """Interned card steps of a layout: (card, place) -> Step."""
+    hit = _STEP_CACHE.get(id(board))
+    if hit is None or hit[0] is not board:
+        steps = {
+            (card, p): Step(Kind.SEAT, TILES[card], pid)
+            for card in range(CARD_TYPES)
+            for p, pid in enumerate(board.place_ids)
+        }
+        hit = _STEP_CACHE[id(board)] = (board, steps)
+    return hit[1]
+
+
+def _shuffled(items: list[Any], rng: random.Random) -> tuple[Any, ...]:
+    rng.shuffle(items)
+    return tuple(items)
+
+
+def _check_deck(deck: Sequence[Tile | str]) -> tuple[Tile, ...]:
+    """A record's deck: exactly the 96 client cards, in draw order."""
+    cards: list[Tile] = []
+    for i, item in enumerate(deck):
+        try:
+            cards.append(Tile.parse(item) if isinstance(item, str) else Tile(item))
+        except (CafeError, ValueError):
+            raise RecordError(f"deck[{i}]: not a client card: {item!r}") from None
+    if sorted(cards) != sorted(full_set(jokers=False)):
+        raise RecordError(f"the deck must hold exactly the 96 client cards (4 of each, no jokers); it has {len(cards)}")
+    return tuple(cards)
+
+
+def _check_tables(tables: Sequence[Nation | str]) -> tuple[Nation, ...]:
+    """A record's table cards: exactly two of each nation, in the order they are laid."""
+    out: list[Nation] = []
+    for i, item in enumerate(tables):
+        try:
+            out.append(Nation.parse(item) if isinstance(item, str) else Nation(item))
+        except (CafeError, ValueError):
+            raise RecordError(f"table_cards[{i}]: not a nation code: {item!r}") from None
+    if sorted(out) != sorted(list(Nation) * 2) or len(out) != TABLE_CARDS:
+        raise RecordError("the table cards must be exactly two of each of the 12 nations")
+    return tuple(out)

@@ -1,0 +1,117 @@
+"""The mutable state of a card game, as flat lists of small integers (see board_state.py for the pattern)."""
+
+from __future__ import annotations
+
+from cafe.steps import Step
+
+FREE = -1
+CARD_TYPES = 24  # 12 nations x 2 genders, no jokers
+
+
+class CardState:
+    """Everything that changes during a card game.  Indices as in :class:`cafe.layout.CardBoard`."""
+
+    __slots__ = (
+        "current",
+        "deck_pos",
+        "down",
+        "end_reason",
+        "hand_n",
+        "hands",
+        "legal",
+        "occ",
+        "over",
+        "penalties",
+        "pending",
+        "placed",
+        "removed",
+        "scores",
+        "slot_clients",
+        "slot_gents",
+        "slot_ladies",
+        "slot_nat",
+        "slot_native",
+        "table_pos",
+        "tables_removed",
+        "turn_no",
+    )
+
+    slot_nat: list[int]  # slot -> the nation of the table card lying there
+    occ: list[int]  # place -> card, or FREE
+    slot_ladies: list[int]
+    slot_gents: list[int]
+    slot_clients: list[int]
+    slot_native: list[int]  # clients of the table's nation
+    hands: list[list[int]]  # seat -> count per card
+    hand_n: list[int]
+    down: list[list[int]]  # seat -> cards laid face down, in order
+    scores: list[int]
+    deck_pos: int  # the next client card to draw
+    table_pos: int  # the next table card to lay
+    removed: int  # client cards removed with full tables
+    tables_removed: int
+    current: int
+    turn_no: int
+    over: bool
+    end_reason: str | None
+    penalties: list[int] | None
+    placed: tuple[int, ...]  # places played this turn
+    pending: tuple[int, ...]  # slots of a card that scored 0: the next card must touch one and score
+    legal: list[Step] | None
+
+    @classmethod
+    def empty(cls, places: int, slots: int, seats: int) -> CardState:
+        s = cls()
+        s.slot_nat = [FREE] * slots
+        s.occ = [FREE] * places
+        s.slot_ladies = [0] * slots
+        s.slot_gents = [0] * slots
+        s.slot_clients = [0] * slots
+        s.slot_native = [0] * slots
+        s.hands = [[0] * CARD_TYPES for _ in range(seats)]
+        s.hand_n = [0] * seats
+        s.down = [[] for _ in range(seats)]
+        s.scores = [0] * seats
+        s.deck_pos = s.table_pos = s.removed = s.tables_removed = 0
+        s.current = s.turn_no = 0
+        s.over = False
+        s.end_reason = None
+        s.penalties = None
+        s.placed = s.pending = ()
+        s.legal = None
+        return s
+
+    def copy(self) -> CardState:
+        s = CardState()
+        s.slot_nat = self.slot_nat.copy()
+        s.occ = self.occ.copy()
+        s.slot_ladies = self.slot_ladies.copy()
+        s.slot_gents = self.slot_gents.copy()
+        s.slot_clients = self.slot_clients.copy()
+        s.slot_native = self.slot_native.copy()
+        s.hands = [h.copy() for h in self.hands]
+        s.hand_n = self.hand_n.copy()
+        s.down = [d.copy() for d in self.down]
+        s.scores = self.scores.copy()
+        s.deck_pos, s.table_pos = self.deck_pos, self.table_pos
+        s.removed, s.tables_removed = self.removed, self.tables_removed
+        s.current, s.turn_no = self.current, self.turn_no
+        s.over, s.end_reason, s.penalties = self.over, self.end_reason, self.penalties
+        s.placed, s.pending = self.placed, self.pending
+        s.legal = None
+        return s
+
+    def clear_caches(self) -> None:
+        self.legal = None
+
+    def key(self) -> tuple[object, ...]:
+        """Every field but the cache, for equality checks in tests."""
+        out: list[object] = []
+        for name in self.__slots__:
+            if name == "legal":
+                continue
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+            out.append(value)
+        return tuple(out)
