@@ -73,6 +73,7 @@ class CardGame(SteppedGame):
             _check_tables(table_cards) if table_cards is not None else _shuffled(list(Nation) * 2, rng)
         )
         self._start_history()
+        self.from_setup = False  # set up by from_position: no record of its own
         board = self.board
         s = CardState.empty(len(board.place_ids), len(board.slots), len(names))
         for seat in range(len(names)):
@@ -81,6 +82,79 @@ class CardGame(SteppedGame):
             s.slot_nat[slot] = self.table_cards[slot]
         s.table_pos = len(board.slots)
         self._s = s
+
+    @classmethod
+    def from_position(
+        cls,
+        players: Sequence[str] | int,
+        hands: Sequence[Sequence[Tile | str]],
+        *,
+        tables: Sequence[Nation | str],
+        clients: dict[str, str] | None = None,
+        face_down: Sequence[Sequence[Tile | str]] = (),
+        scores: Sequence[int] | None = None,
+        current: int = 0,
+        turn_number: int = 1,
+        deck: Sequence[Tile | str] | None = None,
+        table_pile: Sequence[Nation | str] | None = None,
+        rules: CardRules | str | dict[str, Any] | None = None,
+        seed: int | None = 0,
+    ) -> CardGame:
+        """A card game set up at a given position (for puzzles, tests and search).
+
+        ``tables`` are the five table cards in slot order, ``clients`` maps
+        places to cards.  The deck and the table pile hold what is left
+        (shuffled with ``seed``), or are given in order; cards left out of a
+        given deck or pile are out of the game.
+        """
+        game = cls(players, rules=rules, seed=seed)
+        n = len(game.players)
+        if len(hands) != n:
+            raise RecordError(f"give one hand per player ({n}), not {len(hands)}")
+        board = game.board
+        if len(tables) != len(board.slots):
+            raise RecordError(f"give the {len(board.slots)} table cards in slot order {', '.join(board.slots)}")
+        s = CardState.empty(len(board.place_ids), len(board.slots), n)
+        for slot, nation in enumerate(tables):
+            s.slot_nat[slot] = Nation.parse(nation) if isinstance(nation, str) else nation
+        used: list[Tile] = []
+        for place, code in (clients or {}).items():
+            card = Tile.parse(code)
+            game._sit(s, card, game._place(place))
+            used.append(card)
+        for seat, hand in enumerate(hands):
+            for item in hand:
+                card = Tile.parse(item) if isinstance(item, str) else item
+                s.hands[seat][card] += 1
+                s.hand_n[seat] += 1
+                used.append(card)
+        for seat, cards in enumerate(face_down):
+            for item in cards:
+                card = Tile.parse(item) if isinstance(item, str) else item
+                s.down[seat].append(int(card))
+                used.append(card)
+        rest = _remainder(full_set(jokers=False), used, "client cards")
+        if deck is None:
+            order = list(_shuffled(rest, random.Random(seed)))
+        else:
+            order = [Tile.parse(c) if isinstance(c, str) else c for c in deck]
+            _remainder(rest, order, "deck")
+        laid = [s.slot_nat[t] for t in range(len(board.slots))]
+        piles = _remainder(list(Nation) * 2, [Nation(n) for n in laid], "table cards")
+        if table_pile is None:
+            pile = list(_shuffled(piles, random.Random(seed)))
+        else:
+            pile = [Nation.parse(x) if isinstance(x, str) else x for x in table_pile]
+            _remainder(piles, pile, "table pile")
+        game.deck = tuple(used) + tuple(order)
+        s.deck_pos = len(used)
+        game.table_cards = tuple(Nation(n) for n in laid) + tuple(pile)
+        s.table_pos = len(board.slots)
+        s.scores = list(scores) if scores is not None else [0] * n
+        s.current, s.turn_no = current, turn_number
+        game._s = s
+        game.from_setup = True
+        return game
 
     # ------------------------------------------------------------------ reading the position
 
@@ -435,6 +509,16 @@ def _card_steps(board: CardBoard) -> dict[tuple[int, int], Step]:
         }
         hit = _STEP_CACHE[id(board)] = (board, steps)
     return hit[1]
+
+
+def _remainder(items: list[Any], taken: Sequence[Any], what: str) -> list[Any]:
+    """``items`` without ``taken`` (a multiset difference); an error if something is taken twice too often."""
+    rest = list(items)
+    for item in taken:
+        if item not in rest:
+            raise RecordError(f"more {item} than the game has ({what})")
+        rest.remove(item)
+    return rest
 
 
 def _shuffled(items: list[Any], rng: random.Random) -> tuple[Any, ...]:

@@ -94,6 +94,8 @@ class Record:
     @classmethod
     def of(cls, game: Game) -> Record:
         """The full record of a game (its secrets included: give it out only after the end, or locally)."""
+        if game.from_setup:
+            raise RecordError("a game set up from a position has no record of its own")
         if isinstance(game, CardGame):
             return cls(
                 edition="cards",
@@ -104,8 +106,6 @@ class Record:
                 table_cards=[n.name for n in game.table_cards],
                 turns=game.turns(),
             )
-        if game.from_setup:
-            raise RecordError("a game set up from a position has no record of its own")
         board: Any = game.board.name if game.board.name == "classic" else game.board.to_json()
         return cls(
             edition="board",
