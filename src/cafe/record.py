@@ -19,6 +19,10 @@ from cafe.layout import load_board
 from cafe.options import BoardRules, CardRules, make_rules, rules_to_json
 
 FORMAT = "cafe-record-1"
+SECRETS = {  # what each edition's record must hold to replay without random numbers
+    "board": {"bag": "the 100 tiles in draw order"},
+    "cards": {"deck": "the 96 client cards in draw order", "table_cards": "the 24 table nations in the order laid"},
+}
 Game = BoardGame | CardGame
 
 
@@ -53,8 +57,7 @@ class Record:
         if not isinstance(turns, list) or not all(isinstance(t, str) for t in turns):
             raise RecordError("'turns' must be a list of turn strings")
         secrets: dict[str, list[Any]] = {}
-        needs = {"bag": "the 100 tiles in draw order"} if edition == "board" else {
-            "deck": "the 96 client cards in draw order", "table_cards": "the 24 table nations in the order laid"}  # fmt: skip
+        needs = SECRETS[edition]
         for key, what in needs.items():
             value = data.get(key)
             if not isinstance(value, list):
