@@ -93,7 +93,7 @@ def test_r4_3_draw_only_below_twelve_and_down_only_at_twelve() -> None:
     assert rule_of(twelve, "draw") == "R4.3"
     assert {"down:RUSm", "down:TURm", "down:AFRm"} <= legal(twelve)
     twelve.push("down:TURm")
-    assert len(twelve.hand(0)) == 11 and twelve.state.down[0] == [Tile.TURm]
+    assert len(twelve.hand(0)) == 11 and twelve.state.down[0] == (Tile.TURm,)
     assert rule_of(position(["RUSm"]), "down:RUSm") == "R4.3"
 
 

@@ -27,7 +27,7 @@ def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--json", "--seconds", "0.05"]) == 0
     data = json.loads(capsys.readouterr().out)
     keys = ["games_per_second_2p", "games_per_second_4p", "games_per_second_4p_full_lists", "playouts_per_second_4p"]
-    for key in [*keys, "legal_generations_per_second", "steps_per_second_4p"]:
+    for key in [*keys, "legal_generations_per_second", "steps_per_second_4p", "card_games_per_second_4p"]:
         assert data[key] > 0
 
 

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe import BoardGame
+from cafe.card_game import CardGame
 from cafe.record import Record
 from cafe.tiles import full_set
 
@@ -81,3 +82,29 @@ def test_undo_all_the_way_back_to_the_start(seed: int) -> None:
     while game.results:
         game.pop()
     assert game.state.key() == start
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5))
+def test_card_games_keep_every_invariant(seed: int, players: int) -> None:
+    game = CardGame(players, seed=seed)
+    rng = random.Random(seed)
+    reported = [0] * players
+    for _ in range(2000):
+        if game.is_over():
+            break
+        before = game.state.key()
+        step = rng.choice(game.legal_steps())
+        result = game.push(step)
+        reported[result.player] += result.points
+        s = game.state
+        on_places = sum(1 for c in s.occ if c >= 0)
+        assert game.deck_count() + sum(s.hand_n) + on_places + s.removed + sum(map(len, s.down)) == 96
+        assert game.table_pile_count() + len(game.board.slots) + s.tables_removed == 24
+        assert game.pop() == step and game.state.key() == before
+        game.push(step)
+    else:
+        raise AssertionError("the card game did not end")
+    assert list(game.scores) == [r - p for r, p in zip(reported, game.penalties(), strict=True)]
+    replayed = Record.loads(Record.of(game).dumps()).replay()
+    assert replayed.state.key() == game.state.key()

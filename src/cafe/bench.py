@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from cafe.board_game import BoardGame
+from cafe.card_game import CardGame
 
 
 def random_game(players: int, seed: int, rng: random.Random, full: bool = False) -> BoardGame:
@@ -48,6 +49,21 @@ def playouts_per_second(players: int, seconds: float, seed: int = 0) -> float:
             return games / elapsed
 
 
+def card_games_per_second(players: int, seconds: float, seed: int = 0) -> float:
+    """Complete card games per second between uniformly random players (fast path, with undo history)."""
+    rng = random.Random(seed)
+    games = 0
+    start = time.perf_counter()
+    while True:
+        game = CardGame(players, seed=seed + games)
+        while not game.is_over():
+            game.push(game.random_step(rng), check=False)
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return games / elapsed
+
+
 def sample_positions(count: int, seed: int = 0) -> list[BoardGame]:
     """Positions met in random 4-player games (every step of as many games as needed)."""
     rng = random.Random(seed)
@@ -83,11 +99,13 @@ def run(seconds: float = 3.0) -> dict[str, Any]:
     g4, n4, s4 = games_per_second(4, seconds)
     full, _, _ = games_per_second(4, seconds, full=True)
     playouts = playouts_per_second(4, seconds)
+    cards = card_games_per_second(4, seconds)
     return {
         "games_per_second_2p": round(g2, 1),
         "games_per_second_4p": round(g4, 1),
         "games_per_second_4p_full_lists": round(full, 1),
         "playouts_per_second_4p": round(playouts, 1),
+        "card_games_per_second_4p": round(cards, 1),
         "steps_per_second_4p": round(g4 * s4 / n4),
         "mean_steps_per_game_4p": round(s4 / n4, 1),
         "legal_generations_per_second": round(legal_generations_per_second(seconds)),

@@ -73,6 +73,7 @@ class CardGame(SteppedGame):
             _check_tables(table_cards) if table_cards is not None else _shuffled(list(Nation) * 2, rng)
         )
         self._start_history()
+        self._accepted: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
         self.from_setup = False  # set up by from_position: no record of its own
         board = self.board
         s = CardState.empty(len(board.place_ids), len(board.slots), len(names))
@@ -131,7 +132,7 @@ class CardGame(SteppedGame):
         for seat, cards in enumerate(face_down):
             for item in cards:
                 card = Tile.parse(item) if isinstance(item, str) else item
-                s.down[seat].append(int(card))
+                s.down[seat] = (*s.down[seat], int(card))
                 used.append(card)
         rest = _remainder(full_set(jokers=False), used, "client cards")
         if deck is None:
@@ -248,7 +249,7 @@ class CardGame(SteppedGame):
             return rng.choice(s.legal)
         if s.over:
             raise Violation("R4.6", "the game is over")
-        candidates: list[Step | tuple[int, int]] = list(self._card_candidates(s))
+        candidates: list[Step | tuple[int, int]] = [*self._card_candidates(s)]
         candidates += self._other_steps(s)
         while candidates:
             i = rng.randrange(len(candidates))
@@ -279,23 +280,24 @@ class CardGame(SteppedGame):
         hand = s.hands[s.current]
         return [Step(Kind.DOWN, TILES[card]) for card in range(CARD_TYPES) if hand[card]]
 
-    def _card_candidates(self, s: CardState) -> Iterator[tuple[int, int]]:
+    def _card_candidates(self, s: CardState) -> list[tuple[int, int]]:
         """(card, place) for every free place a hand card may take by nation."""
         hand = s.hands[s.current]
-        accepts = self._accepts(s)
-        for card in range(CARD_TYPES):
-            if hand[card]:
-                for p in accepts[TILE_NATION[card]]:
-                    yield card, p
+        occ = s.occ
+        return [
+            (card, p) for p, cards in enumerate(self._place_cards(s)) if occ[p] == FREE for card in cards if hand[card]
+        ]
 
-    def _accepts(self, s: CardState) -> list[list[int]]:
-        """Nation -> free places touching a table of that nation."""
-        out: list[list[int]] = [[] for _ in Nation]
-        for p, card in enumerate(s.occ):
-            if card == FREE:
-                for n in {s.slot_nat[t] for t in self.board.place_slots[p]}:
-                    out[n].append(p)
-        return out
+    def _place_cards(self, s: CardState) -> tuple[tuple[int, ...], ...]:
+        """Place -> the cards it accepts by nation, for the tables lying now (cached per arrangement)."""
+        key = tuple(s.slot_nat)
+        accepted = self._accepted.get(key)
+        if accepted is None:
+            accepted = self._accepted[key] = tuple(
+                tuple(card for n in sorted({key[t] for t in slots}) for card in (2 * n, 2 * n + 1))
+                for slots in self.board.place_slots
+            )
+        return accepted
 
     def _check_card(self, s: CardState, card: int, p: int) -> int:
         """0 if playing ``card`` on place ``p`` is legal now, else the reason's code (RULES.md §4.2-4.3)."""
@@ -366,6 +368,7 @@ class CardGame(SteppedGame):
     # ------------------------------------------------------------------ changing the state
 
     def _apply_step(self, s: CardState, step: Step, player: int) -> StepResult:
+        s.hands[player] = s.hands[player].copy()  # the state copy shares the hands; only this one changes
         kind = step.kind
         if kind is Kind.SEAT:
             return self._play(s, step, player)
@@ -378,7 +381,7 @@ class CardGame(SteppedGame):
             assert step.tile is not None
             s.hands[player][step.tile] -= 1
             s.hand_n[player] -= 1
-            s.down[player].append(int(step.tile))
+            s.down[player] = (*s.down[player], int(step.tile))
             return self._end_turn(s, StepResult(step, player), None)
         if kind is Kind.CLOSE:
             return self._end_turn(s, StepResult(step, player), "close")

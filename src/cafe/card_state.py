@@ -42,9 +42,9 @@ class CardState:
     slot_gents: list[int]
     slot_clients: list[int]
     slot_native: list[int]  # clients of the table's nation
-    hands: list[list[int]]  # seat -> count per card
+    hands: list[list[int]]  # seat -> count per card (a step copies the current player's before changing it)
     hand_n: list[int]
-    down: list[list[int]]  # seat -> cards laid face down, in order
+    down: list[tuple[int, ...]]  # seat -> cards laid face down, in order
     scores: list[int]
     deck_pos: int  # the next client card to draw
     table_pos: int  # the next table card to lay
@@ -70,7 +70,7 @@ class CardState:
         s.slot_native = [0] * slots
         s.hands = [[0] * CARD_TYPES for _ in range(seats)]
         s.hand_n = [0] * seats
-        s.down = [[] for _ in range(seats)]
+        s.down = [() for _ in range(seats)]
         s.scores = [0] * seats
         s.deck_pos = s.table_pos = s.removed = s.tables_removed = 0
         s.current = s.turn_no = 0
@@ -89,9 +89,9 @@ class CardState:
         s.slot_gents = self.slot_gents.copy()
         s.slot_clients = self.slot_clients.copy()
         s.slot_native = self.slot_native.copy()
-        s.hands = [h.copy() for h in self.hands]
+        s.hands = self.hands.copy()  # the lists inside are shared until a step copies one to change it
         s.hand_n = self.hand_n.copy()
-        s.down = [d.copy() for d in self.down]
+        s.down = self.down.copy()
         s.scores = self.scores.copy()
         s.deck_pos, s.table_pos = self.deck_pos, self.table_pos
         s.removed, s.tables_removed = self.removed, self.tables_removed

@@ -84,7 +84,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from cafe.bench import run
 
     if not args.json:
-        print(f"Measuring for about {6 * args.seconds:.0f} seconds ...", file=sys.stderr)
+        print(f"Measuring for about {7 * args.seconds:.0f} seconds ...", file=sys.stderr)
     result = run(args.seconds)
     if args.json:
         print(json.dumps(result))
@@ -94,6 +94,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             "games_per_second_4p": "complete random games per second, 4 players",
             "games_per_second_4p_full_lists": "the same, choosing from full legal-step lists",
             "playouts_per_second_4p": "4-player playouts per second (no undo history)",
+            "card_games_per_second_4p": "complete random card games per second, 4 players",
             "steps_per_second_4p": "steps per second in those 4-player games",
             "mean_steps_per_game_4p": "steps per 4-player game",
             "legal_generations_per_second": "legal-step lists generated per second",

@@ -1,0 +1,33 @@
+"""The card-game engine agrees with the literal reference on every step of 1,000 random games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import reference_cards
+
+from cafe.card_game import CardGame
+
+pytestmark = pytest.mark.reference
+
+GAMES = 1000
+CHUNKS = 20
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_card_engine_agrees_with_the_reference(chunk: int) -> None:
+    per_chunk = GAMES // CHUNKS
+    for number in range(chunk * per_chunk, (chunk + 1) * per_chunk):
+        game = CardGame(2 + number % 4, seed=number)
+        rng = random.Random(number)
+        while not game.is_over():
+            engine = {str(s) for s in game.legal_steps()}
+            expected = reference_cards.legal_steps(game)
+            assert engine == expected, (
+                f"game {number}, turn {game.turn_number + 1}, after {game.view().this_turn}: "
+                f"engine only {sorted(engine - expected)}, reference only {sorted(expected - engine)}"
+            )
+            for step in game.legal_steps():
+                game.check(step)
+            game.push(rng.choice(game.legal_steps()))
