@@ -253,3 +253,8 @@ def test_card_rendering() -> None:
     assert "[FRA]" in text and "ITAm" in text and "Deck:" in text
     svg = game._repr_svg_()
     assert svg.count('data-table="') == 5 and svg.count('data-place="') == 12 and svg.count('data-guest="') == 2
+
+
+def test_the_tribe_variant_is_refused_until_it_is_played() -> None:
+    with pytest.raises(ValueError, match="not available yet"):
+        CardGame(3, seed=1, rules={"tribe_and_circle": True})

@@ -23,7 +23,8 @@ def test_every_test_cited_in_the_rules_page_exists() -> None:
 def test_every_rule_section_of_the_engine_is_documented() -> None:
     text = (ROOT / "docs" / "rules.md").read_text()
     source = (ROOT / "src" / "cafe" / "board_game.py").read_text()
-    rules_used = set(re.findall(r'"(R2(?:\.\d)+)"', source))
+    source += (ROOT / "src" / "cafe" / "card_game.py").read_text()
+    rules_used = set(re.findall(r'"(R[24](?:\.\d)+)"', source))
     sections = {r if r.count(".") == 1 else r.rsplit(".", 1)[0] for r in rules_used}
     for rule in sorted(rules_used | sections):
         assert rule in text, rule

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-import reference_cards
 
+import reference_cards
 from cafe.card_game import CardGame
 
 pytestmark = pytest.mark.reference

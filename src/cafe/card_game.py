@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cafe.card_state import CARD_TYPES, FREE, CardState
-from cafe.errors import CafeError, RecordError
+from cafe.errors import CafeError, RecordError, RulesError
 from cafe.game import GENDER_OK, SteppedGame, StepResult, Violation, rank
 from cafe.layout import CardBoard, load_card_board
 from cafe.options import CardRules, make_rules
@@ -65,6 +65,8 @@ class CardGame(SteppedGame):
             made = make_rules("cards", rules)
             assert isinstance(made, CardRules)
             rules = made
+        if rules.tribe_and_circle:
+            raise RulesError("the tribe-and-little-circle variant of the card game is not available yet")
         self.rules: CardRules = rules
         self.board: CardBoard = load_card_board()
         rng = random.Random(seed)
