@@ -1,4 +1,4 @@
-"""A slow, literal implementation of the card game's step rules (RULES.md §4.2-4.3), without the tribe variant.
+"""A slow, literal implementation of the card game's step rules (RULES.md §4.2-4.3, §4.7).
 
 It reads the public position (the X's tables, the clients, the current
 player's hand) and the previous position for the last card's score; it shares
@@ -20,9 +20,15 @@ def position_of(game: CardGame) -> Position:
     return dict(zip(view.board.slots, view.tables, strict=True)), dict(view.clients)
 
 
+_TOUCHING: dict[str, list[str]] = {}
+
+
 def touching(game: CardGame, place: str) -> list[str]:
-    board = game.board
-    return [board.slots[t] for t in board.place_slots[board.place_index[place]]]
+    """The tables a place touches (board data, read once)."""
+    if not _TOUCHING:
+        board = game.board
+        _TOUCHING.update({pid: [board.slots[t] for t in board.place_slots[i]] for i, pid in enumerate(board.place_ids)})
+    return _TOUCHING[place]
 
 
 def clients_at(game: CardGame, clients: dict[str, Tile], slot: str) -> list[Tile]:
@@ -60,8 +66,15 @@ def legal_steps(game: CardGame) -> set[str]:
     pos = position_of(game)
     hand = list(game.view(game.current_player).hands[game.current_player] or ())
     done = [Step.parse(s) for s in game.view(None).this_turn]
+    played = [(d.tile, d.place) for d in done if d.tile is not None and d.place is not None]
+    tribes = bool(getattr(game.rules, "tribe_and_circle"))
+    places = [place for _, place in played]
+    intact = len(set(places)) == len(places) and all(pos[1].get(place) == card for card, place in played)
+    # intact: nothing has left the X this turn
+    start = (pos[0], {p: c for p, c in pos[1].items() if (c, p) not in played}) if intact else None
+    in_tribe = tribes and start is not None and not normal_prefix(game, start, played)
     pending: list[str] = []
-    if done:
+    if done and not in_tribe:
         last = done[-1]
         assert last.kind is Kind.SEAT and last.tile is not None and last.place is not None
         before = game.copy()
@@ -71,6 +84,15 @@ def legal_steps(game: CardGame) -> set[str]:
     out: set[str] = set()
     for card in set(hand):
         for place in game.board.place_ids:
+            if (
+                tribes
+                and start is not None
+                and tribe_extendable(game, start, played + [(card, place)], hand_after(hand, card))
+            ):
+                out.add(f"{card}@{place}")
+                continue
+            if in_tribe:
+                continue
             score = try_card(game, pos, card, place)
             if score is None or len(done) >= 3:
                 continue
@@ -80,7 +102,7 @@ def legal_steps(game: CardGame) -> set[str]:
                 continue
             out.add(f"{card}@{place}")
     if done:
-        if not pending:
+        if not pending and not in_tribe:
             out.add("stop")
             if len(hand) == 0:
                 out.add("close")
@@ -90,6 +112,87 @@ def legal_steps(game: CardGame) -> set[str]:
     else:
         out |= {f"down:{card}" for card in set(hand)}
     return out
+
+
+def hand_after(hand: list[Tile], card: Tile) -> list[Tile]:
+    rest = list(hand)
+    rest.remove(card)
+    return rest
+
+
+def normal_prefix(game: CardGame, start: Position, played: list[tuple[Tile, str]]) -> bool:
+    """Each card kept the gender rule when it was played (so the turn is not a tribe/circle turn)."""
+    pos = start
+    for card, place in played:
+        if try_card(game, pos, card, place) is None:
+            return False
+        pos = (pos[0], {**pos[1], place: card})
+    return True
+
+
+def tribe_complete(game: CardGame, start: Position, cards: list[tuple[Tile, str]]) -> bool:
+    """A whole tribe/circle turn (RULES.md §4.7): 2-4 cards of one gender, all touching a table T that
+    ends with four clients all of that gender; no table fills before the last card, and only such a T."""
+    if not 2 <= len(cards) <= 4 or len({card.gender for card, _ in cards}) != 1:
+        return False
+    gender = cards[0][0].gender
+    tables, clients = start
+    for i, (card, place) in enumerate(cards):
+        if place in clients or all(tables[t] != card.nation for t in touching(game, place)):
+            return False
+        clients = {**clients, place: card}
+        full = [t for t in tables if len(clients_at(game, clients, t)) == 4]
+        if full and i < len(cards) - 1:
+            return False
+    common = set(tables)
+    for _, place in cards:
+        common &= set(touching(game, place))
+    tribe = [
+        t
+        for t in common
+        if len(clients_at(game, clients, t)) == 4 and all(c.gender == gender for c in clients_at(game, clients, t))
+    ]
+    full = [t for t in tables if len(clients_at(game, clients, t)) == 4]
+    return bool(tribe) and set(full) <= set(tribe)
+
+
+def tribe_extendable(game: CardGame, start: Position, cards: list[tuple[Tile, str]], hand: list[Tile]) -> bool:
+    """Some complete tribe/circle turn begins with these cards."""
+    if tribe_complete(game, start, cards):
+        return True
+    if len(cards) >= 4 or len({card.gender for card, _ in cards}) != 1:
+        return False
+    clients = dict(start[1])
+    for card, place in cards:
+        if place in clients:
+            return False
+        clients[place] = card
+    if any(len(clients_at(game, clients, t)) == 4 for t in start[0]):
+        return False  # something filled before the last card
+    gender = cards[0][0].gender
+    common = set(start[0])
+    for _, place in cards:
+        common &= set(touching(game, place))
+    # T keeps only clients of the turn's gender, and four cards at most must fill it
+    common = {
+        t
+        for t in common
+        if all(c.gender == gender for c in clients_at(game, clients, t))
+        and 4 - len(clients_at(game, clients, t)) <= 4 - len(cards)
+    }
+    if not common:
+        return False
+    for card in set(hand):
+        if card.gender != gender:
+            continue  # one gender
+        for place in game.board.place_ids:
+            if place in clients or not common & set(touching(game, place)):
+                continue  # a free place touching the table every card touches
+            if all(start[0][t] != card.nation for t in touching(game, place)):
+                continue  # the nation rule
+            if tribe_extendable(game, start, cards + [(card, place)], hand_after(hand, card)):
+                return True
+    return False
 
 
 def joined_later(game: CardGame, pos: Position, hand: list[Tile], card: Tile, place: str, done: int) -> bool:

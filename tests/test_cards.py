@@ -255,6 +255,38 @@ def test_card_rendering() -> None:
     assert svg.count('data-table="') == 5 and svg.count('data-place="') == 12 and svg.count('data-guest="') == 2
 
 
-def test_the_tribe_variant_is_refused_until_it_is_played() -> None:
-    with pytest.raises(ValueError, match="not available yet"):
-        CardGame(3, seed=1, rules={"tribe_and_circle": True})
+TRIBES = {"tribe_and_circle": True}
+
+
+def test_r4_7_a_little_circle_of_four_ladies() -> None:
+    hand = ["ITAf", "ITAf", "FRAf", "USAf", "RUSm"]
+    plain = position(hand)
+    assert rule_of(plain, "ITAf@b5") == "R4.3"  # alone, and no gentleman to join her
+    game = position(hand, rules=TRIBES, table_pile=["ESP"])
+    assert game.push("ITAf@b5").points == 0
+    assert game.push("ITAf@a4").points == 0  # two ladies at Italy: the circle begins; its values wait
+    assert rule_of(game, "stop") == "R4.7"
+    assert game.push("FRAf@c4").points == 0
+    last = game.push("USAf@b3")  # four ladies at the Italian table, two of them Italian
+    assert ("b4", 20) in last.table_points and last.points == 20 + 3  # and 3 at France (FRAf, USAf)
+    assert last.turn_over and last.completed == ("b4",)
+    assert game.table_at("b4") == Nation.ESP and game.occupant("c4") is None and game.occupant("b3") is None
+    assert game.scores[0] == 23
+
+
+def test_r4_7_a_tribe_of_one_nation_scores_40() -> None:
+    game = position(["ITAm"] * 4 + ["RUSf"], rules=TRIBES)
+    for step in ("ITAm@b5", "ITAm@a4", "ITAm@c4"):
+        assert not game.push(step).turn_over
+    last = game.push("ITAm@b3")
+    assert ("b4", 40) in last.table_points and last.turn_over
+
+
+def test_r4_7_a_tribe_must_be_completed_and_only_with_the_variant() -> None:
+    short = position(["ITAf", "ITAf", "FRAf", "RUSm"], rules=TRIBES)
+    assert rule_of(short, "ITAf@b5") == "R4.3"  # three ladies cannot fill the Italian table
+    assert rule_of(position(["ITAf", "ITAf"], {"b5": "ITAf"}), "ITAf@a4") == "R4.2"
+    game = position(["ITAf", "ITAf", "FRAf", "USAf"], rules=TRIBES)
+    game.push("ITAf@b5")
+    game.push("ITAf@a4")
+    assert rule_of(game, "FRAf@d3") == "R4.7"  # every card of the circle touches its table

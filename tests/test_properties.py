@@ -85,9 +85,9 @@ def test_undo_all_the_way_back_to_the_start(seed: int) -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5))
-def test_card_games_keep_every_invariant(seed: int, players: int) -> None:
-    game = CardGame(players, seed=seed)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5), tribes=st.booleans())
+def test_card_games_keep_every_invariant(seed: int, players: int, tribes: bool) -> None:
+    game = CardGame(players, seed=seed, rules={"tribe_and_circle": tribes})
     rng = random.Random(seed)
     reported = [0] * players
     for _ in range(2000):

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cafe.card_state import CARD_TYPES, FREE, CardState
-from cafe.errors import CafeError, RecordError, RulesError
+from cafe.errors import CafeError, RecordError
 from cafe.game import GENDER_OK, SteppedGame, StepResult, Violation, rank
 from cafe.layout import CardBoard, load_card_board
 from cafe.options import CardRules, make_rules
@@ -25,12 +25,14 @@ if TYPE_CHECKING:
 HAND = 7
 HAND_LIMIT = 12  # no drawing at 12 cards; lay one face down instead
 MAX_CARDS = 3  # cards a turn
+MAX_TRIBE_CARDS = 4  # cards of a tribe/circle turn (RULES.md §4.7)
+TRIBE_SCORE, TRIBE_SINGLE_NATION = 20, 40
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 PENALTY = 2  # per card in hand and per face-down card
 TABLE_CARDS = 24
 
 # Why a card is refused: the codes of CardGame._check_card (0 is legal).
-TAKEN, WRONG_NATION, TURN_FULL, MUST_JOIN, GENDER, ZERO_ALONE = range(1, 7)
+TAKEN, WRONG_NATION, TURN_FULL, MUST_JOIN, GENDER, ZERO_ALONE, NOT_TRIBE = range(1, 8)
 
 
 class CardGame(SteppedGame):
@@ -65,8 +67,6 @@ class CardGame(SteppedGame):
             made = make_rules("cards", rules)
             assert isinstance(made, CardRules)
             rules = made
-        if rules.tribe_and_circle:
-            raise RulesError("the tribe-and-little-circle variant of the card game is not available yet")
         self.rules: CardRules = rules
         self.board: CardBoard = load_card_board()
         rng = random.Random(seed)
@@ -229,6 +229,8 @@ class CardGame(SteppedGame):
                 raise Violation("R4.3", f"'{step}' ends a turn in which cards were played; none is played yet")
             if s.pending:
                 raise Violation("R4.3", "the last card scored 0: the next card must join it and score")
+            if s.tribe:
+                raise Violation("R4.7", "a tribe or little circle ends when its table holds four")
             if kind is Kind.CLOSE and s.hand_n[s.current]:
                 raise Violation("R4.6", "only the player whose turn emptied their hand may close the game")
         elif s.placed:
@@ -274,7 +276,7 @@ class CardGame(SteppedGame):
         """The steps that are not cards: stop/close mid-turn; draw or lay down at the start."""
         hand_n = s.hand_n[s.current]
         if s.placed:
-            if s.pending:
+            if s.pending or s.tribe:
                 return []
             return [STOP, CLOSE] if hand_n == 0 else [STOP]
         if hand_n < HAND_LIMIT:
@@ -302,36 +304,42 @@ class CardGame(SteppedGame):
         return accepted
 
     def _check_card(self, s: CardState, card: int, p: int) -> int:
-        """0 if playing ``card`` on place ``p`` is legal now, else the reason's code (RULES.md §4.2-4.3)."""
+        """0 if playing ``card`` on place ``p`` is legal now, else the reason's code (RULES.md §4.2-4.3, §4.7)."""
         if s.occ[p] != FREE:
             return TAKEN
         slots = self.board.place_slots[p]
         nation = TILE_NATION[card]
         if all(s.slot_nat[t] != nation for t in slots):
             return WRONG_NATION
+        if s.tribe:
+            return self._check_tribe(s, card, p)
         k = len(s.placed)
-        if k >= MAX_CARDS:
-            return TURN_FULL
-        if s.pending and not set(slots) & set(s.pending):
-            return MUST_JOIN
         lady = TILE_GENDER[card] == 0
         score = 0
         for t in slots:
             if not GENDER_OK[s.slot_ladies[t] + lady][s.slot_gents[t] + (not lady)]:
+                if self.rules.tribe_and_circle and not self._check_tribe(s, card, p):
+                    return 0  # it starts a tribe or a little circle
                 return GENDER
             n = s.slot_clients[t] + 1
             if n >= 2:
                 score += n + s.slot_native[t] + (nation == s.slot_nat[t])
+        if k >= MAX_CARDS:
+            return TURN_FULL
+        if s.pending and (not score or not set(slots) & set(s.pending)):
+            return MUST_JOIN
         if score or (k + 1 < MAX_CARDS and self._zero_completes(s, card, p)):
             return 0
+        if self.rules.tribe_and_circle and not self._check_tribe(s, card, p):
+            return 0  # alone for now, but a tribe or a little circle can follow
         return ZERO_ALONE
 
     def _zero_completes(self, s: CardState, card: int, p: int) -> bool:
         """After a card scoring 0 on ``p``, can a next card join one of its tables and score?"""
         self._sit(s, card, p)
         s.hands[s.current][card] -= 1
-        saved = s.pending
-        s.pending = self.board.place_slots[p]
+        saved = s.pending, s.placed
+        s.pending, s.placed = self.board.place_slots[p], (*s.placed, p)
         try:
             return any(
                 not self._check_card(s, other, q)
@@ -339,7 +347,48 @@ class CardGame(SteppedGame):
                 if set(self.board.place_slots[q]) & set(s.pending)
             )
         finally:
-            s.pending = saved
+            s.pending, s.placed = saved
+            s.hands[s.current][card] += 1
+            self._unsit(s, p)
+
+    def _tribe_tables(self, s: CardState, card: int, p: int) -> tuple[int, ...]:
+        """The tables that could be T if ``card`` on ``p`` is a card of a tribe/circle turn (RULES.md §4.7).
+
+        Every card of such a turn is of one gender and touches T, and T's
+        clients are all of that gender; nothing may have left the X this turn.
+        """
+        if s.cleared:
+            return ()
+        lady = TILE_GENDER[card] == 0
+        if any(TILE_GENDER[s.occ[q]] != (not lady) for q in s.placed):
+            return ()
+        possible = s.tribe or tuple(
+            t for t in range(len(self.board.slots)) if all(t in self.board.place_slots[q] for q in s.placed)
+        )
+        others = s.slot_gents if lady else s.slot_ladies
+        return tuple(t for t in possible if t in self.board.place_slots[p] and not others[t])
+
+    def _check_tribe(self, s: CardState, card: int, p: int) -> int:
+        """0 if ``card`` on ``p`` may be a card of a tribe/circle turn that can still be completed."""
+        if not self.rules.tribe_and_circle:
+            return NOT_TRIBE
+        k = len(s.placed)
+        tables = self._tribe_tables(s, card, p)
+        if not tables or k >= MAX_TRIBE_CARDS:
+            return NOT_TRIBE
+        filled = [t for t in self.board.place_slots[p] if s.slot_clients[t] == 3]
+        if filled:  # only T may fill, with the turn's last card, and the turn has at least 2 cards
+            return 0 if k >= 1 and all(t in tables for t in filled) else NOT_TRIBE
+        if k + 1 >= MAX_TRIBE_CARDS:
+            return NOT_TRIBE
+        self._sit(s, card, p)
+        s.hands[s.current][card] -= 1
+        saved = s.placed, s.tribe
+        s.placed, s.tribe = (*s.placed, p), tables
+        try:
+            return 0 if any(not self._check_tribe(s, c, q) for c, q in self._card_candidates(s)) else NOT_TRIBE
+        finally:
+            s.placed, s.tribe = saved
             s.hands[s.current][card] += 1
             self._unsit(s, p)
 
@@ -365,6 +414,10 @@ class CardGame(SteppedGame):
                         else ("two ladies and no gentleman" if ladies > gents else "two gentlemen and no lady")
                     )
                     return Violation("R4.2", f"{what} at the table on {self.board.slots[t]}")
+        if code == NOT_TRIBE:
+            return Violation(
+                "R4.7", "this turn is a tribe or little circle: 2 to 4 cards of one gender filling one table"
+            )
         return Violation("R4.3", f"{Tile(card)} on {place} scores 0 and no card in the hand can join it this turn")
 
     # ------------------------------------------------------------------ changing the state
@@ -395,14 +448,21 @@ class CardGame(SteppedGame):
     def _play(self, s: CardState, step: Step, player: int) -> StepResult:
         card, p = self._card_args(step)
         slots = self.board.place_slots[p]
+        lady = TILE_GENDER[card] == 0
+        breaks = any(not GENDER_OK[s.slot_ladies[t] + lady][s.slot_gents[t] + (not lady)] for t in slots)
+        tribe = self._tribe_tables(s, card, p) if s.tribe or breaks else ()
         self._sit(s, card, p)
         s.hands[player][card] -= 1
         s.hand_n[player] -= 1
         table_points = tuple((self.board.slots[t], self._value(s, t)) for t in slots)
-        points = sum(v for _, v in table_points)
-        s.scores[player] += points
         s.placed = (*s.placed, p)
-        s.pending = () if points else slots
+        if tribe:
+            points, bonus = self._tribe_points(s, slots, tribe)
+            table_points += bonus
+        else:
+            points = sum(v for _, v in table_points)
+            s.pending = () if points else slots
+        s.scores[player] += points
         full = [t for t in range(len(self.board.slots)) if s.slot_clients[t] == 4]
         completed = tuple(self.board.slots[t] for t in full)
         result = StepResult(step, player, points=points, table_points=table_points, completed=completed)
@@ -410,9 +470,40 @@ class CardGame(SteppedGame):
             if self._pile_left(s) < len(full):
                 return self._end_turn(s, result, "tables")
             self._replace(s, full)
-        if len(s.placed) >= MAX_CARDS and s.hand_n[player]:
+        done = bool(full) if tribe else len(s.placed) >= MAX_CARDS
+        if done and s.hand_n[player]:
             return self._end_turn(s, result, None)
         return result
+
+    def _tribe_points(
+        self, s: CardState, slots: tuple[int, ...], tribe: tuple[int, ...]
+    ) -> tuple[int, tuple[tuple[str, int], ...]]:
+        """Points of a tribe/circle card: a possible table T holds its per-card values back; T scores once."""
+        held = list(s.held)
+        points = 0
+        for t in slots:
+            if t in tribe:
+                held[t] += self._value(s, t)
+            else:
+                points += self._value(s, t)
+        for t in s.tribe or tribe:
+            if t not in tribe:  # no longer a possible T: its values are paid
+                points += held[t]
+                held[t] = 0
+        bonus: tuple[tuple[str, int], ...] = ()
+        complete = [t for t in tribe if s.slot_clients[t] == 4]
+        if complete:
+            for t in tribe:
+                if t in complete:
+                    value = TRIBE_SINGLE_NATION if s.slot_native[t] == 4 else TRIBE_SCORE
+                    bonus += ((self.board.slots[t], value),)
+                    points += value
+                else:
+                    points += held[t]
+            held = [0] * len(held)
+            tribe = ()
+        s.tribe, s.held, s.pending = tribe, tuple(held), ()
+        return points, bonus
 
     def _pile_left(self, s: CardState) -> int:
         return len(self.table_cards) - s.table_pos
@@ -423,6 +514,7 @@ class CardGame(SteppedGame):
             if s.occ[p] != FREE:
                 self._unsit(s, p)
                 s.removed += 1
+        s.cleared = True
         for t in full:  # in the order of the slots
             s.slot_nat[t] = self.table_cards[s.table_pos]
             s.table_pos += 1
@@ -430,7 +522,7 @@ class CardGame(SteppedGame):
             s.slot_native[t] = 0
 
     def _end_turn(self, s: CardState, result: StepResult, reason: str | None) -> StepResult:
-        s.placed, s.pending = (), ()
+        s.placed, s.pending, s.tribe, s.cleared = (), (), (), False
         s.turn_no += 1
         if reason is not None:
             s.over, s.end_reason = True, reason

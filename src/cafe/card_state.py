@@ -12,12 +12,14 @@ class CardState:
     """Everything that changes during a card game.  Indices as in :class:`cafe.layout.CardBoard`."""
 
     __slots__ = (
+        "cleared",
         "current",
         "deck_pos",
         "down",
         "end_reason",
         "hand_n",
         "hands",
+        "held",
         "legal",
         "occ",
         "over",
@@ -33,6 +35,7 @@ class CardState:
         "slot_native",
         "table_pos",
         "tables_removed",
+        "tribe",
         "turn_no",
     )
 
@@ -57,6 +60,9 @@ class CardState:
     penalties: list[int] | None
     placed: tuple[int, ...]  # places played this turn
     pending: tuple[int, ...]  # slots of a card that scored 0: the next card must touch one and score
+    cleared: bool  # full tables were removed this turn
+    tribe: tuple[int, ...]  # in a tribe/circle turn: the tables that may still be its table T
+    held: tuple[int, ...]  # per slot: points held back at a possible tribe table, paid if it is not T
     legal: list[Step] | None
 
     @classmethod
@@ -77,7 +83,9 @@ class CardState:
         s.over = False
         s.end_reason = None
         s.penalties = None
-        s.placed = s.pending = ()
+        s.placed = s.pending = s.tribe = ()
+        s.cleared = False
+        s.held = (0,) * slots
         s.legal = None
         return s
 
@@ -98,6 +106,7 @@ class CardState:
         s.current, s.turn_no = self.current, self.turn_no
         s.over, s.end_reason, s.penalties = self.over, self.end_reason, self.penalties
         s.placed, s.pending = self.placed, self.pending
+        s.cleared, s.tribe, s.held = self.cleared, self.tribe, self.held
         s.legal = None
         return s
 
