@@ -67,7 +67,7 @@ def legal_steps(game: CardGame) -> set[str]:
     hand = list(game.view(game.current_player).hands[game.current_player] or ())
     done = [Step.parse(s) for s in game.view(None).this_turn]
     played = [(d.tile, d.place) for d in done if d.tile is not None and d.place is not None]
-    tribes = bool(getattr(game.rules, "tribe_and_circle"))
+    tribes = bool(game.rules.tribe_and_circle)
     places = [place for _, place in played]
     intact = len(set(places)) == len(places) and all(pos[1].get(place) == card for card, place in played)
     # intact: nothing has left the X this turn
@@ -87,7 +87,7 @@ def legal_steps(game: CardGame) -> set[str]:
             if (
                 tribes
                 and start is not None
-                and tribe_extendable(game, start, played + [(card, place)], hand_after(hand, card))
+                and tribe_extendable(game, start, [*played, (card, place)], hand_after(hand, card))
             ):
                 out.add(f"{card}@{place}")
                 continue
@@ -190,7 +190,7 @@ def tribe_extendable(game: CardGame, start: Position, cards: list[tuple[Tile, st
                 continue  # a free place touching the table every card touches
             if all(start[0][t] != card.nation for t in touching(game, place)):
                 continue  # the nation rule
-            if tribe_extendable(game, start, cards + [(card, place)], hand_after(hand, card)):
+            if tribe_extendable(game, start, [*cards, (card, place)], hand_after(hand, card)):
                 return True
     return False
 
