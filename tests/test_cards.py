@@ -290,3 +290,56 @@ def test_r4_7_a_tribe_must_be_completed_and_only_with_the_variant() -> None:
     game.push("ITAf@b5")
     game.push("ITAf@a4")
     assert rule_of(game, "FRAf@d3") == "R4.7"  # every card of the circle touches its table
+
+
+def test_refusals_name_the_rule() -> None:
+    game = position(["ITAm", "ITAf", "GERm"], {"b5": "ITAf"})
+    assert rule_of(game, "ITAm@b5") == "R4.2"  # taken
+    assert rule_of(game, "FRAf@a4") == "R4.3"  # not in hand
+    assert rule_of(game, "JOKf@a4=ITA") == "R4.1"  # no jokers in the card game
+    assert rule_of(game, "USAm@bar") == "R4.3"  # a step of the board game
+    game.push("ITAm@a4")
+    assert rule_of(game, "close") == "R4.6"  # the hand is not empty
+    twelve = position(["RUSm"] * 4 + ["TURm"] * 4 + ["AFRm"] * 4, others=[["CUBf"]])
+    assert rule_of(twelve, "down:CUBf") == "R4.3"
+
+
+def test_a_finished_card_game_takes_no_step() -> None:
+    game = position(["RUSm"], deck=["TURm"])
+    game.push("draw")
+    assert rule_of(game, "draw") == "R4.6" and game.legal_steps() == []
+    with pytest.raises(IllegalStepError, match="over"):
+        game.random_step(random.Random(1))
+
+
+def test_random_step_uses_the_cached_legal_steps() -> None:
+    game = CardGame(3, seed=4)
+    legal_now = game.legal_steps()
+    assert all(game.random_step(random.Random(i)) in legal_now for i in range(20))
+
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"hands": [["RUSm"]]}, "one hand per player"),
+        ({"hands": [["RUSm"], []], "tables": ["FRA"]}, "5 table cards"),
+        ({"hands": [["RUSm"] * 5, []]}, "more RUSm"),
+        ({"hands": [["RUSm"], []], "table_pile": ["FRA", "FRA"]}, "more FRA"),
+    ],
+)
+def test_impossible_card_positions_are_refused(kwargs: dict[str, Any], message: str) -> None:
+    kwargs.setdefault("tables", TABLES)
+    with pytest.raises(ValueError, match=message):
+        CardGame.from_position(2, **kwargs)
+
+
+def test_card_records_refuse_unknown_cards_and_tables() -> None:
+    data = Record.of(CardGame(2, seed=1)).to_json()
+    with pytest.raises(ValueError, match=r"deck\[0\]: not a client card"):
+        Record.from_json({**data, "deck": [99, *data["deck"][1:]]}).replay()
+    with pytest.raises(ValueError, match=r"table_cards\[1\]: not a nation code"):
+        Record.from_json({**data, "table_cards": ["FRA", "XXX", *data["table_cards"][2:]]}).replay()
+    with pytest.raises(ValueError, match="two of each"):
+        Record.from_json({**data, "table_cards": ["FRA"] * 24}).replay()
+    with pytest.raises(ValueError, match="'deck' must be"):
+        Record.from_json({k: v for k, v in data.items() if k != "deck"})

@@ -23,6 +23,9 @@ def test_random_step_is_always_legal() -> None:
             game.push(step)  # push checks the step again
     with pytest.raises(IllegalStepError, match="over"):
         game.random_step(rng)
+    game.legal_steps()  # an empty list, now cached
+    with pytest.raises(IllegalStepError, match="over"):
+        game.random_step(rng)
 
 
 def test_random_step_is_uniform_over_the_legal_steps() -> None:

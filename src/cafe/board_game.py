@@ -262,10 +262,10 @@ class BoardGame(SteppedGame):
         which is uniform over the legal steps.
         """
         s = self._s
-        if s.legal is not None:
-            return rng.choice(s.legal)
         if s.over:
             raise Violation("R2.8", "the game is over")
+        if s.legal is not None:
+            return rng.choice(s.legal)
         topo = self.topo
         candidates = self._seat_triples(s)  # (tile, chair, nation)
         if s.placed:

@@ -32,7 +32,7 @@ PENALTY = 2  # per card in hand and per face-down card
 TABLE_CARDS = 24
 
 # Why a card is refused: the codes of CardGame._check_card (0 is legal).
-TAKEN, WRONG_NATION, TURN_FULL, MUST_JOIN, GENDER, ZERO_ALONE, NOT_TRIBE = range(1, 8)
+TAKEN, WRONG_NATION, MUST_JOIN, GENDER, ZERO_ALONE, NOT_TRIBE = range(1, 7)
 
 
 class CardGame(SteppedGame):
@@ -249,10 +249,10 @@ class CardGame(SteppedGame):
     def random_step(self, rng: random.Random) -> Step:
         """A uniformly random legal step (candidates tried in random order; see BoardGame.random_step)."""
         s = self._s
-        if s.legal is not None:
-            return rng.choice(s.legal)
         if s.over:
             raise Violation("R4.6", "the game is over")
+        if s.legal is not None:
+            return rng.choice(s.legal)
         candidates: list[Step | tuple[int, int]] = [*self._card_candidates(s)]
         candidates += self._other_steps(s)
         while candidates:
@@ -264,7 +264,7 @@ class CardGame(SteppedGame):
                 return self._steps[candidate]
             candidates[i] = candidates[-1]
             candidates.pop()
-        raise AssertionError("a card-game position always has a legal step")
+        raise AssertionError("a card-game position always has a legal step")  # pragma: no cover
 
     def _generate(self, s: CardState) -> Iterator[Step]:
         for card, p in self._card_candidates(s):
@@ -324,8 +324,6 @@ class CardGame(SteppedGame):
             n = s.slot_clients[t] + 1
             if n >= 2:
                 score += n + s.slot_native[t] + (nation == s.slot_nat[t])
-        if k >= MAX_CARDS:
-            return TURN_FULL
         if s.pending and (not score or not set(slots) & set(s.pending)):
             return MUST_JOIN
         if score or (k + 1 < MAX_CARDS and self._zero_completes(s, card, p)):
@@ -369,9 +367,10 @@ class CardGame(SteppedGame):
         return tuple(t for t in possible if t in self.board.place_slots[p] and not others[t])
 
     def _check_tribe(self, s: CardState, card: int, p: int) -> int:
-        """0 if ``card`` on ``p`` may be a card of a tribe/circle turn that can still be completed."""
-        if not self.rules.tribe_and_circle:
-            return NOT_TRIBE
+        """0 if ``card`` on ``p`` may be a card of a tribe/circle turn that can still be completed.
+
+        Asked only with the variant on.
+        """
         k = len(s.placed)
         tables = self._tribe_tables(s, card, p)
         if not tables or k >= MAX_TRIBE_CARDS:
@@ -399,8 +398,6 @@ class CardGame(SteppedGame):
             return Violation("R4.2", f"place {place} is taken")
         if code == WRONG_NATION:
             return Violation("R4.2", f"{Tile(card).describe()} cannot take {place}: it touches {tables}")
-        if code == TURN_FULL:
-            return Violation("R4.3", f"a turn plays at most {MAX_CARDS} cards")
         if code == MUST_JOIN:
             return Violation("R4.3", "the last card scored 0: the next card must touch one of its tables and score")
         if code == GENDER:
