@@ -31,6 +31,8 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5
 PENALTY = 2  # per card in hand and per face-down card
 TABLE_CARDS = 24
 
+DOWN_STEPS = tuple(Step(Kind.DOWN, TILES[card]) for card in range(CARD_TYPES))
+
 # Why a card is refused: the codes of CardGame._check_card (0 is legal).
 TAKEN, WRONG_NATION, MUST_JOIN, GENDER, ZERO_ALONE, NOT_TRIBE = range(1, 7)
 
@@ -253,7 +255,7 @@ class CardGame(SteppedGame):
             raise Violation("R4.6", "the game is over")
         if s.legal is not None:
             return rng.choice(s.legal)
-        candidates: list[Step | tuple[int, int]] = [*self._card_candidates(s)]
+        candidates: list[Any] = self._card_candidates(s)  # (card, place) pairs, then whole steps
         candidates += self._other_steps(s)
         while candidates:
             i = rng.randrange(len(candidates))
@@ -282,7 +284,7 @@ class CardGame(SteppedGame):
         if hand_n < HAND_LIMIT:
             return [DRAW]
         hand = s.hands[s.current]
-        return [Step(Kind.DOWN, TILES[card]) for card in range(CARD_TYPES) if hand[card]]
+        return [DOWN_STEPS[card] for card in range(CARD_TYPES) if hand[card]]
 
     def _card_candidates(self, s: CardState) -> list[tuple[int, int]]:
         """(card, place) for every free place a hand card may take by nation."""
@@ -420,8 +422,9 @@ class CardGame(SteppedGame):
     # ------------------------------------------------------------------ changing the state
 
     def _apply_step(self, s: CardState, step: Step, player: int) -> StepResult:
-        s.hands[player] = s.hands[player].copy()  # the state copy shares the hands; only this one changes
         kind = step.kind
+        if kind is not Kind.STOP and kind is not Kind.CLOSE:
+            s.hands[player] = s.hands[player].copy()  # the state copy shares the hands; only this one changes
         if kind is Kind.SEAT:
             return self._play(s, step, player)
         if kind is Kind.DRAW:
