@@ -332,16 +332,6 @@ class BoardGame(SteppedGame):
 
         return board_view(self, seat)
 
-    def _repr_svg_(self) -> str:
-        from cafe.svg import board_svg
-
-        return board_svg(self.view())
-
-    def __str__(self) -> str:
-        from cafe.text import board_text
-
-        return board_text(self.view())
-
     def places(self) -> tuple[int, ...] | None:
         """Each seat's place (1 = first; shared places repeat) once the game is over (RULES.md §2.8).
 

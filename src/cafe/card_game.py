@@ -201,16 +201,6 @@ class CardGame(SteppedGame):
 
         return card_view(self, seat)
 
-    def _repr_svg_(self) -> str:
-        from cafe.svg import cards_svg
-
-        return cards_svg(self.view())
-
-    def __str__(self) -> str:
-        from cafe.text import cards_text
-
-        return cards_text(self.view())
-
     # ------------------------------------------------------------------ legal steps
 
     def check(self, step: Step) -> None:

@@ -88,6 +88,10 @@ class SteppedGame:
         """Each seat's place (1 = first; shared places repeat) once the game is over."""
         raise NotImplementedError
 
+    def view(self, seat: int | None = None) -> Any:
+        """What ``seat`` may see (None: a spectator)."""
+        raise NotImplementedError
+
     def _generate(self, s: Any) -> Iterator[Step]:
         raise NotImplementedError
 
@@ -142,6 +146,16 @@ class SteppedGame:
         except IllegalStepError:
             return False
         return True
+
+    def _repr_svg_(self) -> str:
+        from cafe.svg import view_svg
+
+        return view_svg(self.view())
+
+    def __str__(self) -> str:
+        from cafe.text import view_text
+
+        return view_text(self.view())
 
     # ------------------------------------------------------------------ making moves
 

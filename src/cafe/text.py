@@ -31,6 +31,22 @@ def bar_title_cell(board: Board) -> tuple[int, int] | None:
     return cell_xy(first)[0], cell_xy(last)[1]
 
 
+def view_text(view: BoardView | CardView) -> str:
+    """Draw a view of either edition as text."""
+    return cards_text(view) if isinstance(view, CardView) else board_text(view)
+
+
+def grid_lines(grid: dict[tuple[int, int], str], cols: int, rows: int, empty: str) -> list[str]:
+    """The cells of a grid, top row first, with rank numbers on the left and files below, and a blank line."""
+    lines = []
+    for y in range(rows - 1, -1, -1):
+        row = "".join(grid.get((x, y), empty).center(CELL) for x in range(cols))
+        lines.append(f"{y + 1:>2} {row.rstrip()}")
+    lines.append("   " + "".join(chr(ord("a") + x).center(CELL) for x in range(cols)))
+    lines.append("")
+    return lines
+
+
 def guest_code(tile: str, nation: str) -> str:
     """A seated guest's short code: ``USAm``, or ``USAf*`` for a joker given USA."""
     return f"{nation}{tile[-1]}*" if tile.startswith("JOK") else tile
@@ -55,12 +71,7 @@ def board_text(view: BoardView) -> str:
     title = bar_title_cell(board)
     if title is not None:
         grid[title] = "BAR"
-    lines = []
-    for y in range(rows - 1, -1, -1):
-        row = "".join(grid.get((x, y), ".").center(CELL) for x in range(cols))
-        lines.append(f"{y + 1:>2} {row.rstrip()}")
-    lines.append("   " + "".join(chr(ord("a") + x).center(CELL) for x in range(cols)))
-    lines.append("")
+    lines = grid_lines(grid, cols, rows, empty=".")
     lines.extend(status_lines(view, with_bar=not stools))
     return "\n".join(lines)
 
@@ -106,12 +117,7 @@ def cards_text(view: CardView) -> str:
         grid[cell_xy(place)] = place
     for place, card in view.clients:
         grid[cell_xy(place)] = card.name
-    lines = []
-    for y in range(rows - 1, -1, -1):
-        row = "".join(grid.get((x, y), "").center(CELL) for x in range(cols))
-        lines.append(f"{y + 1:>2} {row.rstrip()}")
-    lines.append("   " + "".join(chr(ord("a") + x).center(CELL) for x in range(cols)))
-    lines.append("")
+    lines = grid_lines(grid, cols, rows, empty="")
     lines.append(f"Deck: {view.deck_count} cards   Table pile: {view.table_pile_count} tables")
     for p, name in enumerate(view.players):
         marker = ">" if p == view.current_player and not view.over else " "
