@@ -1,4 +1,4 @@
-"""Café International in Python: the rules engine, notation, records and rendering.
+"""Café International in Python: the rules engines of both editions, notation, records and rendering.
 
 >>> from cafe import BoardGame, Step
 >>> game = BoardGame(["Ann", "Bob"], seed=7)
@@ -8,6 +8,7 @@ True
 """
 
 from cafe.board_game import BoardGame
+from cafe.card_game import CardGame
 from cafe.errors import BoardFileError, CafeError, IllegalStepError, NotationError, RecordError, RulesError
 from cafe.game import StepResult
 from cafe.layout import Board, load_board
@@ -23,6 +24,7 @@ __all__ = [
     "BoardGame",
     "BoardRules",
     "CafeError",
+    "CardGame",
     "CardRules",
     "Gender",
     "IllegalStepError",
