@@ -51,3 +51,19 @@ def test_demo_with_a_delay_shows_the_board_each_turn(capsys: pytest.CaptureFixtu
     assert main(["demo", "--players", "2", "--seed", "1", "--delay", "0.0001"]) == 0
     out = capsys.readouterr().out
     assert out.count("[USA1]") > 10
+
+
+def test_demo_of_the_card_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_file = tmp_path / "cards.json"
+    assert (
+        main(["demo", "--edition", "cards", "--players", "5", "--seed", "2", "--delay", "0", "--record", str(out_file)])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "card game between 5 random players" in out and "Game over" in out
+    assert Record.load(out_file).replay().is_over()
+
+
+def test_demo_refuses_five_players_at_the_board_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--players", "5", "--delay", "0"]) == 1
+    assert "2 to 4 players" in capsys.readouterr().err

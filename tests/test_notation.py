@@ -104,6 +104,9 @@ def test_custom_board_steps_round_trip() -> None:
         ("Great Britain man d9", "GBRm@d9"),
         ("pass", "pass"),
         (" STOP ", "stop"),
+        ("draw", "draw"),
+        ("lay down a french lady", "down:FRAf"),
+        ("italian gentleman c4", "ITAm@c4"),
     ],
 )
 def test_friendly_form(text: str, canonical: str) -> None:

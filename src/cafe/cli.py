@@ -53,7 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_bench)
 
     p = sub.add_parser("demo", help="watch a game between random players in the terminal")
-    p.add_argument("--players", type=int, default=4, choices=range(2, 5), metavar="N", help="2 to 4 (default 4)")
+    p.add_argument("--edition", choices=["board", "cards"], default="board", help="board (default) or cards")
+    p.add_argument(
+        "--players", type=int, default=4, choices=range(2, 6), metavar="N", help="2 to 4 (cards: 5); default 4"
+    )
     p.add_argument("--seed", type=int, default=None, help="seed for the bag and the players")
     p.add_argument("--delay", type=float, default=0.4, help="seconds between turns (default 0.4)")
     p.add_argument("--record", metavar="OUT", help="save the finished game's record here")
@@ -107,12 +110,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from cafe.ai import RandomPlayer
     from cafe.board_game import BoardGame
+    from cafe.card_game import CardGame
 
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
-    names = ["Ann", "Bob", "Cy", "Dee"][: args.players]
-    game = BoardGame(names, seed=seed)
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve"][: args.players]
+    game: BoardGame | CardGame
+    if args.edition == "cards":
+        game = CardGame(names, seed=seed)
+    elif args.players > 4:
+        raise CafeError("the board game takes 2 to 4 players")
+    else:
+        game = BoardGame(names, seed=seed)
     players = [RandomPlayer(seed + p, name) for p, name in enumerate(names)]
-    print(f"A demonstration game between {args.players} random players (seed {seed}).\n")
+    edition = "card game" if args.edition == "cards" else "game"
+    print(f"A demonstration {edition} between {args.players} random players (seed {seed}).\n")
     while not game.is_over():
         player = game.current_player
         before = len(game.turns())

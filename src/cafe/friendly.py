@@ -2,8 +2,9 @@
 
 Accepts, case-insensitively: the canonical form (``usam@h3``), or words in any
 order: a nation (code, country or adjective), a gender (lady, woman, f;
-gentleman, man, m), a chair or ``bar``, ``joker``, ``exchange``/``swap``, and
-for a joker the nation it is given (``joker lady i2 usa``).
+gentleman, man, m), a chair or ``bar``, ``joker``, ``exchange``/``swap``,
+``down`` (the card game's lay face down), and for a joker the nation it is
+given (``joker lady i2 usa``).
 
 >>> str(parse_friendly("American lady h1"))
 'USAf@h1'
@@ -11,6 +12,8 @@ for a joker the nation it is given (``joker lady i2 usa``).
 'JOKm@i2=USA'
 >>> str(parse_friendly("swap usa lady i2"))
 'USAf~i2'
+>>> str(parse_friendly("lay down a french lady"))
+'down:FRAf'
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ def parse_friendly(text: str) -> Step:
     nation: Nation | None = None  # the guest's nation, or the nation a joker is given
     gender: Gender | None = None
     chair: str | None = None
-    joker = exchange = bar = False
+    joker = exchange = bar = down = False
     for word in words:
         if word in _FILLER:
             continue
@@ -61,6 +64,8 @@ def parse_friendly(text: str) -> Step:
             exchange = True
         elif word == "bar":
             bar = True
+        elif word in ("down", "lay", "face-down", "facedown"):
+            down = True
         elif word in _GENDER_WORDS and gender is None:
             gender = _GENDER_WORDS[word]
         elif word in _NATION_WORDS:
@@ -83,6 +88,8 @@ def parse_friendly(text: str) -> Step:
         tile = Tile.of(nation, gender)
     if bar:
         return Step(Kind.BAR, tile)
+    if down:
+        return Step(Kind.DOWN, tile)
     if chair is None:
         raise NotationError(f"{raw!r}: say which chair (like h3) or 'bar'")
     if exchange:

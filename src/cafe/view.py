@@ -170,6 +170,9 @@ class CardView:
         }
 
 
+View = BoardView | CardView  # what a player of either edition is shown
+
+
 def card_view(game: CardGame, seat: int | None = None) -> CardView:
     """The view of ``seat`` (or a spectator's) of a card game; hands are shown to all once it is over."""
     s = game.state

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from cafe.steps import Step
-from cafe.view import BoardView
+from cafe.view import View
 
 
 class Player(Protocol):
@@ -14,4 +14,4 @@ class Player(Protocol):
 
     name: str
 
-    def choose(self, view: BoardView, legal: Sequence[Step]) -> Step: ...
+    def choose(self, view: View, legal: Sequence[Step]) -> Step: ...

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 
 from cafe.steps import Step
-from cafe.view import BoardView
+from cafe.view import View
 
 
 class RandomPlayer:
@@ -16,5 +16,5 @@ class RandomPlayer:
         self.name = name
         self.rng = random.Random(seed)
 
-    def choose(self, view: BoardView, legal: Sequence[Step]) -> Step:
+    def choose(self, view: View, legal: Sequence[Step]) -> Step:
         return self.rng.choice(legal)
