@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from cafe import BoardGame
 from cafe.tiles import Tile, full_set
+
+# CI runs the property tests on a fixed set of examples; elsewhere they explore afresh each run.
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 # Two tables sharing one chair (c2): proves the engine is not tied to the classic board.
 DUO_BOARD: dict[str, Any] = {
