@@ -20,7 +20,7 @@ from cafe.game import GENDER_OK, SteppedGame, StepResult, Violation, rank
 from cafe.layout import Board, load_board
 from cafe.options import BoardRules, make_rules
 from cafe.steps import PASS, STOP, Kind, Step
-from cafe.tiles import JOKER_F, TILE_GENDER, TILE_NATION, TILE_TYPES, TILES, Gender, Nation, Tile, full_set
+from cafe.tiles import JOKER_F, TILE_GENDER, TILE_NATION, TILE_TYPES, Gender, Nation, Tile, full_set
 
 if TYPE_CHECKING:
     from cafe.view import BoardView
@@ -235,11 +235,6 @@ class BoardGame(SteppedGame):
         return game
 
     # ------------------------------------------------------------------ reading the position
-
-    def hand(self, seat: int) -> list[Tile]:
-        """The tiles in a seat's hand, sorted."""
-        counts = self._s.hands[seat]
-        return [TILES[t] for t in range(TILE_TYPES) for _ in range(counts[t])]
 
     def bag_count(self) -> int:
         return len(self.bag) - self._s.bag_pos

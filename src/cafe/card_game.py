@@ -163,11 +163,6 @@ class CardGame(SteppedGame):
 
     # ------------------------------------------------------------------ reading the position
 
-    def hand(self, seat: int) -> list[Tile]:
-        """The cards in a seat's hand, sorted."""
-        counts = self._s.hands[seat]
-        return [TILES[t] for t in range(CARD_TYPES) for _ in range(counts[t])]
-
     def deck_count(self) -> int:
         return self._deck_left(self._s)
 

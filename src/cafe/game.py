@@ -13,6 +13,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
 
 from cafe.errors import IllegalStepError
 from cafe.steps import STOP, Step, format_turn, parse_step, parse_turn
+from cafe.tiles import TILES, Tile
 
 # The gender rule of both editions (RULES.md §2.3 rule 2, §4.2): may a table hold (ladies, gentlemen)?
 GENDER_OK = tuple(
@@ -122,6 +123,10 @@ class SteppedGame:
     def results(self) -> tuple[StepResult, ...]:
         """What every step so far did, in order."""
         return tuple(self._results)
+
+    def hand(self, seat: int) -> list[Tile]:
+        """The tiles (or cards) in a seat's hand, sorted."""
+        return [TILES[t] for t, count in enumerate(self._s.hands[seat]) for _ in range(count)]
 
     def is_over(self) -> bool:
         return bool(self._s.over)
