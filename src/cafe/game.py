@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from cafe.errors import IllegalStepError
 from cafe.steps import STOP, Step, format_turn, parse_step, parse_turn
@@ -43,22 +43,6 @@ class StepResult(NamedTuple):
     game_over: bool = False
 
 
-class GameState(Protocol):
-    """What the shared machinery needs of an edition's state."""
-
-    legal: list[Step] | None
-    over: bool
-    current: int
-    turn_no: int
-    scores: list[int]
-    end_reason: str | None
-    penalties: list[int] | None
-
-    def copy(self) -> Any: ...
-
-    def clear_caches(self) -> None: ...
-
-
 G = TypeVar("G", bound="SteppedGame")
 
 
@@ -67,7 +51,7 @@ class SteppedGame:
 
     END_REASONS: ClassVar[dict[str, str]] = {}
     players: tuple[str, ...]
-    _s: Any  # the edition's state (a GameState)
+    _s: Any  # the edition's state: legal, over, current, turn_no, scores, hands, end_reason, penalties; copy()
 
     def _start_history(self) -> None:
         self._stack: list[Any] = []  # earlier states, for pop

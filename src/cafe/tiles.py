@@ -29,15 +29,6 @@ class Nation(IntEnum):
     TUR = 10
     USA = 11
 
-    @property
-    def code(self) -> str:
-        return self.name
-
-    @property
-    def title(self) -> str:
-        """The nation's name in English, as printed on the board."""
-        return NATION_TITLES[self]
-
     def __str__(self) -> str:
         return self.name
 
@@ -76,16 +67,8 @@ class Gender(IntEnum):
     M = 1
 
     @property
-    def letter(self) -> str:
-        return "f" if self is Gender.F else "m"
-
-    @property
     def word(self) -> str:
         return "lady" if self is Gender.F else "gentleman"
-
-    @property
-    def plural(self) -> str:
-        return "ladies" if self is Gender.F else "gentlemen"
 
 
 JOKER_F = 24
@@ -135,10 +118,6 @@ class Tile(IntEnum):
     def nation(self) -> Nation | None:
         """The printed nation; ``None`` for a joker."""
         return None if self >= JOKER_F else Nation(self >> 1)
-
-    @property
-    def code(self) -> str:
-        return self.name
 
     def describe(self) -> str:
         """Plain words for people: ``American gentleman``, ``joker lady``."""
