@@ -15,12 +15,24 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cafe.board_state import CLOSED, FREE, State
-from cafe.errors import CafeError, RecordError
-from cafe.game import GENDER_OK, SteppedGame, StepResult, Violation, rank
+from cafe.errors import RecordError
+from cafe.game import GENDER_OK, SteppedGame, StepResult, Violation, fill_hands, rank, seat_names
 from cafe.layout import Board, load_board
 from cafe.options import BoardRules, make_rules
 from cafe.steps import PASS, STOP, Kind, Step
-from cafe.tiles import JOKER_F, TILE_GENDER, TILE_NATION, TILE_TYPES, Gender, Nation, Tile, full_set
+from cafe.tiles import (
+    JOKER_F,
+    TILE_GENDER,
+    TILE_NATION,
+    TILE_TYPES,
+    Gender,
+    Nation,
+    Tile,
+    as_tile,
+    full_set,
+    read_set,
+    remainder,
+)
 
 if TYPE_CHECKING:
     from cafe.view import BoardView
@@ -127,10 +139,7 @@ class BoardGame(SteppedGame):
         bag: Sequence[Tile | str] | None = None,
         seed: int | None = None,
     ) -> None:
-        names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
-        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise RecordError(f"the board game takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
-        self.players: tuple[str, ...] = tuple(names)
+        self.players = seat_names(players, "the board game", MIN_PLAYERS, MAX_PLAYERS)
         if rules is None:
             rules = PRINTED
         elif isinstance(rules, (str, dict)):
@@ -144,7 +153,7 @@ class BoardGame(SteppedGame):
         self._values = _value_table(rules.scoring)
         self._start_history()
         self.from_setup = False  # set up by from_position: no record of its own
-        n = len(names)
+        n = len(self.players)
         s = State.empty(len(self.board.chair_ids), len(self.board.table_ids), n)
         s.hand_size = [HAND] * n
         for seat in range(n):
@@ -180,8 +189,6 @@ class BoardGame(SteppedGame):
         """
         game = cls(players, rules=rules, board=board, seed=seed)
         n = len(game.players)
-        if len(hands) != n:
-            raise RecordError(f"give one hand per player ({n}), not {len(hands)}")
         s = State.empty(len(game.board.chair_ids), len(game.board.table_ids), n)
         used: list[Tile] = []
         for chair, code in (seated or {}).items():
@@ -192,14 +199,8 @@ class BoardGame(SteppedGame):
             nation = Nation.parse(nation_code) if tile.is_joker else TILE_NATION[tile]
             game._sit(s, tile, game._chair(chair), nation)
             used.append(tile)
-        for seat, hand in enumerate(hands):
-            for item in hand:
-                tile = Tile.parse(item) if isinstance(item, str) else item
-                s.hands[seat][tile] += 1
-                s.hand_n[seat] += 1
-                used.append(tile)
-        for item in bar:
-            tile = Tile.parse(item) if isinstance(item, str) else item
+        used += fill_hands(s, hands)
+        for tile in map(as_tile, bar):
             s.stools.append(tile)
             used.append(tile)
         for chair in closed:
@@ -209,20 +210,13 @@ class BoardGame(SteppedGame):
         for seat in eliminated:
             s.eliminated[seat] = True
             s.elim_order += (seat,)
-        rest = full_set()
-        for tile in used:
-            if tile not in rest:
-                raise RecordError(f"more {tile} tiles than the game has")
-            rest.remove(tile)
+        rest = remainder(full_set(), used, "more {} tiles than the game has")
         if bag is None:
             random.Random(seed).shuffle(rest)
             order = rest
         else:
-            order = [Tile.parse(t) if isinstance(t, str) else t for t in bag]
-            for tile in order:
-                if tile not in rest:
-                    raise RecordError(f"the bag holds more {tile} tiles than are left")
-                rest.remove(tile)
+            order = [as_tile(t) for t in bag]
+            rest = remainder(rest, order, "the bag holds more {} tiles than are left")
         game.bag = tuple(used) + tuple(order)
         s.bag_pos = len(used)
         s.removed = len(rest) if bag is not None else 0
@@ -869,26 +863,4 @@ def _shuffled(seed: int | None) -> tuple[Tile, ...]:
 
 def _check_bag(bag: Sequence[Tile | str]) -> tuple[Tile, ...]:
     """A bag given in a record: exactly the 100 tiles, in draw order."""
-    tiles: list[Tile] = []
-    for i, item in enumerate(bag):
-        if isinstance(item, Tile):
-            tiles.append(item)
-        elif isinstance(item, str):
-            try:
-                tiles.append(Tile.parse(item))
-            except CafeError as exc:
-                raise RecordError(f"bag[{i}]: {exc.detail}") from None
-        else:
-            raise RecordError(f"bag[{i}]: a tile code such as 'USAm', not {item!r}")
-    expected = full_set()
-    if sorted(tiles) != sorted(expected):
-        counts = {t: tiles.count(t) for t in set(tiles) | set(expected)}
-        wrong = [
-            f"{t} {counts[t]} times (the set has {expected.count(t)})"
-            for t in Tile
-            if counts.get(t, 0) != expected.count(t)
-        ]
-        raise RecordError(
-            f"the bag must hold exactly the {len(expected)} tiles; it has {len(tiles)}: {'; '.join(wrong[:4])}"
-        )
-    return tuple(tiles)
+    return read_set(bag, as_tile, "bag", full_set(), "the bag must hold exactly the 100 tiles")

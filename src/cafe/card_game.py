@@ -12,12 +12,24 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cafe.card_state import CARD_TYPES, FREE, CardState
-from cafe.errors import CafeError, RecordError
-from cafe.game import GENDER_OK, SteppedGame, StepResult, Violation, rank
+from cafe.errors import RecordError
+from cafe.game import GENDER_OK, SteppedGame, StepResult, Violation, fill_hands, rank, seat_names
 from cafe.layout import CardBoard, load_card_board
 from cafe.options import CardRules, make_rules
 from cafe.steps import CLOSE, DRAW, STOP, Kind, Step
-from cafe.tiles import TILE_GENDER, TILE_NATION, TILES, Nation, Tile, full_set
+from cafe.tiles import (
+    NATIONS,
+    TILE_GENDER,
+    TILE_NATION,
+    TILES,
+    Nation,
+    Tile,
+    as_nation,
+    as_tile,
+    full_set,
+    read_set,
+    remainder,
+)
 
 if TYPE_CHECKING:
     from cafe.view import CardView
@@ -61,10 +73,7 @@ class CardGame(SteppedGame):
         table_cards: Sequence[Nation | str] | None = None,
         seed: int | None = None,
     ) -> None:
-        names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
-        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise RecordError(f"the card game takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
-        self.players: tuple[str, ...] = tuple(names)
+        self.players = seat_names(players, "the card game", MIN_PLAYERS, MAX_PLAYERS)
         if rules is None or isinstance(rules, (str, dict)):
             made = make_rules("cards", rules)
             assert isinstance(made, CardRules)
@@ -80,8 +89,8 @@ class CardGame(SteppedGame):
         self._accepted: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
         self.from_setup = False  # set up by from_position: no record of its own
         board = self.board
-        s = CardState.empty(len(board.place_ids), len(board.slots), len(names))
-        for seat in range(len(names)):
+        s = CardState.empty(len(board.place_ids), len(board.slots), len(self.players))
+        for seat in range(len(self.players)):
             self._draw(s, seat, HAND)
         for slot in range(len(board.slots)):
             s.slot_nat[slot] = self.table_cards[slot]
@@ -114,46 +123,38 @@ class CardGame(SteppedGame):
         """
         game = cls(players, rules=rules, seed=seed)
         n = len(game.players)
-        if len(hands) != n:
-            raise RecordError(f"give one hand per player ({n}), not {len(hands)}")
         board = game.board
         if len(tables) != len(board.slots):
             raise RecordError(f"give the {len(board.slots)} table cards in slot order {', '.join(board.slots)}")
         s = CardState.empty(len(board.place_ids), len(board.slots), n)
         for slot, nation in enumerate(tables):
-            s.slot_nat[slot] = Nation.parse(nation) if isinstance(nation, str) else nation
+            s.slot_nat[slot] = as_nation(nation)
         used: list[Tile] = []
         for place, code in (clients or {}).items():
             card = Tile.parse(code)
             game._sit(s, card, game._place(place))
             used.append(card)
-        for seat, hand in enumerate(hands):
-            for item in hand:
-                card = Tile.parse(item) if isinstance(item, str) else item
-                s.hands[seat][card] += 1
-                s.hand_n[seat] += 1
-                used.append(card)
+        used += fill_hands(s, hands)
         for seat, cards in enumerate(face_down):
-            for item in cards:
-                card = Tile.parse(item) if isinstance(item, str) else item
+            for card in map(as_tile, cards):
                 s.down[seat] = (*s.down[seat], int(card))
                 used.append(card)
-        rest = _remainder(full_set(jokers=False), used, "client cards")
+        rest = remainder(full_set(jokers=False), used, "more {} than the game has (client cards)")
         if deck is None:
             order = list(_shuffled(rest, random.Random(seed)))
         else:
-            order = [Tile.parse(c) if isinstance(c, str) else c for c in deck]
-            _remainder(rest, order, "deck")
-        laid = [s.slot_nat[t] for t in range(len(board.slots))]
-        piles = _remainder(list(Nation) * 2, [Nation(n) for n in laid], "table cards")
+            order = [as_tile(c) for c in deck]
+            remainder(rest, order, "more {} than the game has (deck)")
+        laid = [NATIONS[n] for n in s.slot_nat]
+        piles = remainder(list(Nation) * 2, laid, "more {} than the game has (table cards)")
         if table_pile is None:
             pile = list(_shuffled(piles, random.Random(seed)))
         else:
-            pile = [Nation.parse(x) if isinstance(x, str) else x for x in table_pile]
-            _remainder(piles, pile, "table pile")
+            pile = [as_nation(x) for x in table_pile]
+            remainder(piles, pile, "more {} than the game has (table pile)")
         game.deck = tuple(used) + tuple(order)
         s.deck_pos = len(used)
-        game.table_cards = tuple(Nation(n) for n in laid) + tuple(pile)
+        game.table_cards = tuple(laid) + tuple(pile)
         s.table_pos = len(board.slots)
         s.scores = list(scores) if scores is not None else [0] * n
         s.current, s.turn_no = current, turn_number
@@ -593,16 +594,6 @@ def _card_steps(board: CardBoard) -> dict[tuple[int, int], Step]:
     return hit[1]
 
 
-def _remainder(items: list[Any], taken: Sequence[Any], what: str) -> list[Any]:
-    """``items`` without ``taken`` (a multiset difference); an error if something is taken twice too often."""
-    rest = list(items)
-    for item in taken:
-        if item not in rest:
-            raise RecordError(f"more {item} than the game has ({what})")
-        rest.remove(item)
-    return rest
-
-
 def _shuffled(items: list[Any], rng: random.Random) -> tuple[Any, ...]:
     rng.shuffle(items)
     return tuple(items)
@@ -610,25 +601,11 @@ def _shuffled(items: list[Any], rng: random.Random) -> tuple[Any, ...]:
 
 def _check_deck(deck: Sequence[Tile | str]) -> tuple[Tile, ...]:
     """A record's deck: exactly the 96 client cards, in draw order."""
-    cards: list[Tile] = []
-    for i, item in enumerate(deck):
-        try:
-            cards.append(Tile.parse(item) if isinstance(item, str) else Tile(item))
-        except (CafeError, ValueError):
-            raise RecordError(f"deck[{i}]: not a client card: {item!r}") from None
-    if sorted(cards) != sorted(full_set(jokers=False)):
-        raise RecordError(f"the deck must hold exactly the 96 client cards (4 of each, no jokers); it has {len(cards)}")
-    return tuple(cards)
+    rule = "the deck must hold exactly the 96 client cards (4 of each, no jokers)"
+    return read_set(deck, as_tile, "deck", full_set(jokers=False), rule, what="a client card")
 
 
 def _check_tables(tables: Sequence[Nation | str]) -> tuple[Nation, ...]:
     """A record's table cards: exactly two of each nation, in the order they are laid."""
-    out: list[Nation] = []
-    for i, item in enumerate(tables):
-        try:
-            out.append(Nation.parse(item) if isinstance(item, str) else Nation(item))
-        except (CafeError, ValueError):
-            raise RecordError(f"table_cards[{i}]: not a nation code: {item!r}") from None
-    if sorted(out) != sorted(list(Nation) * 2) or len(out) != TABLE_CARDS:
-        raise RecordError("the table cards must be exactly two of each of the 12 nations")
-    return tuple(out)
+    rule = "the table cards must be exactly two of each of the 12 nations"
+    return read_set(tables, as_nation, "table_cards", list(Nation) * 2, rule, what="a nation code")

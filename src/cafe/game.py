@@ -11,9 +11,9 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
-from cafe.errors import IllegalStepError
+from cafe.errors import IllegalStepError, RecordError
 from cafe.steps import STOP, Step, format_turn, parse_step, parse_turn
-from cafe.tiles import TILES, Tile
+from cafe.tiles import TILES, Tile, as_tile
 
 # The gender rule of both editions (RULES.md §2.3 rule 2, §4.2): may a table hold (ladies, gentlemen)?
 GENDER_OK = tuple(
@@ -274,6 +274,27 @@ class SteppedGame:
         if places is None or places.count(1) != 1:
             return None
         return places.index(1)
+
+
+def seat_names(players: Sequence[str] | int, edition: str, low: int, high: int) -> tuple[str, ...]:
+    """The players' names (or "Player 1" ... for a count), checked against the edition's numbers."""
+    names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
+    if not low <= len(names) <= high:
+        raise RecordError(f"{edition} takes {low} to {high} players, not {len(names)}")
+    return tuple(names)
+
+
+def fill_hands(s: Any, hands: Sequence[Sequence[Tile | str]]) -> list[Tile]:
+    """Put one hand per player into a fresh state's ``hands``/``hand_n``; return the tiles used."""
+    if len(hands) != len(s.hands):
+        raise RecordError(f"give one hand per player ({len(s.hands)}), not {len(hands)}")
+    used: list[Tile] = []
+    for seat, hand in enumerate(hands):
+        for tile in map(as_tile, hand):
+            s.hands[seat][tile] += 1
+            s.hand_n[seat] += 1
+            used.append(tile)
+    return used
 
 
 def rank(seats: Sequence[int], key: Sequence[tuple[int, ...]]) -> dict[int, int]:

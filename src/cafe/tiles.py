@@ -8,9 +8,11 @@ so engine code can index lists with a tile while people see ``USAm``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from enum import IntEnum
+from typing import Any, TypeVar
 
-from cafe.errors import NotationError
+from cafe.errors import CafeError, NotationError, RecordError
 
 
 class Nation(IntEnum):
@@ -172,3 +174,59 @@ def full_set(jokers: bool = True) -> list[Tile]:
     if jokers:
         tiles += [Tile.JOKf, Tile.JOKf, Tile.JOKm, Tile.JOKm]
     return tiles
+
+
+T = TypeVar("T", Tile, Nation)
+
+
+def as_tile(item: Tile | str) -> Tile:
+    """A tile from its code, or the tile itself."""
+    if isinstance(item, Tile):
+        return item
+    if isinstance(item, str):
+        return Tile.parse(item)
+    raise TypeError(f"a tile code such as 'USAm', not {item!r}")
+
+
+def as_nation(item: Nation | str) -> Nation:
+    """A nation from its code, or the nation itself."""
+    if isinstance(item, Nation):
+        return item
+    if isinstance(item, str):
+        return Nation.parse(item)
+    raise TypeError(f"a nation code such as 'USA', not {item!r}")
+
+
+def read_set(
+    items: Sequence[Any], parse: Callable[[Any], T], field: str, full: list[T], rule: str, what: str | None = None
+) -> tuple[T, ...]:
+    """A record's list (``bag``, ``deck``, ``table_cards``): every item parsed, and exactly the set ``full``.
+
+    A bad item is reported as "not ``what``" when ``what`` is given, else in the parser's words;
+    ``rule`` says what the whole list must be.
+    """
+    out: list[T] = []
+    for i, item in enumerate(items):
+        try:
+            out.append(parse(item))
+        except (CafeError, TypeError, ValueError) as exc:
+            detail = exc.detail if isinstance(exc, CafeError) else str(exc)
+            raise RecordError(f"{field}[{i}]: {detail if what is None else f'not {what}: {item!r}'}") from None
+    if sorted(out) != sorted(full):
+        wrong = [
+            f"{x} {out.count(x)} times (the set has {full.count(x)})"
+            for x in dict.fromkeys(full + out)
+            if out.count(x) != full.count(x)
+        ]
+        raise RecordError(f"{rule}; it has {len(out)}: {'; '.join(wrong[:4])}")
+    return tuple(out)
+
+
+def remainder(items: list[T], taken: Iterable[T], message: str) -> list[T]:
+    """``items`` without ``taken`` (a multiset difference); ``message`` (with ``{}`` for the item) if one is missing."""
+    rest = list(items)
+    for item in taken:
+        if item not in rest:
+            raise RecordError(message.format(item))
+        rest.remove(item)
+    return rest
