@@ -1,8 +1,10 @@
-"""Per-player views of a board game (RULES.md §5): what one seat may see.
+"""Per-player views (RULES.md §5): what one seat may see of a game of either edition.
 
-The bag's order is never in a view.  Hands are open in the printed rules; with
-``surprise_guests`` a player sees only their own hand and the others' counts.
-A view is plain data (``to_json``) so that it can cross a network.
+Never in a view: the bag's order, the deck's or the table pile's order, or a
+hand hidden from the seat.  Board-game hands are open in the printed rules;
+with ``surprise_guests``, and always in the card game, a player sees only
+their own hand and the others' counts.  A view is plain data (``to_json``) so
+that it can cross a network.
 """
 
 from __future__ import annotations
@@ -26,24 +28,16 @@ class SeatedGuest:
 
 
 @dataclass(frozen=True)
-class BoardView:
-    """One seat's view (``seat`` None: a spectator, who sees what every player sees)."""
+class GameView:
+    """What every view holds, whatever the edition (``seat`` None: a spectator)."""
 
     seat: int | None
     players: tuple[str, ...]
     rules: Any
-    board: Board
-    guests: tuple[SeatedGuest, ...]
-    closed_chairs: tuple[str, ...]
-    bar: tuple[Tile, ...]
-    bar_values: tuple[int, ...]
     hands: tuple[tuple[Tile, ...] | None, ...]  # None where the hand is hidden from this seat
     hand_counts: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
     scores: tuple[int, ...]
     penalties: tuple[int, ...]
-    eliminated: tuple[bool, ...]
-    bag_count: int
     current_player: int
     turn_number: int
     this_turn: tuple[str, ...]  # steps taken in the turn in progress
@@ -52,6 +46,38 @@ class BoardView:
     end_reason: str | None
     winner: int | None
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "players": list(self.players),
+            "rules": self.rules,
+            "hands": [None if h is None else [t.name for t in h] for h in self.hands],
+            "hand_counts": list(self.hand_counts),
+            "scores": list(self.scores),
+            "penalties": list(self.penalties),
+            "current_player": self.current_player,
+            "turn_number": self.turn_number,
+            "this_turn": list(self.this_turn),
+            "turns": list(self.turns),
+            "over": self.over,
+            "end_reason": self.end_reason,
+            "winner": self.winner,
+        }
+
+
+@dataclass(frozen=True)
+class BoardView(GameView):
+    """One seat's view of a board game."""
+
+    board: Board
+    guests: tuple[SeatedGuest, ...]
+    closed_chairs: tuple[str, ...]
+    bar: tuple[Tile, ...]
+    bar_values: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    eliminated: tuple[bool, ...]
+    bag_count: int
+
     @property
     def next_bar_value(self) -> int | None:
         return self.bar_values[len(self.bar)] if len(self.bar) < len(self.bar_values) else None
@@ -59,29 +85,65 @@ class BoardView:
     def to_json(self) -> dict[str, Any]:
         return {
             "edition": "board",
-            "seat": self.seat,
-            "players": list(self.players),
-            "rules": self.rules,
+            **super().to_json(),
             "board": self.board.name if self.board.name == "classic" else self.board.to_json(),
             "guests": [{"chair": g.chair, "tile": g.tile.name, "nation": g.nation.name} for g in self.guests],
             "closed_chairs": list(self.closed_chairs),
             "bar": [t.name for t in self.bar],
             "bar_values": list(self.bar_values),
-            "hands": [None if h is None else [t.name for t in h] for h in self.hands],
-            "hand_counts": list(self.hand_counts),
             "hand_sizes": list(self.hand_sizes),
-            "scores": list(self.scores),
-            "penalties": list(self.penalties),
             "eliminated": list(self.eliminated),
             "bag_count": self.bag_count,
-            "current_player": self.current_player,
-            "turn_number": self.turn_number,
-            "this_turn": list(self.this_turn),
-            "turns": list(self.turns),
-            "over": self.over,
-            "end_reason": self.end_reason,
-            "winner": self.winner,
         }
+
+
+@dataclass(frozen=True)
+class CardView(GameView):
+    """One seat's view of a card game.  Others' face-down cards show only their number."""
+
+    board: CardBoard
+    tables: tuple[Nation, ...]  # the table card on each slot, in slot order
+    clients: tuple[tuple[str, Tile], ...]  # (place, card)
+    face_down: tuple[tuple[Tile, ...] | None, ...]  # only one's own face-down cards are shown
+    face_down_counts: tuple[int, ...]
+    deck_count: int
+    table_pile_count: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "edition": "cards",
+            **super().to_json(),
+            "tables": [{"slot": slot, "nation": n.name} for slot, n in zip(self.board.slots, self.tables, strict=True)],
+            "clients": [{"place": place, "card": card.name} for place, card in self.clients],
+            "face_down": [None if d is None else [t.name for t in d] for d in self.face_down],
+            "face_down_counts": list(self.face_down_counts),
+            "deck_count": self.deck_count,
+            "table_pile_count": self.table_pile_count,
+        }
+
+
+View = BoardView | CardView  # what a player of either edition is shown
+
+
+def _common(game: BoardGame | CardGame, seat: int | None, shown: list[bool], turns: tuple[str, ...]) -> dict[str, Any]:
+    """The fields of :class:`GameView`; ``shown`` says whose hands this seat sees."""
+    s = game.state
+    return {
+        "seat": seat,
+        "players": game.players,
+        "rules": rules_to_json(game.rules),
+        "hands": tuple(tuple(game.hand(p)) if shown[p] else None for p in range(len(game.players))),
+        "hand_counts": tuple(s.hand_n),
+        "scores": tuple(s.scores),
+        "penalties": game.penalties(),
+        "current_player": s.current,
+        "turn_number": s.turn_no,
+        "this_turn": tuple(str(step) for step in game.this_turn()),
+        "turns": turns,
+        "over": s.over,
+        "end_reason": game.end_reason,
+        "winner": game.winner(),
+    }
 
 
 def board_view(game: BoardGame, seat: int | None = None) -> BoardView:
@@ -89,11 +151,9 @@ def board_view(game: BoardGame, seat: int | None = None) -> BoardView:
     s = game.state
     board = game.board
     hidden = game.rules.surprise_guests and not s.over
-    hands = tuple(None if hidden and seat != p else tuple(game.hand(p)) for p in range(len(game.players)))
+    shown = [not hidden or p == seat for p in range(len(game.players))]
     return BoardView(
-        seat=seat,
-        players=game.players,
-        rules=rules_to_json(game.rules),
+        **_common(game, seat, shown, tuple(game.turns())),
         board=board,
         guests=tuple(
             SeatedGuest(board.chair_ids[c], TILES[t], NATIONS[s.nat[c]]) for c, t in enumerate(s.occ) if t >= 0
@@ -101,76 +161,10 @@ def board_view(game: BoardGame, seat: int | None = None) -> BoardView:
         closed_chairs=tuple(board.chair_ids[c] for c, t in enumerate(s.occ) if t == CLOSED),
         bar=tuple(TILES[t] for t in s.stools),
         bar_values=game.rules.bar_values,
-        hands=hands,
-        hand_counts=tuple(s.hand_n),
         hand_sizes=tuple(s.hand_size),
-        scores=tuple(s.scores),
-        penalties=game.penalties(),
         eliminated=tuple(s.eliminated),
         bag_count=game.bag_count(),
-        current_player=s.current,
-        turn_number=s.turn_no,
-        this_turn=tuple(str(step) for step in game.this_turn()),
-        turns=tuple(game.turns()),
-        over=s.over,
-        end_reason=game.end_reason,
-        winner=game.winner(),
     )
-
-
-@dataclass(frozen=True)
-class CardView:
-    """One seat's view of a card game (``seat`` None: a spectator). Others' hands show only their sizes."""
-
-    seat: int | None
-    players: tuple[str, ...]
-    rules: Any
-    board: CardBoard
-    tables: tuple[Nation, ...]  # the table card on each slot, in slot order
-    clients: tuple[tuple[str, Tile], ...]  # (place, card)
-    hands: tuple[tuple[Tile, ...] | None, ...]
-    hand_counts: tuple[int, ...]
-    face_down: tuple[tuple[Tile, ...] | None, ...]  # only one's own face-down cards are shown
-    face_down_counts: tuple[int, ...]
-    scores: tuple[int, ...]
-    penalties: tuple[int, ...]
-    deck_count: int
-    table_pile_count: int
-    current_player: int
-    turn_number: int
-    this_turn: tuple[str, ...]
-    turns: tuple[str, ...]  # others' face-down cards appear as plain "down"
-    over: bool
-    end_reason: str | None
-    winner: int | None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "edition": "cards",
-            "seat": self.seat,
-            "players": list(self.players),
-            "rules": self.rules,
-            "tables": [{"slot": slot, "nation": n.name} for slot, n in zip(self.board.slots, self.tables, strict=True)],
-            "clients": [{"place": place, "card": card.name} for place, card in self.clients],
-            "hands": [None if h is None else [t.name for t in h] for h in self.hands],
-            "hand_counts": list(self.hand_counts),
-            "face_down": [None if d is None else [t.name for t in d] for d in self.face_down],
-            "face_down_counts": list(self.face_down_counts),
-            "scores": list(self.scores),
-            "penalties": list(self.penalties),
-            "deck_count": self.deck_count,
-            "table_pile_count": self.table_pile_count,
-            "current_player": self.current_player,
-            "turn_number": self.turn_number,
-            "this_turn": list(self.this_turn),
-            "turns": list(self.turns),
-            "over": self.over,
-            "end_reason": self.end_reason,
-            "winner": self.winner,
-        }
-
-
-View = BoardView | CardView  # what a player of either edition is shown
 
 
 def card_view(game: CardGame, seat: int | None = None) -> CardView:
@@ -185,25 +179,12 @@ def card_view(game: CardGame, seat: int | None = None) -> CardView:
         for text, player in zip(game.turns(), turn_players, strict=True)
     )
     return CardView(
-        seat=seat,
-        players=game.players,
-        rules=rules_to_json(game.rules),
+        **_common(game, seat, shown, turns),
         board=board,
         tables=tuple(NATIONS[n] for n in s.slot_nat),
         clients=tuple((board.place_ids[p], TILES[c]) for p, c in enumerate(s.occ) if c >= 0),
-        hands=tuple(tuple(game.hand(p)) if shown[p] else None for p in seats),
-        hand_counts=tuple(s.hand_n),
         face_down=tuple(tuple(TILES[c] for c in s.down[p]) if shown[p] else None for p in seats),
         face_down_counts=tuple(len(d) for d in s.down),
-        scores=tuple(s.scores),
-        penalties=game.penalties(),
         deck_count=game.deck_count(),
         table_pile_count=game.table_pile_count(),
-        current_player=s.current,
-        turn_number=s.turn_no,
-        this_turn=tuple(str(step) for step in game.this_turn()),
-        turns=turns,
-        over=s.over,
-        end_reason=game.end_reason,
-        winner=game.winner(),
     )
