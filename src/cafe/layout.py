@@ -27,6 +27,11 @@ def cell_xy(cell: str) -> tuple[int, int]:
     return ord(cell[0]) - ord("a"), int(cell[1:]) - 1
 
 
+def grid_size(cells: list[str]) -> tuple[int, int]:
+    """Columns and rows of the smallest grid from a1 that holds these cells."""
+    return max(cell_xy(c)[0] for c in cells) + 1, max(cell_xy(c)[1] for c in cells) + 1
+
+
 @dataclass(frozen=True)
 class Board:
     """A validated board topology.  Indices are positions in ``tables``/``chairs``."""
@@ -54,9 +59,7 @@ class Board:
     def size(self) -> tuple[int, int]:
         """Columns and rows of the grid the cells live on."""
         grid = self.source.get("grid", {})
-        cells = list(self.chair_ids) + list(self.table_cells)
-        cols = max(cell_xy(c)[0] for c in cells) + 1
-        rows = max(cell_xy(c)[1] for c in cells) + 1
+        cols, rows = grid_size([*self.chair_ids, *self.table_cells])
         files = grid.get("files")
         return (max(cols, len(files)) if isinstance(files, str) else cols, max(rows, int(grid.get("ranks", 0))))
 
@@ -186,8 +189,7 @@ class CardBoard:
 
     @cached_property
     def size(self) -> tuple[int, int]:
-        cells = list(self.place_ids) + list(self.slots)
-        return max(cell_xy(c)[0] for c in cells) + 1, max(cell_xy(c)[1] for c in cells) + 1
+        return grid_size([*self.place_ids, *self.slots])
 
     def to_json(self) -> dict[str, Any]:
         return self.source

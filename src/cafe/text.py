@@ -9,7 +9,7 @@ their values or the guest on them.
 from __future__ import annotations
 
 from cafe.layout import Board, cell_xy
-from cafe.view import BoardView, CardView
+from cafe.view import BoardView, CardView, GameView
 
 CELL = 7
 
@@ -45,6 +45,14 @@ def grid_lines(grid: dict[tuple[int, int], str], cols: int, rows: int, empty: st
     lines.append("   " + "".join(chr(ord("a") + x).center(CELL) for x in range(cols)))
     lines.append("")
     return lines
+
+
+def closing_lines(view: GameView) -> list[str]:
+    """The result once the game is over, else the steps of the turn in progress."""
+    if view.over:
+        result = "shared first place" if view.winner is None else f"{view.players[view.winner]} wins"
+        return [f"Game over ({view.end_reason}): {result}."]
+    return [f"This turn so far: {','.join(view.this_turn)}"] if view.this_turn else []
 
 
 def guest_code(tile: str, nation: str) -> str:
@@ -98,12 +106,7 @@ def status_lines(view: BoardView, with_bar: bool = True) -> list[str]:
         lines.append(
             f"{marker} {name:<12} {view.scores[p]:>4} pts  hand {shown}  (size {view.hand_sizes[p]}){penalty}{state}"
         )
-    if view.over:
-        result = "shared first place" if view.winner is None else f"{view.players[view.winner]} wins"
-        lines.append(f"Game over ({view.end_reason}): {result}.")
-    elif view.this_turn:
-        lines.append(f"This turn so far: {','.join(view.this_turn)}")
-    return lines
+    return lines + closing_lines(view)
 
 
 def cards_text(view: CardView) -> str:
@@ -126,9 +129,4 @@ def cards_text(view: CardView) -> str:
         down = f"  face down {view.face_down_counts[p]}" if view.face_down_counts[p] else ""
         penalty = f"  penalty -{view.penalties[p]}" if view.over and view.penalties[p] else ""
         lines.append(f"{marker} {name:<12} {view.scores[p]:>4} pts  hand {shown or 'empty'}{down}{penalty}")
-    if view.over:
-        result = "shared first place" if view.winner is None else f"{view.players[view.winner]} wins"
-        lines.append(f"Game over ({view.end_reason}): {result}.")
-    elif view.this_turn:
-        lines.append(f"This turn so far: {','.join(view.this_turn)}")
-    return "\n".join(lines)
+    return "\n".join(lines + closing_lines(view))
