@@ -4,64 +4,57 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from cafe.board_game import BoardGame
 from cafe.card_game import CardGame
 
 
-def random_game(players: int, seed: int, rng: random.Random, full: bool = False) -> BoardGame:
-    """Play one complete game between uniformly random players.
+def _per_second(play: Callable[[int], int], seconds: float) -> tuple[float, int, int]:
+    """Call ``play(i)`` for i = 0, 1, ... for ``seconds``: (calls per second, calls, steps they report)."""
+    calls = steps = 0
+    start = time.perf_counter()
+    while True:
+        steps += play(calls)
+        calls += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return calls / elapsed, calls, steps
+
+
+def random_game(game: BoardGame | CardGame, rng: random.Random, full: bool = False) -> int:
+    """Play ``game`` to its end between uniformly random players; return the steps taken.
 
     By default the players use the engine's fast path (``random_step``); with
     ``full`` they pick from the full list of legal steps, as a search does.
     """
-    game = BoardGame(players, seed=seed)
     while not game.is_over():
         game.push(rng.choice(game.legal_steps()) if full else game.random_step(rng), check=False)
-    return game
+    return len(game.results)
 
 
 def games_per_second(players: int, seconds: float, seed: int = 0, full: bool = False) -> tuple[float, int, int]:
-    """(games per second, games played, steps played) for ``seconds`` of random play."""
+    """(games per second, games played, steps played) for ``seconds`` of random board games."""
     rng = random.Random(seed)
-    games = steps = 0
-    start = time.perf_counter()
-    while True:
-        game = random_game(players, seed + games, rng, full)
-        games += 1
-        steps += len(game.results)
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return games / elapsed, games, steps
+    return _per_second(lambda i: random_game(BoardGame(players, seed=seed + i), rng, full), seconds)
 
 
 def playouts_per_second(players: int, seconds: float, seed: int = 0) -> float:
     """Complete random games per second through :meth:`BoardGame.playout` (no undo history)."""
     rng = random.Random(seed)
-    games = 0
-    start = time.perf_counter()
-    while True:
-        BoardGame(players, seed=seed + games).playout(rng)
-        games += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return games / elapsed
+
+    def play(i: int) -> int:
+        BoardGame(players, seed=seed + i).playout(rng)
+        return 0  # a playout keeps no history to count steps in
+
+    return _per_second(play, seconds)[0]
 
 
 def card_games_per_second(players: int, seconds: float, seed: int = 0) -> float:
     """Complete card games per second between uniformly random players (fast path, with undo history)."""
     rng = random.Random(seed)
-    games = 0
-    start = time.perf_counter()
-    while True:
-        game = CardGame(players, seed=seed + games)
-        while not game.is_over():
-            game.push(game.random_step(rng), check=False)
-        games += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return games / elapsed
+    return _per_second(lambda i: random_game(CardGame(players, seed=seed + i), rng), seconds)[0]
 
 
 def sample_positions(count: int, seed: int = 0) -> list[BoardGame]:
@@ -81,17 +74,16 @@ def sample_positions(count: int, seed: int = 0) -> list[BoardGame]:
 def legal_generations_per_second(seconds: float, seed: int = 0) -> float:
     """Full legal-step lists generated per second over positions from random games."""
     positions = sample_positions(2000, seed)
-    done = 0
-    start = time.perf_counter()
-    while True:
+
+    def generate_all(_: int) -> int:
         for game in positions:
-            game.state.legal = None  # drop the cache: generate afresh
+            game.state.clear_caches()  # generate afresh, look-ahead memo included
             game.state.exception = None
             game.legal_steps()
-        done += len(positions)
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return done / elapsed
+        return 0
+
+    rounds_per_second = _per_second(generate_all, seconds)[0]
+    return rounds_per_second * len(positions)
 
 
 def run(seconds: float = 3.0) -> dict[str, Any]:
