@@ -8,6 +8,7 @@ other edition is an error.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from functools import lru_cache
 from typing import Any, Literal
 
 from cafe.errors import RulesError
@@ -115,16 +116,22 @@ def make_rules(edition: str, spec: str | dict[str, Any] | None = None, **overrid
             if key in _option_names(other):
                 raise RulesError(f"option {key} belongs to the other edition, not the {edition} game")
             raise RulesError(f"unknown option {key!r} (options: {', '.join(sorted(known))})")
-        values[key] = _check_value(key, value)
+        values[key] = value
     return cls(**{k: _check_value(k, v) for k, v in values.items()})
+
+
+@lru_cache(maxsize=64)
+def _preset_of(rules: Rules) -> str | None:
+    """The preset these rules are, if any (asked for every view, so remembered)."""
+    presets = PRESETS if isinstance(rules, BoardRules) else CARD_PRESETS
+    return next((name for name in presets if make_rules(rules.edition, name) == rules), None)
 
 
 def rules_to_json(rules: Rules) -> str | dict[str, Any]:
     """The shortest record form: a preset name when the rules equal a preset, else preset + differences."""
-    presets = PRESETS if isinstance(rules, BoardRules) else CARD_PRESETS
-    for name in presets:
-        if make_rules(rules.edition, name) == rules:
-            return name
+    name = _preset_of(rules)
+    if name is not None:
+        return name
     base = make_rules(rules.edition, "printed")
     out: dict[str, Any] = {"preset": "printed"}
     for key, value in asdict(rules).items():
