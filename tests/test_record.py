@@ -178,3 +178,15 @@ def test_a_set_up_position_has_no_record() -> None:
     game = BoardGame.from_position(2, [["USAm"], ["USAf"]])
     with pytest.raises(RecordError, match="no record"):
         Record.of(game)
+
+
+def test_a_turn_after_the_end_is_refused_by_each_editions_rule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cafe.card_game import CardGame
+
+    for game, rule in ((finished_game(2), "R2.8"), (play_random(CardGame(2, seed=2), random.Random(2)), "R4.6")):
+        data = Record.of(game).to_json()
+        data["turns"] = [*data["turns"], "draw"]
+        code, _, err = run_cli(["replay", str(write(tmp_path, data)), "--json"], capsys)
+        assert code == 1 and err.startswith(f"turn {len(data['turns'])}: {rule}: the game is over")
