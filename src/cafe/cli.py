@@ -114,23 +114,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     names = ["Ann", "Bob", "Cy", "Dee", "Eve"][: args.players]
-    game: BoardGame | CardGame
-    if args.edition == "cards":
-        game = CardGame(names, seed=seed)
-    elif args.players > 4:
-        raise CafeError("the board game takes 2 to 4 players")
-    else:
-        game = BoardGame(names, seed=seed)
+    game = CardGame(names, seed=seed) if args.edition == "cards" else BoardGame(names, seed=seed)
     players = [RandomPlayer(seed + p, name) for p, name in enumerate(names)]
     edition = "card game" if args.edition == "cards" else "game"
     print(f"A demonstration {edition} between {args.players} random players (seed {seed}).\n")
     while not game.is_over():
         player = game.current_player
-        before = len(game.turns())
-        while len(game.turns()) == before:
-            legal = game.legal_steps()
-            game.push(players[player].choose(game.view(player), legal))
-        print(f"Turn {before + 1}: {names[player]} plays {game.turns()[-1]} ({game.turn_points()[-1]:+d})")
+        number = game.turn_number
+        while game.turn_number == number:
+            game.push(players[player].choose(game.view(player), game.legal_steps()))
+        print(f"Turn {number + 1}: {names[player]} plays {game.turns()[-1]} ({game.turn_points()[-1]:+d})")
         if args.delay > 0:
             print(game, end="\n\n")
             time.sleep(args.delay)
