@@ -57,15 +57,7 @@ def board_svg(
     lit = set(highlight)
     closed = set(view.closed_chairs)
     for cid in board.chair_ids:
-        cx, cy = centre(cid)
-        fill = "#d9c7a3" if cid in closed else "#fffaf0"
-        stroke = "#e8590c" if cid in lit else "#a08c6a"
-        ET.SubElement(
-            root, "rect", x=f"{cx - 17}", y=f"{cy - 17}", width="34", height="34", rx="7", fill=fill,
-            stroke=stroke, attrib={"stroke-width": "3" if cid in lit else "1", "data-chair": cid},
-        )  # fmt: skip
-        if cid not in closed:
-            _text(root, cx, cy + 4, cid, 9, "#b9a682")
+        _seat_box(root, centre(cid), cid, "data-chair", lit=cid in lit, closed=cid in closed)
     for tid, nation, cell in zip(board.table_ids, board.table_nations, board.table_cells, strict=True):
         code = Nation(nation).name
         cx, cy = centre(cell)
@@ -86,13 +78,7 @@ def cards_svg(view: CardView, *, size: int | None = None, highlight: Iterable[st
     root, centre = _canvas(cols, rows, size, True, "cafe-cards")
     lit = set(highlight)
     for place in board.place_ids:
-        cx, cy = centre(place)
-        ET.SubElement(
-            root, "rect", x=f"{cx - 17}", y=f"{cy - 17}", width="34", height="34", rx="7", fill="#fffaf0",
-            stroke="#e8590c" if place in lit else "#a08c6a",
-            attrib={"stroke-width": "3" if place in lit else "1", "data-place": place},
-        )  # fmt: skip
-        _text(root, cx, cy + 4, place, 9, "#b9a682")
+        _seat_box(root, centre(place), place, "data-place", lit=place in lit, closed=False)
     for slot, nation in zip(board.slots, view.tables, strict=True):
         cx, cy = centre(slot)
         code = nation.name
@@ -138,6 +124,18 @@ def _canvas(
             for tx in (MARGIN / 2, width - MARGIN / 2):
                 _text(root, tx, MARGIN + (rows - y - 0.5) * UNIT + 4, str(y + 1), 11, "#6b5b45")
     return root, centre
+
+
+def _seat_box(root: ET.Element, at: tuple[float, float], name: str, data: str, lit: bool, closed: bool) -> None:
+    """A chair or a place: a rounded box with its name (a closed chair is shaded, unnamed)."""
+    cx, cy = at
+    ET.SubElement(
+        root, "rect", x=f"{cx - 17}", y=f"{cy - 17}", width="34", height="34", rx="7",
+        fill="#d9c7a3" if closed else "#fffaf0", stroke="#e8590c" if lit else "#a08c6a",
+        attrib={"stroke-width": "3" if lit else "1", data: name},
+    )  # fmt: skip
+    if not closed:
+        _text(root, cx, cy + 4, name, 9, "#b9a682")
 
 
 def _guest(root: ET.Element, cx: float, cy: float, tile: Tile, nation: str) -> None:
