@@ -280,6 +280,49 @@ class BoardGame(SteppedGame):
             candidates.pop()
         return PASS
 
+    def step_points(self, step: Step) -> int:
+        """What a legal step would score at once: a guest's table points, a stool's value, else 0.
+
+        A regulars table's 20 or 40 is not included: it is paid when its turn ends.
+        """
+        s = self._s
+        if step.kind is Kind.SEAT:
+            tile, c, nation = self._seat_args(step)
+            return self._effect(s, tile, c, nation)[0]
+        if step.kind is Kind.BAR and len(s.stools) < len(self.rules.bar_values):
+            return self.rules.bar_values[len(s.stools)]
+        return 0
+
+    def best_step(self, rng: random.Random) -> Step:
+        """The legal guest scoring most at once (ties at random), or the bar when its stool pays more;
+        else ``stop`` if allowed, else a random legal step.
+
+        The fast path of the search's rollouts: candidates are ranked by
+        their points and checked best first, so the legal steps are rarely
+        all generated.
+        """
+        s = self._s
+        ranked = []
+        for tile, c, n in self._seat_triples(s):
+            score, _, bad = self._effect(s, tile, c, n)
+            if score > 0 and bad < 0:
+                ranked.append((score + rng.random(), tile, c, n))
+        stool = len(s.stools)
+        bar_value = self.rules.bar_values[stool] if not s.placed and stool < len(self.rules.bar_values) else 0
+        for points, tile, c, n in sorted(ranked, reverse=True):
+            if points < bar_value:
+                break
+            if not self._check_turn(s, tile, c, n):
+                return self.topo.seat_steps[tile, c, n]
+        if bar_value > 0:
+            hand = s.hands[s.current]
+            tiles = [tile for tile in range(JOKER_F) if hand[tile]]
+            if tiles:
+                return self.topo.bar_steps[rng.choice(tiles)]
+        if s.placed and self._can_stop(s):
+            return STOP
+        return self.random_step(rng)
+
     def check(self, step: Step) -> None:
         """Raise :class:`IllegalStepError` (with its rule id) unless ``step`` is legal now."""
         s = self._s

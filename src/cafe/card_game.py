@@ -234,6 +234,30 @@ class CardGame(SteppedGame):
         else:
             raise Violation("R4.3", f"'{step}' is a step of the board game")
 
+    def step_points(self, step: Step) -> int:
+        """What a legal card would score at once: its tables' values after it (a tribe's 20/40 excluded)."""
+        if step.kind is not Kind.SEAT:
+            return 0
+        return self._card_score(self._s, *self._card_args(step))
+
+    def best_step(self, rng: random.Random) -> Step:
+        """The legal card scoring most at once (ties at random); else ``stop`` if allowed, else a random step.
+
+        The fast path of the search's rollouts: candidates are ranked by
+        their points and checked best first, so the legal steps are rarely
+        all generated.
+        """
+        s = self._s
+        ranked = [(self._card_score(s, card, p) + rng.random(), card, p) for card, p in self._card_candidates(s)]
+        for points, card, p in sorted(ranked, reverse=True):
+            if points < 1:
+                break
+            if not self._check_card(s, card, p):
+                return self._steps[card, p]
+        if STOP in self._other_steps(s):
+            return STOP
+        return self.random_step(rng)
+
     def random_step(self, rng: random.Random) -> Step:
         """A uniformly random legal step (candidates tried in random order; see BoardGame.random_step)."""
         s = self._s
@@ -309,9 +333,7 @@ class CardGame(SteppedGame):
                 if self.rules.tribe_and_circle and not self._check_tribe(s, card, p):
                     return 0  # it starts a tribe or a little circle
                 return GENDER
-            n = s.slot_clients[t] + 1
-            if n >= 2:
-                score += n + s.slot_native[t] + (nation == s.slot_nat[t])
+        score = self._card_score(s, card, p)
         if s.pending and (not score or not set(slots) & set(s.pending)):
             return MUST_JOIN
         if score or (k + 1 < MAX_CARDS and self._zero_completes(s, card, p)):
@@ -319,6 +341,16 @@ class CardGame(SteppedGame):
         if self.rules.tribe_and_circle and not self._check_tribe(s, card, p):
             return 0  # alone for now, but a tribe or a little circle can follow
         return ZERO_ALONE
+
+    def _card_score(self, s: CardState, card: int, p: int) -> int:
+        """The points of ``card`` on the free place ``p``: the values its tables would have (RULES.md §4.4)."""
+        nation = TILE_NATION[card]
+        score = 0
+        for t in self.board.place_slots[p]:
+            n = s.slot_clients[t] + 1
+            if n >= 2:
+                score += n + s.slot_native[t] + (nation == s.slot_nat[t])
+        return score
 
     def _zero_completes(self, s: CardState, card: int, p: int) -> bool:
         """After a card scoring 0 on ``p``, can a next card join one of its tables and score?"""

@@ -69,6 +69,10 @@ class SteppedGame:
         """A uniformly random legal step."""
         raise NotImplementedError
 
+    def best_step(self, rng: random.Random) -> Step:
+        """A legal step scoring most at once, ties at random (the search's rollout policy)."""
+        raise NotImplementedError
+
     def places(self) -> tuple[int, ...] | None:
         """Each seat's place (1 = first; shared places repeat) once the game is over."""
         raise NotImplementedError
@@ -217,6 +221,18 @@ class SteppedGame:
             return tuple(self._s.scores)
         finally:
             self._s = saved
+
+    def simulate(self, step: Step) -> StepResult:
+        """Apply a step taken from :meth:`legal_steps` in place, keeping no history (for search).
+
+        Like a step of :meth:`playout`: no check, no undo, and :meth:`turns`
+        and :meth:`this_turn` do not see it.  Work on a :meth:`copy`.
+        """
+        return self._apply(step, undo=False)
+
+    def step_points(self, step: Step) -> int:
+        """What a legal step would score at once (0 for steps that do not score)."""
+        raise NotImplementedError
 
     def _apply(self, step: Step, undo: bool = True) -> StepResult:
         """Apply a legal step.  With ``undo`` (always, but in playouts) the old state is kept for pop."""
