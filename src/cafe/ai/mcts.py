@@ -1,0 +1,213 @@
+"""The search player: information-set Monte Carlo tree search with a value per player.
+
+Each iteration samples a fresh world consistent with the bot's view (a new
+order of the unseen tiles, and unseen hands where hands are hidden; see
+:mod:`cafe.ai.worlds`), walks the tree of steps in it, adds one node, plays a
+heuristic rollout for a few turns and backs up one value per player.  This is
+single-observer ISMCTS (Cowling, Powley and Whitehouse 2012): a node's
+children are the steps seen in any world, and a child's exploration term
+counts the iterations in which it was available.  At every node the player to
+move picks by its own value (max^n), so it works for 2 to 5 players.
+
+The root's choices are whole turns, so the bot thinks once per turn: the
+budget is per turn, and the turn's later steps follow the plan at once.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+
+from cafe.ai.base import TurnPlan
+from cafe.ai.turns import TurnOption, complete_turns
+from cafe.ai.worlds import Game, Worlds
+from cafe.card_game import CardGame
+from cafe.steps import Step
+from cafe.view import View
+
+TIME_SHARE = 0.95  # of the turn's budget spent searching; the rest covers setting up and answering
+WIDTH = 12  # whole turns the root considers, the best-scoring first
+SCALE = 10.0  # points of lead worth about 73% in the value of a position
+EXPLORE = 0.7  # the UCB constant
+EPSILON = 0.1  # how often a rollout step is random instead of the best-scoring one
+
+
+class Node:
+    """Statistics of one step in the tree: visits, availability, and the total value per seat."""
+
+    __slots__ = ("avail", "children", "legal", "legal_for", "total", "visits")
+
+    def __init__(self, seats: int) -> None:
+        self.children: dict[Step, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = [0.0] * seats
+        self.legal_for: tuple[int, ...] | None = None  # the mover's hand (and tables) ``legal`` was made for
+        self.legal: list[Step] = []
+
+    def legal_steps(self, game: Game) -> list[Step]:
+        """The legal steps of the node's position in this world.
+
+        Every world reaches a node by the same steps, so the worlds differ
+        only in the hands (and, in the card game, in replacement tables); the
+        legal steps are generated again only when those differ from last time.
+        """
+        s = game.state
+        key = (*s.hands[s.current], *(s.slot_nat if isinstance(game, CardGame) else ()))
+        if key != self.legal_for:
+            self.legal_for, self.legal = key, game.legal_steps()
+        return self.legal
+
+
+def evaluate(game: Game) -> list[float]:
+    """The value of a position to each seat, in (0, 1): its lead over the best other score, squashed."""
+    scores = game.scores
+    values = []
+    for seat, score in enumerate(scores):
+        best_other = max(s for p, s in enumerate(scores) if p != seat)
+        values.append(1.0 / (1.0 + math.exp(-(score - best_other) / SCALE)))
+    return values
+
+
+def rollout_step(game: Game, rng: random.Random) -> Step:
+    """The heuristic rollout policy: the best-scoring step (the engine's fast path), now and then a random one."""
+    if rng.random() < EPSILON:
+        return game.random_step(rng)
+    return game.best_step(rng)
+
+
+class MCTSPlayer:
+    """Monte Carlo tree search over sampled worlds, with a time budget per turn or an iteration budget.
+
+    The root's choices are whole turns (every way to finish the turn in
+    progress, the ``width`` best-scoring kept); below the root the tree grows
+    step by step.  The chosen turn is then played out one step per call.
+    """
+
+    def __init__(
+        self,
+        time_per_turn: float | None = 1.0,
+        iterations: int | None = None,
+        seed: int | None = None,
+        name: str = "mcts",
+        horizon: int | None = None,
+        width: int = WIDTH,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        if time_per_turn is None and iterations is None:
+            raise ValueError("give the search a budget: a time per turn or a number of iterations")
+        self.name = name
+        self.time_per_turn = time_per_turn
+        self.iterations = iterations
+        self.horizon = horizon
+        self.width = width
+        self.rng = random.Random(seed)
+        self.clock = clock
+        self._plan = TurnPlan()
+        self.last_iterations = 0
+
+    def choose(self, view: View, legal: Sequence[Step]) -> Step:
+        started = self.clock()
+        planned = self._plan.next(view, legal)
+        if planned is not None:
+            return planned
+        if len(legal) == 1:
+            return legal[0]
+        worlds = Worlds(view, self.rng)
+        options = candidate_turns(worlds.base, legal, self.width)
+        if len(options) == 1:
+            chosen = options[0]
+        else:
+            deadline = None if self.time_per_turn is None else started + self.time_per_turn * TIME_SHARE
+            chosen = self._search(view, worlds, options, deadline)
+        self._plan.keep(view, chosen[0], chosen[1:])
+        return chosen[0]
+
+    def _search(
+        self, view: View, worlds: Worlds, options: list[tuple[Step, ...]], deadline: float | None
+    ) -> tuple[Step, ...]:
+        seats = len(view.players)
+        root = [Node(seats) for _ in options]
+        horizon = self.horizon or seats
+        mover = view.current_player
+        done = 0
+        while (self.iterations is None or done < self.iterations) and (deadline is None or self.clock() < deadline):
+            i = self._pick(root, mover, done)
+            game = worlds.sample(self.rng)
+            for step in options[i]:
+                game.simulate(step)
+            self._iterate(game, root[i], horizon)
+            done += 1
+        self.last_iterations = done
+        best = max(range(len(options)), key=lambda k: (root[k].visits, root[k].total[mover]))
+        return options[best]
+
+    @staticmethod
+    def _pick(root: list[Node], mover: int, done: int) -> int:
+        """UCB1 over the root's turns (each is available in every world: the mover's hand is known)."""
+        for i, node in enumerate(root):
+            if not node.visits:
+                return i
+        log_n = math.log(done)
+        return max(
+            range(len(root)),
+            key=lambda i: root[i].total[mover] / root[i].visits + EXPLORE * math.sqrt(log_n / root[i].visits),
+        )
+
+    def _iterate(self, game: Game, start: Node, horizon: int) -> None:
+        """One iteration below a root turn: select, expand one node, roll out, back up."""
+        rng = self.rng
+        path = [start]
+        node = start
+        while not game.is_over():
+            mover = game.current_player
+            legal = node.legal_steps(game)
+            children = node.children
+            untried = [step for step in legal if step not in children]
+            for step in legal:
+                child = children.get(step)
+                if child is not None:
+                    child.avail += 1
+            if untried:
+                step = rng.choice(untried)
+                node = children[step] = Node(len(start.total))
+                node.avail = 1
+                game.simulate(step)
+                path.append(node)
+                break
+            best_step, best_value = legal[0], -1.0
+            for step in legal:
+                child = children[step]
+                value = child.total[mover] / child.visits + EXPLORE * math.sqrt(math.log(child.avail) / child.visits)
+                if value > best_value:
+                    best_step, best_value = step, value
+            node = children[best_step]
+            game.simulate(best_step)
+            path.append(node)
+        turns = 0
+        while not game.is_over() and turns < horizon:
+            if game.simulate(rollout_step(game, rng)).turn_over:
+                turns += 1
+        values = evaluate(game)
+        for n in path:
+            n.visits += 1
+            total = n.total
+            for seat, v in enumerate(values):
+                total[seat] += v
+
+
+def candidate_turns(game: Game, legal: Sequence[Step], width: int) -> list[tuple[Step, ...]]:
+    """The root's choices: distinct ways to finish the turn, the ``width`` best-scoring first."""
+    seen: dict[tuple[str, ...], TurnOption] = {}
+    for option in complete_turns(game):
+        if option.steps[0] not in legal:
+            continue
+        key = tuple(sorted(map(str, option.steps)))  # the same guests in another order end the same way
+        if key not in seen:
+            seen[key] = option
+    ranked = sorted(seen.values(), key=lambda o: (-o.points, -o.completed, o.to_bar))
+    if not ranked:  # only if the view could not be rebuilt exactly (see cafe.ai.worlds)
+        return [(max(legal, key=game.step_points),)]
+    return [o.steps for o in ranked[:width]]

@@ -1,0 +1,51 @@
+"""Every way to finish the turn in progress, found by trying the steps one after another."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cafe.game import SteppedGame
+from cafe.steps import Kind, Step
+
+MAX_NODES = 4000  # steps tried per enumeration; beyond it, longer turns are not explored further
+
+
+@dataclass(frozen=True)
+class TurnOption:
+    """One complete way to play the rest of a turn, and what it gains."""
+
+    steps: tuple[Step, ...]
+    points: int
+    completed: int  # tables completed: single-nation (board game) or full and removed (card game)
+    hand_size_change: int
+    to_bar: bool
+
+
+def complete_turns(game: SteppedGame, max_nodes: int = MAX_NODES) -> list[TurnOption]:
+    """The ways to finish the current turn, depth first; the game is left as it was.
+
+    Longer turns stop being explored once ``max_nodes`` steps have been
+    tried, so the answer always holds every one-step ending.
+    """
+    out: list[TurnOption] = []
+    tried = 0
+
+    def walk(prefix: tuple[Step, ...], points: int, completed: int, change: int) -> None:
+        nonlocal tried
+        for step in game.legal_steps():
+            if prefix and tried >= max_nodes and step.kind is Kind.SEAT:
+                continue
+            tried += 1
+            result = game.push(step, check=False)
+            try:
+                steps = (*prefix, step)
+                total = (points + result.points, completed + len(result.completed), change + result.hand_size_change)
+                if result.turn_over:
+                    out.append(TurnOption(steps, *total, to_bar=steps[0].kind is Kind.BAR))
+                else:
+                    walk(steps, *total)
+            finally:
+                game.pop()
+
+    walk((), 0, 0, 0)
+    return out

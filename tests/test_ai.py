@@ -1,0 +1,316 @@
+"""The computer players: what they may see, what they choose, and how they keep to their budget."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cafe import BoardGame
+from cafe.ai.base import TurnPlan
+from cafe.ai.greedy import GreedyPlayer, threat_after
+from cafe.ai.levels import LEVELS, PlayerSpecError, make_player
+from cafe.ai.mcts import MCTSPlayer, evaluate
+from cafe.ai.random_player import RandomPlayer
+from cafe.ai.turns import complete_turns
+from cafe.ai.worlds import Worlds
+from cafe.card_game import CardGame
+from cafe.record import Record
+from cafe.steps import parse_step
+from cafe.tiles import Tile
+from cafe.view import GameView
+
+EXAMPLES = Path(__file__).parent / "data" / "rulebook-examples.json"
+VARIANTS: list[tuple[str, Any]] = [
+    ("board", "printed"),
+    ("board", {"preset": "printed", "surprise_guests": True}),
+    ("board", {"preset": "brettspielwelt", "regulars": True}),
+    ("cards", "printed"),
+    ("cards", {"preset": "printed", "tribe_and_circle": True}),
+]
+
+
+def new_game(edition: str, players: int, seed: int, rules: Any) -> BoardGame | CardGame:
+    if edition == "board":
+        return BoardGame(players, rules=rules, seed=seed)
+    return CardGame(players, rules=rules, seed=seed)
+
+
+def positions(edition: str, rules: Any, games: int, seed: int = 0) -> Any:
+    """Every position (mid-turn ones included) of a few random games."""
+    rng = random.Random(seed)
+    for g in range(games):
+        game = new_game(edition, 2 + g % 3, seed * 1000 + g, rules)
+        while not game.is_over():
+            yield game
+            game.push(game.random_step(rng))
+
+
+def example_d() -> BoardGame:
+    """The rulebook's examples A-C played: D is to move, and USAm@i2,USAf@g2 scores 17."""
+    record = Record.load(EXAMPLES)
+    record.turns = record.turns[:3]
+    game = record.replay()
+    assert isinstance(game, BoardGame)
+    return game
+
+
+# ---------------------------------------------------------------------------------------------- worlds
+
+
+@pytest.mark.parametrize(("edition", "rules"), VARIANTS)
+def test_sampled_worlds_agree_with_the_real_game_on_everything_visible(edition: str, rules: Any) -> None:
+    for game in positions(edition, rules, games=4):
+        view = game.view(game.current_player)
+        world = Worlds(view, random.Random(1)).sample(random.Random(2))
+        assert set(world.legal_steps()) == set(game.legal_steps())
+        assert world.scores == game.scores
+        assert world.hand(game.current_player) == game.hand(game.current_player)
+        assert world.state.hand_n == game.state.hand_n
+
+
+def test_worlds_deal_the_unseen_tiles_afresh_each_time() -> None:
+    game = BoardGame(2, seed=4)
+    worlds = Worlds(game.view(0))
+    rng = random.Random(0)
+    bags = {worlds.sample(rng).bag for _ in range(5)}
+    assert len(bags) == 5
+    for bag in bags:
+        assert sorted(bag) == sorted(game.bag)
+
+
+def test_worlds_keep_cards_removed_with_full_tables_out_of_the_deck() -> None:
+    rng = random.Random(3)
+    game = CardGame(2, seed=3)
+    while game.state.removed == 0:
+        game.push(game.random_step(rng))
+    while game.this_turn():
+        game.push(game.random_step(rng))
+    world = Worlds(game.view(game.current_player)).sample(rng)
+    other = 1 - game.current_player
+
+    def unseen(g: CardGame) -> list[Tile]:
+        return sorted([*g.deck[g.state.deck_pos :], *g.hand(other), *map(Tile, g.state.down[other])])
+
+    assert unseen(world) == unseen(game)
+
+
+@pytest.mark.parametrize(("edition", "rules"), VARIANTS)
+def test_best_step_is_legal_and_scores_most(edition: str, rules: Any) -> None:
+    rng = random.Random(0)
+    for game in positions(edition, rules, games=4, seed=2):
+        legal = game.legal_steps()
+        step = game.best_step(rng)
+        assert step in legal
+        top = max(game.step_points(s) for s in legal)
+        if game.step_points(step) > 0:
+            assert game.step_points(step) == top
+
+
+# ---------------------------------------------------------------------------------------------- secrecy
+
+
+def secret_twins(edition: str) -> tuple[Any, Any]:
+    """Two games that look the same from seat 1 but differ in the bag (and, for cards, seat 2's hand)."""
+    if edition == "board":
+        hands = [["USAm", "USAf", "GERm", "INDf", "JOKm"], ["FRAm", "FRAf", "ITAm", "CUBf", "RUSm"]]
+        kwargs: dict[str, Any] = {"seated": {"h3": "USAm"}, "scores": [3, 4]}
+        rules = {"preset": "printed", "surprise_guests": True}
+        one = BoardGame.from_position(2, hands, rules=rules, seed=1, **kwargs)
+        two = BoardGame.from_position(2, hands, rules=rules, seed=2, **kwargs)
+        return one, two
+    mine = ["USAm", "USAf", "GERm", "INDf", "FRAm", "ITAf", "CUBm"]
+    tables = ["USA", "GER", "FRA", "IND", "ITA"]
+    one = CardGame.from_position(2, [mine, ["RUSm"] * 3 + ["ESPf"] * 4], tables=tables, seed=1)
+    two = CardGame.from_position(2, [mine, ["CHNf"] * 4 + ["TURm"] * 3], tables=tables, seed=2)
+    return one, two
+
+
+@pytest.mark.parametrize("edition", ["board", "cards"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "easy", "mcts:40"])
+def test_a_bot_decides_on_its_view_alone(edition: str, spec: str) -> None:
+    one, two = secret_twins(edition)
+    assert one.view(0) == two.view(0)  # the same to seat 1 ...
+    if edition == "board":
+        assert one.bag != two.bag  # ... though the bags differ
+    else:
+        assert one.hand(1) != two.hand(1)  # ... though seat 2's hands differ
+    for _ in range(3):  # a whole turn, step by step
+        if one.current_player != 0:
+            break
+        first = make_player(spec, seed=7).choose(one.view(0), one.legal_steps())
+        second = make_player(spec, seed=7).choose(two.view(0), two.legal_steps())
+        assert first == second
+        one.push(first)
+        two.push(second)
+
+
+def _reachable(value: Any, seen: set[int]) -> Any:
+    """Every object reachable from a view's fields."""
+    if id(value) in seen or isinstance(value, (str, int, float, bool, type(None))):
+        return
+    seen.add(id(value))
+    yield value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            yield from _reachable(getattr(value, field.name), seen)
+    elif isinstance(value, dict):
+        for item in itertools.chain(value.keys(), value.values()):
+            yield from _reachable(item, seen)
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _reachable(item, seen)
+
+
+@pytest.mark.parametrize("edition", ["board", "cards"])
+def test_a_view_holds_no_way_back_to_the_game(edition: str) -> None:
+    game, _ = secret_twins(edition)
+    view = game.view(0)
+    assert isinstance(view, GameView)
+    kinds = {type(obj).__name__ for obj in _reachable(view, set())}
+    assert not kinds & {"BoardGame", "CardGame", "State", "CardState", "Random"}
+
+
+# ---------------------------------------------------------------------------------------------- choices
+
+
+def test_complete_turns_finds_the_rulebook_turn_d() -> None:
+    game = example_d()
+    options = complete_turns(game)
+    best = max(options, key=lambda o: o.points)
+    assert best.points == 17
+    assert frozenset({"USAm@i2", "USAf@g2"}) in {frozenset(map(str, o.steps)) for o in options if o.points == 17}
+    assert game.turn_number == 3 and not game.this_turn()  # left as it was
+
+
+def test_greedy_plays_the_most_points_then_follows_its_plan() -> None:
+    game = example_d()
+    greedy = GreedyPlayer(seed=0)
+    before = game.scores[3]
+    while game.current_player == 3:
+        game.push(greedy.choose(game.view(3), game.legal_steps()))
+    assert game.scores[3] - before == 17
+
+
+def test_greedy_breaks_ties_by_completions_then_by_what_it_leaves_the_next_player() -> None:
+    checked = 0
+    for game in itertools.islice(positions("board", "printed", games=3, seed=4), 0, None, 7):
+        options = complete_turns(game)
+        chosen = GreedyPlayer.best(game, options)
+        top = max((o.points, o.completed) for o in options)
+        assert (chosen.points, chosen.completed) == top
+        tied = [o for o in options if (o.points, o.completed) == top]
+        if len(tied) > 1:
+            checked += 1
+            assert threat_after(game, chosen) == min(threat_after(game, o) for o in tied)
+    assert checked > 5
+
+
+def test_the_search_finds_the_big_turn() -> None:
+    game = example_d()
+    bot = MCTSPlayer(time_per_turn=None, iterations=300, seed=1)
+    before = game.scores[3]
+    while game.current_player == 3:
+        game.push(bot.choose(game.view(3), game.legal_steps()))
+    assert game.scores[3] - before == 17
+
+
+def test_the_search_plays_three_players_and_the_card_game() -> None:
+    for game in (BoardGame(3, seed=5), CardGame(4, seed=5)):
+        bots = [MCTSPlayer(time_per_turn=None, iterations=15, seed=p) for p in range(len(game.players))]
+        for _ in range(30):
+            if game.is_over():
+                break
+            seat = game.current_player
+            game.push(bots[seat].choose(game.view(seat), game.legal_steps()))
+        assert game.turn_number > 5
+
+
+def test_evaluate_prefers_the_leader_for_each_seat() -> None:
+    game = BoardGame.from_position(3, [["USAm"]] * 3, scores=[30, 10, 10])
+    values = evaluate(game)
+    assert values[0] > 0.5 > values[1] and values[1] == values[2]
+
+
+def test_the_search_keeps_to_its_time_budget_on_a_fake_clock() -> None:
+    ticks = itertools.count()
+    bot = MCTSPlayer(time_per_turn=2.0, seed=0, clock=lambda: next(ticks) * 0.01)  # 10 ms per clock reading
+    game = BoardGame(2, seed=9)
+    started = next(ticks)
+    bot.choose(game.view(0), game.legal_steps())
+    spent = (next(ticks) - started - 1) * 0.01
+    assert bot.last_iterations > 0
+    assert spent <= 2.0 + 0.02  # the budget, and at most the reading that found it spent
+
+
+def test_the_search_needs_a_budget() -> None:
+    with pytest.raises(ValueError, match="budget"):
+        MCTSPlayer(time_per_turn=None, iterations=None)
+
+
+def test_a_forced_step_is_played_without_search() -> None:
+    game = BoardGame.from_position(2, [["JOKm"], ["USAm"]])  # a lone joker can neither score nor go to the bar
+    legal = game.legal_steps()
+    assert [str(s) for s in legal] == ["pass"]
+    bot = MCTSPlayer(time_per_turn=None, iterations=10_000, seed=0)
+    assert bot.choose(game.view(0), legal) == legal[0]
+    assert bot.last_iterations == 0
+
+
+def test_a_plan_is_dropped_when_the_position_is_not_its_own() -> None:
+    game = example_d()
+    plan = TurnPlan()
+    view = game.view(3)
+    plan.keep(view, parse_step("USAm@i2"), [parse_step("USAf@g2")])
+    assert plan.next(view, game.legal_steps()) is None  # still before the first step: not this plan's position
+
+
+# ---------------------------------------------------------------------------------------------- naming players
+
+
+@pytest.mark.parametrize(
+    ("spec", "kind", "name"),
+    [
+        ("random", RandomPlayer, "random"),
+        ("greedy", GreedyPlayer, "greedy"),
+        ("mcts", MCTSPlayer, "mcts"),
+        ("mcts:0.5s", MCTSPlayer, "mcts:0.5s"),
+        ("mcts:250ms", MCTSPlayer, "mcts:250ms"),
+        ("mcts:2000", MCTSPlayer, "mcts:2000"),
+        ("easy", GreedyPlayer, "easy"),
+        ("medium", GreedyPlayer, "medium"),
+        ("hard", MCTSPlayer, "hard"),
+        ("expert", MCTSPlayer, "expert"),
+    ],
+)
+def test_player_names(spec: str, kind: type, name: str) -> None:
+    player = make_player(spec, seed=1)
+    assert isinstance(player, kind)
+    assert player.name == name
+
+
+def test_player_budgets_are_read_as_written() -> None:
+    assert make_player("mcts:250ms").time_per_turn == 0.25  # type: ignore[attr-defined]
+    assert make_player("mcts:2000").iterations == 2000  # type: ignore[attr-defined]
+    assert make_player("expert").time_per_turn == 1.0  # type: ignore[attr-defined]
+    assert make_player("easy").noise > 0 == make_player("medium").noise  # type: ignore[attr-defined]
+    assert set(LEVELS) == {"easy", "medium", "hard", "expert"}
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("champion", "unknown player 'champion'"),
+        ("mcts:fast", "'fast' is not a budget"),
+        ("hard:2s", "takes no budget"),
+        ("cmd:", "needs the command"),
+        ("random:3", "unknown player"),
+    ],
+)
+def test_bad_player_names_are_refused_clearly(spec: str, message: str) -> None:
+    with pytest.raises(PlayerSpecError, match=message):
+        make_player(spec)
