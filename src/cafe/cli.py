@@ -1,4 +1,4 @@
-"""The ``cafe`` command: replay records, benchmark the engine, watch a demonstration game."""
+"""The ``cafe`` command: replay records, benchmark the engine, watch a demonstration game, run an arena."""
 
 from __future__ import annotations
 
@@ -61,7 +61,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--delay", type=float, default=0.4, help="seconds between turns (default 0.4)")
     p.add_argument("--record", metavar="OUT", help="save the finished game's record here")
     p.set_defaults(run=cmd_demo)
+
+    from cafe.arena.command import PLAYER_HELP
+    from cafe.arena.command import add_parser as add_arena
+
+    add_arena(sub)
+
+    p = sub.add_parser(
+        "engine",
+        help="run a bot behind the engine protocol on stdin/stdout (docs/engine.md)",
+        description="Reads commands (cep, isready, setoption, newgame, position, go, quit) one per line "
+        "and answers them, like a chess engine speaking UCI.",
+    )
+    p.add_argument("--player", default="expert", help=PLAYER_HELP + " (default expert)")
+    p.add_argument("--seed", type=int, default=None, help="seed for the bot's own random choices")
+    p.set_defaults(run=cmd_engine)
     return parser
+
+
+def cmd_engine(args: argparse.Namespace) -> int:
+    from cafe.engine.server import serve
+
+    def write(line: str) -> None:
+        print(line, flush=True)
+
+    serve(sys.stdin, write, args.player, args.seed)
+    return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -1,0 +1,75 @@
+"""The computer players measured against each other in the arena (duplicate deals, every seating).
+
+    python bench/arena.py [--only NAME ...] [--scale 1.0] [--budget 1s] [--jobs N] [--out FILE]
+
+Match-ups (games at --scale 1):
+  greedy-random-board   greedy vs random, 2-player board game, 200 games
+  greedy-random-cards   greedy vs random, 2-player card game, 200 games
+  search-greedy-board2  the search vs greedy, 2-player board game, 200 games
+  search-greedy-board4  the search vs three greedy players, 4-player board game, 200 games
+  search-greedy-cards   the search vs greedy, 2-player card game, 100 games
+
+The search plays with --budget a turn (default 1 s, the expert level).  Prints one JSON object
+per match-up as it finishes (and writes them all to --out); the whole run takes about an hour
+and a half on two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from cafe.arena.report import to_json
+from cafe.arena.run import ArenaPlan, names_of, run_arena
+from cafe.arena.stats import player_stats
+
+
+def matchups(search: str) -> dict[str, tuple[tuple[str, ...], str, int]]:
+    return {
+        "greedy-random-board": (("greedy", "random"), "board", 200),
+        "greedy-random-cards": (("greedy", "random"), "cards", 200),
+        "search-greedy-board2": ((search, "greedy"), "board", 200),
+        "search-greedy-board4": ((search, "greedy", "greedy", "greedy"), "board", 200),
+        "search-greedy-cards": ((search, "greedy"), "cards", 100),
+    }
+
+
+def _progress(name: str, done: int, total: int) -> None:
+    print(f"\r{name}: {done}/{total}", end="", file=sys.stderr)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", nargs="*", help="run only these match-ups")
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every match-up's games by this")
+    parser.add_argument("--budget", default="1s", help="the search's time a turn (default 1s)")
+    parser.add_argument("--seed", type=int, default=10_000, help="the first deal's seed")
+    parser.add_argument("--jobs", type=int, default=None, help="parallel games (default: every core)")
+    parser.add_argument("--out", type=Path, help="also write the results here (JSON)")
+    args = parser.parse_args()
+    chosen = matchups(f"mcts:{args.budget}")
+    unknown = set(args.only or ()) - set(chosen)
+    if unknown:
+        parser.error(f"unknown match-up(s): {', '.join(sorted(unknown))}")
+    report: dict[str, Any] = {}
+    for name, (players, edition, games) in chosen.items():
+        if args.only and name not in args.only:
+            continue
+        plan = ArenaPlan(players, max(len(players), round(games * args.scale)), edition, args.seed)
+        started = time.perf_counter()
+        outcomes = run_arena(plan, args.jobs, progress=partial(_progress, name))
+        print(file=sys.stderr)
+        stats = player_stats(names_of(plan.players), outcomes)
+        report[name] = {**to_json(plan, stats, len(outcomes)), "wall_seconds": round(time.perf_counter() - started)}
+        print(json.dumps({name: report[name]}), flush=True)
+        if args.out:
+            args.out.write_text(json.dumps(report, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The arena: seeded games between players, in duplicate, and honest statistics about them."""

@@ -1,0 +1,97 @@
+"""``cafe arena``: the command line of the arena."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from cafe.errors import CafeError
+
+PLAYER_HELP = (
+    "a player: random, greedy, mcts (1 s a turn), mcts:0.5s, mcts:250ms, mcts:2000 (iterations a turn), "
+    "easy, medium, hard, expert, or cmd:COMMAND (an engine speaking docs/engine.md)"
+)
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "arena",
+        help="play many seeded games between players and measure them",
+        description="Plays deals in duplicate: every player takes every seat once per deal, over the same bag, "
+        "so the luck of the draw cancels out.  Games run in parallel over the machine's cores.",
+    )
+    p.add_argument("players", nargs="+", metavar="PLAYER", help=PLAYER_HELP)
+    p.add_argument("--games", type=int, default=20, help="games to play, rounded up to whole deals (default 20)")
+    p.add_argument("--edition", choices=["board", "cards"], default="board", help="board (default) or cards")
+    p.add_argument("--rules", default=None, help="a preset name or a JSON rules object (default: printed)")
+    p.add_argument("--seed", type=int, default=0, help="the first deal's seed (default 0)")
+    p.add_argument("--jobs", type=int, default=None, help="parallel games (default: the machine's cores)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    p.add_argument("--plot", metavar="FILE", help="write score distributions and ratings to an image (png, svg, pdf)")
+    p.add_argument("--records", metavar="DIR", help="save every game's record in this folder")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cafe.ai.levels import make_player
+    from cafe.arena.report import plot, table, to_json
+    from cafe.arena.run import PLAYERS, ArenaPlan, names_of
+    from cafe.arena.stats import player_stats
+    from cafe.options import make_rules
+
+    low, high = PLAYERS[args.edition]
+    if not low <= len(args.players) <= high:
+        raise CafeError(f"the {args.edition} game takes {low} to {high} players, not {len(args.players)}")
+    if args.games < 1:
+        raise CafeError("--games must be at least 1")
+    for spec in args.players:
+        if not spec.startswith("cmd:"):
+            make_player(spec)  # a bad name fails here, before any game starts
+    rules = _rules(args.rules)
+    if rules is not None:
+        make_rules(args.edition, rules)
+    plan = ArenaPlan(tuple(args.players), args.games, args.edition, args.seed, rules)
+    outcomes = _run_with_progress(plan, args)
+    stats = player_stats(names_of(plan.players), outcomes)
+    if args.plot:
+        plot(stats, Path(args.plot), f"{len(outcomes)} {plan.edition} games")
+    if args.json:
+        print(json.dumps(to_json(plan, stats, len(outcomes)), indent=2))
+    else:
+        from rich.console import Console
+
+        console = Console()
+        if not console.is_terminal:  # a file or a pipe: wide enough for every column
+            console = Console(width=120)
+        console.print(table(plan, stats, len(outcomes)))
+    return 0
+
+
+def _rules(text: str | None) -> Any:
+    if text is None:
+        return None
+    if text.lstrip().startswith("{"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as error:
+            raise CafeError(f"--rules is not valid JSON: {error}") from None
+    return text
+
+
+def _run_with_progress(plan: Any, args: argparse.Namespace) -> Any:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from cafe.arena.match import PlayerError
+    from cafe.arena.run import run_arena
+
+    records = Path(args.records) if args.records else None
+    columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("games", total=len(plan.tasks()))
+        try:
+            return run_arena(plan, args.jobs, records, lambda done, _total: progress.update(task, completed=done))
+        except PlayerError as error:
+            raise CafeError(str(error)) from None

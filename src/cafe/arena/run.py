@@ -1,0 +1,107 @@
+"""Running an arena: deals played in every seating (duplicate format), in parallel, with progress."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cafe.ai.levels import make_player
+from cafe.arena.match import new_game, play
+from cafe.arena.stats import GameOutcome
+
+PLAYERS = {"board": (2, 4), "cards": (2, 5)}
+
+
+@dataclass(frozen=True)
+class ArenaPlan:
+    """What to play: the players (as strings), how many deals, which edition and rules."""
+
+    players: tuple[str, ...]
+    games: int
+    edition: str = "board"
+    seed: int = 0
+    rules: Any = None
+
+    @property
+    def seatings(self) -> list[tuple[int, ...]]:
+        """Every player takes every seat once per deal: the rotations of the list (seat -> player)."""
+        n = len(self.players)
+        return [tuple((seat - shift) % n for seat in range(n)) for shift in range(n)]
+
+    @property
+    def deals(self) -> int:
+        return math.ceil(self.games / len(self.players))
+
+    def tasks(self) -> list[tuple[int, tuple[int, ...]]]:
+        return [(deal, seating) for deal in range(self.deals) for seating in self.seatings]
+
+
+def names_of(specs: Sequence[str]) -> list[str]:
+    """Display names: the spec itself, numbered when the same spec appears more than once."""
+    seen: dict[str, int] = {}
+    out = []
+    for spec in specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        out.append(spec if specs.count(spec) == 1 else f"{spec}#{seen[spec]}")
+    return out
+
+
+def play_task(plan: ArenaPlan, deal: int, seating: tuple[int, ...]) -> tuple[GameOutcome, dict[str, Any]]:
+    """One game: the deal's seed fixes the bag; the players are seeded by deal and by who they are."""
+    names = names_of(plan.players)
+    seat_names = [names[p] for p in seating]
+    players = [make_player(plan.players[p], seed=(plan.seed + deal) * 101 + p) for p in seating]
+    game = new_game(plan.edition, seat_names, plan.seed + deal, plan.rules)
+    try:
+        seats, record = play(game, players)
+    finally:
+        for player in players:
+            close = getattr(player, "close", None)
+            if close is not None:
+                close()
+    return GameOutcome(deal, seating, tuple(seats)), record
+
+
+def _play_packed(args: tuple[ArenaPlan, int, tuple[int, ...]]) -> tuple[GameOutcome, dict[str, Any]]:
+    return play_task(*args)
+
+
+def run_arena(
+    plan: ArenaPlan,
+    jobs: int | None = None,
+    records: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[GameOutcome]:
+    """Play every game of the plan over ``jobs`` processes (default: the machine's cores)."""
+    tasks = [(plan, deal, seating) for deal, seating in plan.tasks()]
+    jobs = jobs or os.cpu_count() or 1
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+    outcomes: list[GameOutcome] = []
+    for outcome, record in _results(tasks, jobs):
+        outcomes.append(outcome)
+        if records is not None:
+            rotation = plan.seatings.index(outcome.seating)
+            path = records / f"deal{outcome.deal:04d}-seating{rotation + 1}.json"
+            path.write_text(json.dumps(record, indent=1) + "\n")
+        if progress is not None:
+            progress(len(outcomes), len(tasks))
+    return sorted(outcomes, key=lambda g: (g.deal, plan.seatings.index(g.seating)))
+
+
+def _results(
+    tasks: list[tuple[ArenaPlan, int, tuple[int, ...]]], jobs: int
+) -> Iterator[tuple[GameOutcome, dict[str, Any]]]:
+    if jobs == 1 or len(tasks) == 1:
+        yield from map(_play_packed, tasks)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(play_task, *task) for task in tasks]
+        for future in as_completed(futures):
+            yield future.result()

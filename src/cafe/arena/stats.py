@@ -1,0 +1,125 @@
+"""Per-player statistics over arena games: win rate with its confidence interval, scores, a rating."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cafe.arena.match import SeatResult
+
+Z95 = 1.959964  # the normal quantile for a two-sided 95% interval
+
+
+def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a win rate (shared wins count as fractions).
+
+    >>> [round(x, 3) for x in wilson_interval(75, 100)]
+    [0.657, 0.825]
+    """
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z / (1 + z * z / games) * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """One arena game: which player (by index in the arena's list) sat in each seat, and how each seat did."""
+
+    deal: int
+    seating: tuple[int, ...]  # seat -> player index
+    seats: tuple[SeatResult, ...]
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    player: str
+    games: int
+    wins: float
+    win_rate: float
+    win_rate_ci95: tuple[float, float]
+    mean_score: float
+    score_sd: float
+    points_per_turn: float
+    bar_visits: float  # per game
+    mean_place: float
+    think_per_turn: float  # seconds
+    longest_turn: float  # seconds
+    rating_mu: float
+    rating_sigma: float
+    scores: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 4),
+            "win_rate_ci95": [round(x, 4) for x in self.win_rate_ci95],
+            "mean_score": round(self.mean_score, 2),
+            "score_sd": round(self.score_sd, 2),
+            "points_per_turn": round(self.points_per_turn, 3),
+            "bar_visits": round(self.bar_visits, 3),
+            "mean_place": round(self.mean_place, 3),
+            "think_per_turn": round(self.think_per_turn, 4),
+            "longest_turn": round(self.longest_turn, 4),
+            "rating": {
+                "mu": round(self.rating_mu, 3),
+                "sigma": round(self.rating_sigma, 3),
+                "ordinal": round(self.rating_mu - 3 * self.rating_sigma, 3),
+            },
+        }
+
+
+def ratings(names: Sequence[str], outcomes: Sequence[GameOutcome]) -> list[tuple[float, float]]:
+    """(mu, sigma) per player: OpenSkill's Plackett-Luce model updated game by game, in deal order."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    current = [model.rating(name=name) for name in names]
+    for game in sorted(outcomes, key=lambda g: (g.deal, g.seating)):
+        teams = [[current[p]] for p in game.seating]
+        updated = model.rate(teams, ranks=[seat.place for seat in game.seats])
+        for p, team in zip(game.seating, updated, strict=True):
+            current[p] = team[0]
+    return [(r.mu, r.sigma) for r in current]
+
+
+def player_stats(names: Sequence[str], outcomes: Sequence[GameOutcome]) -> list[PlayerStats]:
+    """The statistics of each player, in the order given."""
+    per: list[list[SeatResult]] = [[] for _ in names]
+    for game in outcomes:
+        for seat, p in enumerate(game.seating):
+            per[p].append(game.seats[seat])
+    rated = ratings(names, outcomes)
+    out = []
+    for name, results, (mu, sigma) in zip(names, per, rated, strict=True):
+        games = len(results)
+        wins = sum(r.won for r in results)
+        scores = tuple(r.score for r in results)
+        turns = sum(r.turns for r in results)
+        out.append(
+            PlayerStats(
+                player=name,
+                games=games,
+                wins=wins,
+                win_rate=wins / games if games else 0.0,
+                win_rate_ci95=wilson_interval(wins, games),
+                mean_score=statistics.fmean(scores) if scores else 0.0,
+                score_sd=statistics.stdev(scores) if games > 1 else 0.0,
+                points_per_turn=sum(scores) / turns if turns else 0.0,
+                bar_visits=sum(r.bar_visits for r in results) / games if games else 0.0,
+                mean_place=statistics.fmean(r.place for r in results) if results else 0.0,
+                think_per_turn=sum(r.think_seconds for r in results) / turns if turns else 0.0,
+                longest_turn=max((r.longest_turn_seconds for r in results), default=0.0),
+                rating_mu=mu,
+                rating_sigma=sigma,
+                scores=scores,
+            )
+        )
+    return out

@@ -1,0 +1,116 @@
+"""The arena: duplicate deals, statistics, the command line, records and the plot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cafe.arena.match import PlayerError, new_game, play
+from cafe.arena.run import ArenaPlan, names_of, run_arena
+from cafe.arena.stats import player_stats, wilson_interval
+from cafe.cli import main
+from cafe.record import Record
+from cafe.steps import parse_step
+
+
+def test_every_player_takes_every_seat_once_per_deal() -> None:
+    plan = ArenaPlan(("a", "b", "c", "d"), games=8)
+    assert plan.deals == 2
+    seatings = plan.seatings
+    assert len(seatings) == 4
+    for seat in range(4):
+        assert sorted(s[seat] for s in seatings) == [0, 1, 2, 3]
+    assert ArenaPlan(("a", "b"), games=3).deals == 2  # rounded up to whole deals
+
+
+def test_a_deal_is_the_same_bag_in_every_seating(tmp_path: Path) -> None:
+    plan = ArenaPlan(("greedy", "random"), games=4, seed=3)
+    outcomes = run_arena(plan, jobs=1, records=tmp_path)
+    assert [(g.deal, g.seating) for g in outcomes] == [(0, (0, 1)), (0, (1, 0)), (1, (0, 1)), (1, (1, 0))]
+    records = sorted(tmp_path.glob("*.json"))
+    assert len(records) == 4
+    data = [json.loads(p.read_text()) for p in records]
+    assert data[0]["bag"] == data[1]["bag"] != data[2]["bag"] == data[3]["bag"]
+    for path, outcome in zip(records, outcomes, strict=True):
+        game = Record.load(path).replay()
+        assert game.is_over()
+        assert list(game.scores) == [seat.score for seat in outcome.seats]
+
+
+def test_statistics_add_up() -> None:
+    plan = ArenaPlan(("greedy", "random"), games=6, seed=1)
+    outcomes = run_arena(plan, jobs=2)
+    stats = player_stats(names_of(plan.players), outcomes)
+    assert [s.games for s in stats] == [6, 6]
+    assert sum(s.wins for s in stats) == pytest.approx(6)
+    greedy, rand = stats
+    assert greedy.win_rate > rand.win_rate
+    assert greedy.win_rate_ci95[0] <= greedy.win_rate <= greedy.win_rate_ci95[1]
+    assert greedy.rating_mu > rand.rating_mu
+    scores = [seat.score for g in outcomes for seat, p in zip(g.seats, g.seating, strict=True) if p == 0]
+    assert greedy.mean_score == pytest.approx(sum(scores) / 6)
+
+
+def test_wilson_interval_edges() -> None:
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    low, high = wilson_interval(10, 10)
+    assert high == pytest.approx(1.0) and 0.7 < low < 0.75
+    low, high = wilson_interval(0, 10)
+    assert low == 0.0 and 0.25 < high < 0.3
+
+
+def test_same_players_get_numbered_names() -> None:
+    assert names_of(["mcts", "greedy", "greedy", "greedy"]) == ["mcts", "greedy#1", "greedy#2", "greedy#3"]
+
+
+def test_an_illegal_answer_stops_the_game_with_a_clear_message() -> None:
+    class Cheat:
+        name = "cheat"
+
+        def choose(self, view: object, legal: object) -> object:
+            return parse_step("USAm@a1")
+
+    game = new_game("board", ["x", "y"], seed=0)
+    with pytest.raises(PlayerError, match=r"cheat \(seat 1\) played USAm@a1"):
+        play(game, [Cheat(), Cheat()])
+
+
+def test_cli_json_has_the_promised_fields(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    plot = tmp_path / "arena.png"
+    code = main(["arena", "greedy", "random", "easy", "--games", "3", "--edition", "cards", "--seed", "2",
+                 "--json", "--jobs", "1", "--plot", str(plot)])  # fmt: skip
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["edition"] == "cards" and out["games"] == 3
+    assert [r["player"] for r in out["results"]] == ["greedy", "random", "easy"]
+    for result in out["results"]:
+        assert {"player", "win_rate", "win_rate_ci95", "mean_score"} <= set(result)
+        low, high = result["win_rate_ci95"]
+        assert 0 <= low <= result["win_rate"] <= high <= 1
+    assert plot.read_bytes().startswith(b"\x89PNG")
+
+
+def test_cli_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "greedy", "random", "--games", "2", "--jobs", "1", "--rules", "original-1989"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy" in out and "win rate" in out and "2 board games" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["arena", "greedy"], "takes 2 to 4 players, not 1"),
+        (["arena", "greedy", "grumpy"], "unknown player 'grumpy'"),
+        (["arena", "greedy", "random", "--games", "0"], "--games must be at least 1"),
+        (["arena", "greedy", "random", "--rules", "{bad"], "--rules is not valid JSON"),
+        (["arena", "greedy", "random", "--rules", "fancy"], "fancy"),
+        (["arena", "greedy", "random", "--rules", '{"tribe_and_circle": true}'], "tribe_and_circle"),
+    ],
+)
+def test_cli_refuses_bad_arguments_clearly(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("cafe arena: ") and message in err
+    assert "Traceback" not in err
