@@ -15,7 +15,8 @@ from typing import Any
 from cafe.board_game import BoardGame
 from cafe.board_state import CLOSED
 from cafe.card_game import CardGame
-from cafe.layout import Board, CardBoard
+from cafe.errors import RecordError
+from cafe.layout import Board, CardBoard, load_board, load_card_board
 from cafe.options import rules_to_json
 from cafe.tiles import NATIONS, TILES, Nation, Tile
 
@@ -188,3 +189,60 @@ def card_view(game: CardGame, seat: int | None = None) -> CardView:
         deck_count=game.deck_count(),
         table_pile_count=game.table_pile_count(),
     )
+
+
+def view_from_json(data: Any) -> View:
+    """A view back from :meth:`GameView.to_json` (what crosses a network or the engine protocol).
+
+    Anything that is not such an object is refused with a :class:`RecordError` naming the problem.
+    """
+    if not isinstance(data, dict):
+        raise RecordError("a view is a JSON object")
+    edition = data.get("edition")
+    if edition not in ("board", "cards"):
+        raise RecordError(f"a view's 'edition' must be 'board' or 'cards', not {edition!r}")
+    try:
+        common = {
+            "seat": data["seat"],
+            "players": tuple(data["players"]),
+            "rules": data["rules"],
+            "hands": tuple(None if h is None else tuple(Tile.parse(t) for t in h) for h in data["hands"]),
+            "hand_counts": tuple(data["hand_counts"]),
+            "scores": tuple(data["scores"]),
+            "penalties": tuple(data["penalties"]),
+            "current_player": data["current_player"],
+            "turn_number": data["turn_number"],
+            "this_turn": tuple(data["this_turn"]),
+            "turns": tuple(data["turns"]),
+            "over": data["over"],
+            "end_reason": data["end_reason"],
+            "winner": data["winner"],
+        }
+        if edition == "board":
+            return BoardView(
+                **common,
+                board=load_board(data["board"]),
+                guests=tuple(
+                    SeatedGuest(g["chair"], Tile.parse(g["tile"]), Nation.parse(g["nation"])) for g in data["guests"]
+                ),
+                closed_chairs=tuple(data["closed_chairs"]),
+                bar=tuple(Tile.parse(t) for t in data["bar"]),
+                bar_values=tuple(data["bar_values"]),
+                hand_sizes=tuple(data["hand_sizes"]),
+                eliminated=tuple(data["eliminated"]),
+                bag_count=data["bag_count"],
+            )
+        return CardView(
+            **common,
+            board=load_card_board(),
+            tables=tuple(Nation.parse(t["nation"]) for t in data["tables"]),
+            clients=tuple((c["place"], Tile.parse(c["card"])) for c in data["clients"]),
+            face_down=tuple(None if d is None else tuple(Tile.parse(t) for t in d) for d in data["face_down"]),
+            face_down_counts=tuple(data["face_down_counts"]),
+            deck_count=data["deck_count"],
+            table_pile_count=data["table_pile_count"],
+        )
+    except KeyError as error:
+        raise RecordError(f"a {edition} view needs the field {error}") from None
+    except (TypeError, ValueError, AttributeError) as error:
+        raise RecordError(f"not a valid {edition} view: {error}") from None

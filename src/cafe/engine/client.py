@@ -1,0 +1,104 @@
+"""The other side of the protocol: an outside engine as a player (``cmd:COMMAND`` in the arena)."""
+
+from __future__ import annotations
+
+import json
+import queue
+import shlex
+import subprocess
+import threading
+from collections.abc import Sequence
+
+from cafe.engine import PROTOCOL
+from cafe.errors import CafeError
+from cafe.steps import Step, parse_step
+from cafe.view import View
+
+HELLO_SECONDS = 30.0  # to start and answer the handshake
+ANSWER_SECONDS = 120.0  # to answer one 'go'
+
+
+class EngineError(CafeError):
+    """An outside engine did not answer, answered nonsense, or chose an illegal step."""
+
+
+class EnginePlayer:
+    """A player whose choices come from an outside program speaking the engine protocol."""
+
+    def __init__(self, command: str, answer_seconds: float = ANSWER_SECONDS) -> None:
+        self.command = command
+        self.name = f"cmd:{command}"
+        self.answer_seconds = answer_seconds
+        try:
+            self._process = subprocess.Popen(
+                shlex.split(command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
+            )
+        except OSError as error:
+            raise EngineError(f"cannot start engine '{command}': {error.strerror or error}") from None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self._send(PROTOCOL)
+        for line in self._until(f"{PROTOCOL}ok", HELLO_SECONDS):
+            if line.startswith("id name "):
+                self.engine_name = line.removeprefix("id name ")
+
+    def choose(self, view: View, legal: Sequence[Step]) -> Step:
+        self._send("position view " + json.dumps(view.to_json(), separators=(",", ":")))
+        self._send("go")
+        for line in self._until("bestmove ", self.answer_seconds):
+            if line.startswith("error "):
+                raise EngineError(f"engine '{self.command}' said: {line.removeprefix('error ')}")
+        text = self._last.removeprefix("bestmove ").strip()
+        try:
+            step = parse_step(text)
+        except CafeError as error:
+            raise EngineError(f"engine '{self.command}' answered '{text}': {error}") from None
+        if step not in legal:
+            raise EngineError(f"engine '{self.command}' chose {step}, which is not legal here")
+        return step
+
+    def close(self) -> None:
+        """Ask the engine to quit; stop it if it does not."""
+        if self._process.poll() is None:
+            try:
+                self._send("quit")
+                self._process.wait(timeout=5)
+            except (EngineError, subprocess.TimeoutExpired):
+                self._process.kill()
+                self._process.wait()
+
+    def _send(self, line: str) -> None:
+        stdin = self._process.stdin
+        assert stdin is not None
+        try:
+            stdin.write(line + "\n")
+            stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise EngineError(f"engine '{self.command}' has stopped") from None
+
+    def _read(self) -> None:
+        stdout = self._process.stdout
+        assert stdout is not None
+        for line in stdout:
+            self._lines.put(line.rstrip("\n"))
+        self._lines.put(None)
+
+    def _until(self, prefix: str, seconds: float) -> list[str]:
+        """The lines up to and including the first starting with ``prefix`` (kept in ``_last``)."""
+        seen: list[str] = []
+        while True:
+            try:
+                line = self._lines.get(timeout=seconds)
+            except queue.Empty:
+                raise EngineError(f"engine '{self.command}' gave no '{prefix.strip()}' within {seconds:g} s") from None
+            if line is None:
+                raise EngineError(f"engine '{self.command}' stopped before answering '{prefix.strip()}'")
+            seen.append(line)
+            if line.startswith(prefix) or (line.startswith("error ") and prefix == "bestmove "):
+                self._last = line
+                return seen
