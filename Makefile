@@ -1,11 +1,11 @@
 # make run   - install into .venv and watch a demonstration game
-# make test  - install into .venv and run every check: lint, types, tests with coverage, the reference check
+# make test  - install into .venv and run every check: lint, types, tests with coverage, then the slow checks
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit reference bench clean
+.PHONY: run test lint typecheck unit slow bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/cafe demo
 
-test: lint typecheck unit reference
+test: lint typecheck unit slow
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
@@ -26,14 +26,16 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest -n 2 -m "not reference" --doctest-modules --doctest-glob=README.md src tests README.md \
+	$(BIN)/pytest -n 2 -m "not reference and not sweep" --doctest-modules --doctest-glob=README.md src tests README.md \
 		--cov=cafe --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=95
 
-reference: $(STAMP)
-	$(BIN)/pytest -n 2 -m reference tests
+# the engine against the reference implementations, and every bot at thousands of positions (no coverage tracing)
+slow: $(STAMP)
+	$(BIN)/pytest -n 2 -m "reference or sweep" tests
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/arena.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage .hypothesis

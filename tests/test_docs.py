@@ -28,3 +28,33 @@ def test_every_rule_section_of_the_engine_is_documented() -> None:
     sections = {r if r.count(".") == 1 else r.rsplit(".", 1)[0] for r in rules_used}
     for rule in sorted(rules_used | sections):
         assert rule in text, rule
+
+
+def test_tests_cited_by_path_exist() -> None:
+    for page in (ROOT / "docs").glob("*.md"):
+        for path, name in re.findall(r"(tests/\w+\.py)::(test_\w+)", page.read_text()):
+            assert re.search(rf"^def {name}\(", (ROOT / path).read_text(), re.M), f"{page.name}: {path}::{name}"
+
+
+def test_every_player_string_in_the_players_page_names_a_player() -> None:
+    from cafe.ai.levels import make_player
+
+    text = (ROOT / "docs" / "players.md").read_text()
+    table = text.split("## The bots", 1)[1].split("###", 1)[0]
+    specs = {s for row in re.findall(r"^\| (.+?) \|", table, re.M) for s in re.findall(r"`([^`]+)`", row)}
+    specs.discard("cmd:COMMAND")
+    assert {"random", "greedy", "mcts", "easy", "expert", "mcts:2000"} <= specs
+    for spec in specs:
+        make_player(spec)
+
+
+def test_every_command_in_the_engine_page_is_understood() -> None:
+    from cafe.engine.server import EngineSession
+
+    text = (ROOT / "docs" / "engine.md").read_text()
+    commands = {m.split()[0] for m in re.findall(r"^\| `([^`]+)` \|", text, re.M)}
+    assert commands == {"cep", "isready", "setoption", "newgame", "position", "go", "quit"}
+    session = EngineSession("random")
+    for command in commands - {"quit"}:
+        answers, going = session.handle(command)
+        assert going and not any(a.startswith("error unknown command") for a in answers)
