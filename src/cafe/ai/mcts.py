@@ -7,7 +7,9 @@ heuristic rollout for a few turns and backs up one value per player.  This is
 single-observer ISMCTS (Cowling, Powley and Whitehouse 2012): a node's
 children are the steps seen in any world, and a child's exploration term
 counts the iterations in which it was available.  At every node the player to
-move picks by its own value (max^n), so it works for 2 to 5 players.
+move picks by its own value (max^n), so it works for 2 to 5 players.  A node
+widens progressively: its steps are tried best-scoring first, and a node
+visited n times chooses among its 1 + sqrt(n) best-scoring steps.
 
 The root's choices are whole turns, so the bot thinks once per turn: the
 budget is per turn, and the turn's later steps follow the plan at once.
@@ -25,13 +27,15 @@ from cafe.ai.turns import TurnOption, complete_turns
 from cafe.ai.worlds import Game, Worlds
 from cafe.card_game import CardGame
 from cafe.steps import Step
-from cafe.view import View
+from cafe.view import BoardView, View
 
 TIME_SHARE = 0.95  # of the turn's budget spent searching; the rest covers setting up and answering
 WIDTH = 12  # whole turns the root considers, the best-scoring first
 SCALE = 10.0  # points of lead worth about 73% in the value of a position
 EXPLORE = 0.7  # the UCB constant
 EPSILON = 0.1  # how often a rollout step is random instead of the best-scoring one
+ENDGAME = 15  # tiles (or cards) left to draw from which rollouts play to the end of the game
+ENDGAME_HORIZON = 1_000  # turns: more than any game has left
 
 
 class Node:
@@ -48,7 +52,7 @@ class Node:
         self.legal: list[Step] = []
 
     def legal_steps(self, game: Game) -> list[Step]:
-        """The legal steps of the node's position in this world.
+        """The legal steps of the node's position in this world, the best-scoring first.
 
         Every world reaches a node by the same steps, so the worlds differ
         only in the hands (and, in the card game, in replacement tables); the
@@ -57,7 +61,7 @@ class Node:
         s = game.state
         key = (*s.hands[s.current], *(s.slot_nat if isinstance(game, CardGame) else ()))
         if key != self.legal_for:
-            self.legal_for, self.legal = key, game.legal_steps()
+            self.legal_for, self.legal = key, sorted(game.legal_steps(), key=game.step_points, reverse=True)
         return self.legal
 
 
@@ -130,15 +134,22 @@ class MCTSPlayer:
     ) -> tuple[Step, ...]:
         seats = len(view.players)
         root = [Node(seats) for _ in options]
-        horizon = self.horizon or seats
+        horizon = self.horizon or seats + 1
+        unseen = view.bag_count if isinstance(view, BoardView) else view.deck_count
+        if unseen <= ENDGAME:
+            horizon = ENDGAME_HORIZON  # near the end: play on to it, so that the penalties for held tiles count
         mover = view.current_player
+        search_seed = self.rng.randrange(1 << 30)
         done = 0
         while (self.iterations is None or done < self.iterations) and (deadline is None or self.clock() < deadline):
             i = self._pick(root, mover, done)
-            game = worlds.sample(self.rng)
+            # common random numbers: every turn's k-th iteration sees the same world and the same rollout
+            # dice, so turns are compared on equal luck
+            rng = random.Random(search_seed + root[i].visits)
+            game = worlds.sample(rng)
             for step in options[i]:
                 game.simulate(step)
-            self._iterate(game, root[i], horizon)
+            self._iterate(game, root[i], horizon, rng)
             done += 1
         self.last_iterations = done
         best = max(range(len(options)), key=lambda k: (root[k].visits, root[k].total[mover]))
@@ -156,14 +167,13 @@ class MCTSPlayer:
             key=lambda i: root[i].total[mover] / root[i].visits + EXPLORE * math.sqrt(log_n / root[i].visits),
         )
 
-    def _iterate(self, game: Game, start: Node, horizon: int) -> None:
+    def _iterate(self, game: Game, start: Node, horizon: int, rng: random.Random) -> None:
         """One iteration below a root turn: select, expand one node, roll out, back up."""
-        rng = self.rng
         path = [start]
         node = start
         while not game.is_over():
             mover = game.current_player
-            legal = node.legal_steps(game)
+            legal = node.legal_steps(game)[: 1 + int(math.sqrt(node.visits))]  # progressive widening
             children = node.children
             untried = [step for step in legal if step not in children]
             for step in legal:
@@ -171,7 +181,7 @@ class MCTSPlayer:
                 if child is not None:
                     child.avail += 1
             if untried:
-                step = rng.choice(untried)
+                step = untried[0]
                 node = children[step] = Node(len(start.total))
                 node.avail = 1
                 game.simulate(step)
