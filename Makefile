@@ -1,4 +1,4 @@
-# make run   - install into .venv and watch a demonstration game
+# make run   - install into .venv and play in the terminal (you against three computer players)
 # make test  - install into .venv and run every check: lint, types, tests with coverage, then the slow checks
 PYTHON ?= python3
 VENV := .venv
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/cafe demo
+	$(BIN)/cafe play
 
 test: lint typecheck unit slow
 

@@ -1,4 +1,4 @@
-"""The ``cafe`` command: replay records, benchmark the engine, watch a demonstration game, run an arena."""
+"""The ``cafe`` command: play, replay records, benchmark the engine, watch a demo, run an arena or an engine."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="cafe", description="Café International: replay records, benchmark the engine, watch a demo game."
+        prog="cafe", description="Café International: play in the terminal, replay records, run arenas and engines."
     )
     parser.add_argument("--version", action="version", version=f"cafe-international {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -64,7 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     from cafe.arena.command import PLAYER_HELP
     from cafe.arena.command import add_parser as add_arena
+    from cafe.play.command import add_parser as add_play
 
+    add_play(sub)
     add_arena(sub)
 
     p = sub.add_parser(

@@ -7,6 +7,7 @@ other edition is an error.
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, fields
 from functools import lru_cache
 from typing import Any, Literal
@@ -138,3 +139,21 @@ def rules_to_json(rules: Rules) -> str | dict[str, Any]:
         if getattr(base, key) != value:
             out[key] = list(value) if isinstance(value, tuple) else value
     return out
+
+
+def rules_from_text(edition: str, text: str | None) -> str | dict[str, Any] | None:
+    """Rules as typed on a command line: a preset name or a JSON object; checked, and kept in that form.
+
+    >>> rules_from_text("board", '{"preset": "printed", "regulars": true}')
+    {'preset': 'printed', 'regulars': True}
+    """
+    if text is None:
+        return None
+    spec: str | dict[str, Any] = text
+    if text.lstrip().startswith("{"):
+        try:
+            spec = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise RulesError(f"--rules is not valid JSON: {error}") from None
+    make_rules(edition, spec)
+    return spec

@@ -62,8 +62,15 @@ def guest_code(tile: str, nation: str) -> str:
 
 def board_text(view: BoardView) -> str:
     """The café, the bar and the players, as lines of plain text."""
+    grid, has_stools = board_grid(view)
+    lines = grid_lines(grid, *view.board.size, empty=".")
+    lines.extend(status_lines(view, with_bar=not has_stools))
+    return "\n".join(lines)
+
+
+def board_grid(view: BoardView) -> tuple[dict[tuple[int, int], str], bool]:
+    """The café's cells as text (tables, chairs, guests, closed chairs, stools); and whether the bar is drawn."""
     board = view.board
-    cols, rows = board.size
     grid: dict[tuple[int, int], str] = {}
     for cell, tid in zip(board.table_cells, board.table_ids, strict=True):
         grid[cell_xy(cell)] = f"[{tid}]"
@@ -79,9 +86,7 @@ def board_text(view: BoardView) -> str:
     title = bar_title_cell(board)
     if title is not None:
         grid[title] = "BAR"
-    lines = grid_lines(grid, cols, rows, empty=".")
-    lines.extend(status_lines(view, with_bar=not stools))
-    return "\n".join(lines)
+    return grid, bool(stools)
 
 
 def status_lines(view: BoardView, with_bar: bool = True) -> list[str]:
@@ -109,10 +114,9 @@ def status_lines(view: BoardView, with_bar: bool = True) -> list[str]:
     return lines + closing_lines(view)
 
 
-def cards_text(view: CardView) -> str:
-    """The X of tables with their clients, and the players, as plain text."""
+def cards_grid(view: CardView) -> dict[tuple[int, int], str]:
+    """The X's cells as text: table cards, free places, clients."""
     board = view.board
-    cols, rows = board.size
     grid: dict[tuple[int, int], str] = {}
     for slot, nation in zip(board.slots, view.tables, strict=True):
         grid[cell_xy(slot)] = f"[{nation.name}]"
@@ -120,7 +124,12 @@ def cards_text(view: CardView) -> str:
         grid[cell_xy(place)] = place
     for place, card in view.clients:
         grid[cell_xy(place)] = card.name
-    lines = grid_lines(grid, cols, rows, empty="")
+    return grid
+
+
+def cards_text(view: CardView) -> str:
+    """The X of tables with their clients, and the players, as plain text."""
+    lines = grid_lines(cards_grid(view), *view.board.size, empty="")
     lines.append(f"Deck: {view.deck_count} cards   Table pile: {view.table_pile_count} tables")
     for p, name in enumerate(view.players):
         marker = ">" if p == view.current_player and not view.over else " "

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from cafe.arena.report import plot, table, to_json
     from cafe.arena.run import PLAYERS, ArenaPlan, names_of
     from cafe.arena.stats import player_stats
-    from cafe.options import make_rules
+    from cafe.options import rules_from_text
 
     low, high = PLAYERS[args.edition]
     if not low <= len(args.players) <= high:
@@ -49,9 +49,7 @@ def run(args: argparse.Namespace) -> int:
     for spec in args.players:
         if not spec.startswith("cmd:"):
             make_player(spec)  # a bad name fails here, before any game starts
-    rules = _rules(args.rules)
-    if rules is not None:
-        make_rules(args.edition, rules)
+    rules = rules_from_text(args.edition, args.rules)
     plan = ArenaPlan(tuple(args.players), args.games, args.edition, args.seed, rules)
     outcomes = _run_with_progress(plan, args)
     stats = player_stats(names_of(plan.players), outcomes)
@@ -67,17 +65,6 @@ def run(args: argparse.Namespace) -> int:
             console = Console(width=120)
         console.print(table(plan, stats, len(outcomes)))
     return 0
-
-
-def _rules(text: str | None) -> Any:
-    if text is None:
-        return None
-    if text.lstrip().startswith("{"):
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as error:
-            raise CafeError(f"--rules is not valid JSON: {error}") from None
-    return text
 
 
 def _run_with_progress(plan: Any, args: argparse.Namespace) -> Any:

@@ -1,0 +1,343 @@
+"""The terminal interface (Textual): the café, the players, a log, and a line to type moves in.
+
+Moves are typed in the notation (completed as you type), or in words
+("american lady h1").  Typing just a guest (``USAm``, ``american gentleman``)
+marks the places it may take, with their points.  Keys: ctrl+z undo a step of
+this turn, ctrl+h a hint, ctrl+s save, ctrl+q quit.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.suggester import Suggester
+from textual.widgets import Button, Footer, Header, Input, RichLog, Static
+
+from cafe.errors import CafeError
+from cafe.play.session import Session
+from cafe.text import CELL, board_grid, cards_grid
+from cafe.view import BoardView, View
+
+# one colour per nation (terminal colour names), for tables and guests; without colour the codes still read
+NATION_COLOURS = {
+    "AFR": "dark_orange", "CHN": "red", "CUB": "bright_cyan", "ESP": "yellow", "FRA": "blue",
+    "GBR": "magenta", "GER": "grey70", "IND": "orange1", "ITA": "green", "RUS": "bright_red",
+    "TUR": "cyan", "USA": "bright_blue",
+}  # fmt: skip
+
+
+def cafe_map(view: View, marked: set[str]) -> Text:
+    """The café (or the X) as styled text; ``marked`` places are shown in reverse video."""
+    if isinstance(view, BoardView):
+        grid, _ = board_grid(view)
+        empty = "."
+    else:
+        grid, empty = cards_grid(view), ""
+    cols, rows = view.board.size
+    out = Text()
+    for y in range(rows - 1, -1, -1):
+        out.append(f"{y + 1:>2} ", style="dim")
+        for x in range(cols):
+            cell = grid.get((x, y), empty)
+            name = f"{chr(ord('a') + x)}{y + 1}"
+            out.append(cell.center(CELL), style=_style(cell, name in marked))
+        out.append("\n")
+    out.append("   " + "".join(chr(ord("a") + x).center(CELL) for x in range(cols)), style="dim")
+    return out
+
+
+def _style(cell: str, marked: bool) -> str:
+    if marked:
+        return "reverse bold"
+    code = cell.strip("[]*")[:3]
+    if code in NATION_COLOURS:
+        return f"bold {NATION_COLOURS[code]}" if cell.startswith("[") else NATION_COLOURS[code]
+    if cell in ("BAR", "##") or cell.startswith(("+", "-")):
+        return "bold" if cell == "BAR" else "dim"
+    return "dim"
+
+
+def players_panel(session: Session, view: View) -> Text:
+    """Scores, hands (as far as this view shows them), hand sizes, the bag and the bar."""
+    out = Text()
+    for p, seat in enumerate(session.seats):
+        mover = p == view.current_player and not view.over
+        out.append("▶ " if mover else "  ", style="bold")
+        out.append(f"{seat.name:<16}", style="bold" if mover else "")
+        out.append(f"{view.scores[p]:>4} pts\n")
+        hand = view.hands[p]
+        if hand is None:
+            shown = Text(f"{view.hand_counts[p]} hidden")
+        else:
+            shown = Text()
+            for tile in hand:
+                shown.append(tile.name + " ", style=NATION_COLOURS.get(tile.name[:3], "bold"))
+        out.append("    hand ")
+        out.append_text(shown)
+        if isinstance(view, BoardView):
+            out.append(f" (size {view.hand_sizes[p]})" + (" out of the game" if view.eliminated[p] else ""))
+        elif view.face_down_counts[p]:
+            out.append(f" ({view.face_down_counts[p]} face down)")
+        out.append("\n")
+    if isinstance(view, BoardView):
+        nxt = view.next_bar_value
+        out.append(f"\nBag: {view.bag_count} tiles   Bar: {len(view.bar)}/{len(view.bar_values)} stools, ")
+        out.append("full" if nxt is None else f"next {nxt:+d}")
+    else:
+        out.append(f"\nDeck: {view.deck_count} cards   Table pile: {view.table_pile_count}")
+    if view.this_turn:
+        out.append(f"\nThis turn: {', '.join(view.this_turn)}")
+    return out
+
+
+class StepSuggester(Suggester):
+    """Completes what is typed to a legal step in notation."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(use_cache=False, case_sensitive=False)
+        self.session = session
+
+    async def get_suggestion(self, value: str) -> str | None:
+        if not value:
+            return None
+        for step in self.session.completions():
+            if step.lower().startswith(value.lower()):
+                return step
+        return None
+
+
+class PassKeyboard(ModalScreen[None]):
+    """Between two people when hands are hidden: nothing of either hand shows until the next is ready."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "Ready")]
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player_name = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pass"):
+            yield Static(f"Pass the keyboard to {self.player_name}.\n\nPress Enter when {self.player_name} is ready.")
+            yield Button("Ready", id="ready", variant="primary")
+
+    def on_button_pressed(self, _: Button.Pressed) -> None:
+        self.dismiss()
+
+    def action_ready(self) -> None:
+        self.dismiss()
+
+
+class CafeApp(App[None]):
+    """Café International in the terminal."""
+
+    TITLE = "Café International"
+    CSS = """
+    #main { height: 1fr; }
+    #map { width: auto; padding: 0 1; }
+    #side { width: 1fr; min-width: 40; }
+    #players { height: auto; padding: 0 1; border: round $primary; }
+    #log { height: 1fr; border: round $secondary; }
+    #status { height: auto; min-height: 1; padding: 0 1; }
+    #pass { align: center middle; width: 60; height: auto; padding: 2; border: thick $primary; }
+    PassKeyboard { align: center middle; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+z", "undo", "Undo step"),
+        Binding("ctrl+h", "hint", "Hint"),
+        Binding("ctrl+s", "save", "Save"),
+        Binding("ctrl+q", "quit", "Quit"),
+    ]
+
+    def __init__(self, session: Session, bot_delay: float = 0.4) -> None:
+        super().__init__()
+        self.session = session
+        self.bot_delay = bot_delay
+        self.marked: set[str] = set()
+        self.finished = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            yield Static(id="map")
+            with Vertical(id="side"):
+                yield Static(id="players")
+                yield RichLog(id="log", wrap=True, markup=False)
+        yield Static(id="status")
+        yield Input(
+            placeholder="your move: USAm@h3, 'american gentleman h3', USAm to see its chairs, stop ...",
+            suggester=StepSuggester(self.session),
+            id="move",
+        )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = self._rules_line()
+        for turn, text in enumerate(self.session.game.turns()):
+            self.query_one(RichLog).write(f"turn {turn + 1}: {text}")
+        self.refresh_view()
+        self.next_turn()
+
+    # ------------------------------------------------------------------ drawing
+
+    def refresh_view(self) -> None:
+        view = self.session.view()
+        self.query_one("#map", Static).update(cafe_map(view, self.marked))
+        self.query_one("#players", Static).update(players_panel(self.session, view))
+
+    def say(self, text: str, style: str = "") -> None:
+        self.query_one("#status", Static).update(Text(text, style=style))
+
+    def log_line(self, text: str) -> None:
+        self.query_one(RichLog).write(text)
+
+    def _rules_line(self) -> str:
+        game = self.session.game
+        edition = "board game" if isinstance(self.session.view(), BoardView) else "card game"
+        return f"{edition}, {len(game.players)} players"
+
+    # ------------------------------------------------------------------ turns
+
+    def next_turn(self) -> None:
+        """Hand the move to whoever is next: a bot thinks in a worker; a person may need the keyboard passed."""
+        session = self.session
+        if session.game.is_over():
+            self.game_over()
+            return
+        seat = session.game.current_player
+        if session.current.human:
+            others = [p for p in session.humans() if p != seat]
+            if session.hands_hidden() and others and session.watcher != seat and not session.game.this_turn():
+                session.watcher = None  # hide every hand while the keyboard changes hands
+                self.refresh_view()
+                self.push_screen(PassKeyboard(session.current.name), lambda _: self._person_ready())
+                return
+            self._person_ready()
+        else:
+            self.query_one(Input).disabled = True
+            self.say(f"{session.current.name} is thinking ...", "italic")
+            self.run_worker(self._bot_move, thread=True, exclusive=True, group="bots")
+
+    def _person_ready(self) -> None:
+        self.session.watcher = self.session.game.current_player
+        self.refresh_view()
+        field = self.query_one(Input)
+        field.disabled = False
+        field.focus()
+        self.say(f"{self.session.current.name}, your move.", "bold")
+
+    def _bot_move(self) -> None:
+        started = time.perf_counter()
+        step = self.session.bot_step()
+        wait = self.bot_delay - (time.perf_counter() - started)
+        if wait > 0:
+            time.sleep(wait)
+        self.call_from_thread(self._apply_bot_step, step)
+
+    def _apply_bot_step(self, step: object) -> None:
+        game = self.session.game
+        player = game.current_player
+        turns_before = len(game.turns())
+        result = game.push(step)  # type: ignore[arg-type]
+        if result.turn_over:
+            self._log_turns(turns_before, player)
+        self.refresh_view()
+        self.next_turn()
+
+    def _log_turns(self, since: int, player: int) -> None:
+        game = self.session.game
+        points = game.turn_points()
+        for i, text in enumerate(game.turns()[since:], start=since):
+            self.log_line(f"turn {i + 1}: {self.session.seats[player].name} {text} ({points[i]:+d})")
+
+    def game_over(self) -> None:
+        if self.finished:
+            return
+        self.finished = True
+        self.query_one(Input).disabled = True
+        path = self.session.save()
+        lines = self.session.summary()
+        for line in lines:
+            self.log_line(line)
+        self.log_line(f"The record is saved in {path}.")
+        self.refresh_view()
+        self.say(f"Game over. {lines[-1]}  Record: {path}.  ctrl+q quits.", "bold")
+
+    # ------------------------------------------------------------------ typing
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        text = event.value.strip()
+        session = self.session
+        if not text or not session.current.human or session.game.is_over():
+            self.marked = set()
+            self.refresh_view()
+            return
+        targets = session.targets(text)
+        if targets:
+            self.marked = {step.split("@")[1].split("=")[0] for step, _ in targets}
+            self.say("  ".join(f"{step} {points:+d}" for step, points in targets[:12]))
+        else:
+            self.marked = set()
+            self.say(session.preview(text))
+        self.refresh_view()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        session = self.session
+        field = event.input
+        text = event.value.strip()
+        if not text:
+            return
+        game = session.game
+        player, turns_before = game.current_player, len(game.turns())
+        try:
+            said = session.play(text)
+        except CafeError as error:
+            self.say(str(error), "bold red")  # the position is unchanged; the text stays for correcting
+            return
+        field.value = ""
+        self.marked = set()
+        self.say(said)
+        if len(game.turns()) > turns_before:
+            self._log_turns(turns_before, player)
+        self.refresh_view()
+        if game.is_over() or game.current_player != player or not game.this_turn():
+            self.next_turn()
+
+    # ------------------------------------------------------------------ keys
+
+    def action_undo(self) -> None:
+        if not self.session.current.human:
+            return
+        try:
+            self.say(self.session.undo())
+        except CafeError as error:
+            self.say(str(error), "bold red")
+        self.refresh_view()
+
+    def action_hint(self) -> None:
+        if not self.session.current.human or self.session.game.is_over():
+            return
+        self.say("thinking of a hint ...", "italic")
+        self.run_worker(self._hint, thread=True, exclusive=True, group="hint")
+
+    def _hint(self) -> None:
+        step = self.session.hint()
+        points = self.session.game.step_points(step)
+        self.call_from_thread(self.say, f"Hint: {step} ({points:+d})", "bold green")
+
+    def action_save(self) -> None:
+        path = self.session.save()
+        self.say(f"Saved to {path}; resume with: cafe play --resume {path}")
+
+
+def run(session: Session, bot_delay: float = 0.4) -> Path | None:
+    """Play in the terminal; return where the record was saved, if it was."""
+    app = CafeApp(session, bot_delay)
+    app.run()
+    return session.record_path
