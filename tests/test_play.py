@@ -220,6 +220,17 @@ def test_a_short_game_against_a_bot_ends_with_a_summary_and_a_saved_record(tmp_p
     assert record.replay().is_over()
 
 
+def test_quitting_saves_an_unfinished_game(tmp_path: Path) -> None:
+    session = session_for("you,greedy", tmp=tmp_path)
+
+    async def script(app: CafeApp, pilot: Pilot[None]) -> None:
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+
+    drive(session, script)
+    assert Record.load(tmp_path / "game.json").turns == session.game.turns()
+
+
 def test_the_map_marks_and_colours_without_losing_the_codes() -> None:
     session = session_for("you,greedy")
     text = cafe_map(session.view(), {"h3"})

@@ -3,7 +3,7 @@
 Moves are typed in the notation (completed as you type), or in words
 ("american lady h1").  Typing just a guest (``USAm``, ``american gentleman``)
 marks the places it may take, with their points.  Keys: ctrl+z undo a step of
-this turn, ctrl+h a hint, ctrl+s save, ctrl+q quit.
+this turn, ctrl+h a hint, ctrl+s save, ctrl+q quit (saving an unfinished game).
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ class CafeApp(App[None]):
         Binding("ctrl+z", "undo", "Undo step"),
         Binding("ctrl+h", "hint", "Hint"),
         Binding("ctrl+s", "save", "Save"),
-        Binding("ctrl+q", "quit", "Quit"),
+        Binding("ctrl+q", "quit", "Save and quit"),
     ]
 
     def __init__(self, session: Session, bot_delay: float = 0.4) -> None:
@@ -230,7 +230,9 @@ class CafeApp(App[None]):
         field = self.query_one(Input)
         field.disabled = False
         field.focus()
-        self.say(f"{self.session.current.name}, your move.", "bold")
+        legal = self.session.completions()
+        forced = f" Nothing else is possible: type {legal[0]}." if len(legal) == 1 else ""
+        self.say(f"{self.session.current.name}, your move.{forced}", "bold")
 
     def _bot_move(self) -> None:
         started = time.perf_counter()
@@ -334,6 +336,12 @@ class CafeApp(App[None]):
     def action_save(self) -> None:
         path = self.session.save()
         self.say(f"Saved to {path}; resume with: cafe play --resume {path}")
+
+    async def action_quit(self) -> None:
+        """Quit; an unfinished game is saved first, so that nothing is lost."""
+        if not self.session.game.is_over():
+            self.session.save()
+        self.exit()
 
 
 def run(session: Session, bot_delay: float = 0.4) -> Path | None:

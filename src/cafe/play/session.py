@@ -25,7 +25,7 @@ from cafe.view import View
 
 Game = BoardGame | CardGame
 HUMAN = "human"
-HINT_PLAYER = "mcts:0.5s"  # what a hint asks: the search, quick enough to wait for
+HINT_PLAYER = "expert"  # what a hint asks: the strongest level (the search, 1 second)
 
 
 class SeatError(CafeError):
