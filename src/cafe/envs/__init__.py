@@ -1,0 +1,1 @@
+"""Research interfaces: fixed action and observation encodings, and adapters for RL frameworks."""

@@ -1,0 +1,114 @@
+"""A player's view as a flat vector of numbers, with a fixed, documented layout.
+
+Everything comes from the view (``game.view(seat)``), so a vector holds only
+what that player may see.  Seats are numbered from the observer: block 0 is the
+observer, block 1 the next player in turn, and so on; a game of fewer players
+than the maximum leaves the last blocks zero.
+
+Board game (C chairs, 68 on the classic board), in order:
+
+- per chair, 39 numbers: the guest's tile type one-hot (26), 1 if the chair is
+  closed, the nation a joker there counts as one-hot (12);
+- the bar: stools taken / 20, the next stool's value / 10 (0 when full);
+- the bag: tiles left / 100;
+- per seat (4 blocks), 32 numbers: score / 100, hand size / 5, tiles held / 5,
+  1 if the hand is visible, the hand's tile counts (26, zero when hidden),
+  1 if out of the game, 1 if it is this seat's turn;
+- the turn in progress: steps taken / 4.
+
+Card game (P places, 12 in the X; S table slots, 5):
+
+- per place, 24 numbers: the client's card one-hot;
+- per slot, 12 numbers: the table's nation one-hot;
+- the deck: cards left / 96; the table pile: cards left / 24;
+- per seat (5 blocks), 30 numbers: score / 100, cards held / 12, face-down cards / 12,
+  1 if the hand is visible, the hand's card counts (24), 1 if it is this seat's turn,
+  penalty points / 10;
+- the turn in progress: steps taken / 4.
+"""
+
+from __future__ import annotations
+
+from cafe.layout import Board, CardBoard
+from cafe.view import BoardView, CardView, View
+
+BOARD_SEATS, CARD_SEATS = 4, 5
+TILE_TYPES, CARD_TYPES, NATIONS = 26, 24, 12
+BOARD_CHAIR, BOARD_SEAT = TILE_TYPES + 1 + NATIONS, 6 + TILE_TYPES
+CARD_SEAT = 6 + CARD_TYPES
+
+
+def board_size(board: Board) -> int:
+    return len(board.chair_ids) * BOARD_CHAIR + 3 + BOARD_SEATS * BOARD_SEAT + 1
+
+
+def card_size(board: CardBoard) -> int:
+    return len(board.place_ids) * CARD_TYPES + len(board.slots) * NATIONS + 2 + CARD_SEATS * CARD_SEAT + 1
+
+
+def observation_size(view: View) -> int:
+    return board_size(view.board) if isinstance(view, BoardView) else card_size(view.board)
+
+
+def encode(view: View) -> list[float]:
+    """The view as numbers (see the module's layout); ``view.seat`` is the observer (None: seat 1)."""
+    return _encode_board(view) if isinstance(view, BoardView) else _encode_cards(view)
+
+
+def _seats_from(view: View) -> list[int]:
+    """Seat indices in turn order, starting with the observer."""
+    n = len(view.players)
+    first = view.seat or 0
+    return [(first + k) % n for k in range(n)]
+
+
+def _encode_board(view: BoardView) -> list[float]:
+    board = view.board
+    index = board.chair_index
+    out = [0.0] * board_size(board)
+    for guest in view.guests:
+        base = index[guest.chair] * BOARD_CHAIR
+        out[base + int(guest.tile)] = 1.0
+        if guest.tile.is_joker:
+            out[base + TILE_TYPES + 1 + int(guest.nation)] = 1.0
+    for chair in view.closed_chairs:
+        out[index[chair] * BOARD_CHAIR + TILE_TYPES] = 1.0
+    at = len(board.chair_ids) * BOARD_CHAIR
+    nxt = view.next_bar_value
+    out[at : at + 3] = [len(view.bar) / 20, (nxt or 0) / 10, view.bag_count / 100]
+    at += 3
+    for k, p in enumerate(_seats_from(view)):
+        base = at + k * BOARD_SEAT
+        hand = view.hands[p]
+        out[base : base + 4] = [view.scores[p] / 100, view.hand_sizes[p] / 5, view.hand_counts[p] / 5, hand is not None]
+        for tile in hand or ():
+            out[base + 4 + int(tile)] += 1.0
+        out[base + 4 + TILE_TYPES] = float(view.eliminated[p])
+        out[base + 5 + TILE_TYPES] = float(p == view.current_player and not view.over)
+    out[-1] = len(view.this_turn) / 4
+    return out
+
+
+def _encode_cards(view: CardView) -> list[float]:
+    board = view.board
+    index = board.place_index
+    out = [0.0] * card_size(board)
+    for place, card in view.clients:
+        out[index[place] * CARD_TYPES + int(card)] = 1.0
+    at = len(board.place_ids) * CARD_TYPES
+    for slot, nation in enumerate(view.tables):
+        out[at + slot * NATIONS + int(nation)] = 1.0
+    at += len(board.slots) * NATIONS
+    out[at : at + 2] = [view.deck_count / 96, view.table_pile_count / 24]
+    at += 2
+    for k, p in enumerate(_seats_from(view)):
+        base = at + k * CARD_SEAT
+        hand = view.hands[p]
+        out[base : base + 4] = [view.scores[p] / 100, view.hand_counts[p] / 12, view.face_down_counts[p] / 12,
+                                hand is not None]  # fmt: skip
+        for card in hand or ():
+            out[base + 4 + int(card)] += 1.0
+        out[base + 4 + CARD_TYPES] = float(p == view.current_player and not view.over)
+        out[base + 5 + CARD_TYPES] = view.penalties[p] / 10
+    out[-1] = len(view.this_turn) / 4
+    return out
