@@ -1,0 +1,137 @@
+"""Café International as a PettingZoo AEC environment (``pip install cafe-international[rl]``).
+
+>>> from cafe.envs.pettingzoo import env
+>>> e = env(edition="board", players=2, seed=1)
+>>> e.reset(seed=1)
+>>> agent = e.agent_selection
+>>> observation = e.observe(agent)
+>>> int(observation["action_mask"].sum()) > 0
+True
+
+Agents are ``player_0`` ... in seat order.  Actions are the numbers of
+:mod:`cafe.envs.actions`; observations are dictionaries of ``observation``
+(the vector of :mod:`cafe.envs.observation`, from that agent's view only) and
+``action_mask`` (1 for the legal actions of the agent to move, all 0 for the
+others).  A step's reward to each agent is the change of its score: the
+points of the step for its player, and the end penalties when the game ends.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from cafe.board_game import BoardGame
+from cafe.card_game import CardGame
+from cafe.envs.actions import ActionSpace, actions_of
+from cafe.envs.observation import encode, observation_size
+from cafe.text import view_text
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's usual safety wrappers (order of calls, action bounds)."""
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
+
+
+class raw_env(AECEnv):  # PettingZoo's naming convention
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "cafe_international_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        edition: str = "board",
+        players: int = 4,
+        rules: Any = "printed",
+        seed: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.edition, self.players, self.rules, self.render_mode = edition, players, rules, render_mode
+        self._seed = seed
+        self.game = self._new_game(seed or 0)
+        self.space: ActionSpace = actions_of(self.game)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        size = observation_size(self.game.view(0))
+        self.action_spaces = {a: spaces.Discrete(self.space.n) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (self.space.n,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+
+    def _new_game(self, seed: int) -> BoardGame | CardGame:
+        if self.edition == "board":
+            return BoardGame(self.players, rules=self.rules, seed=seed)
+        return CardGame(self.players, rules=self.rules, seed=seed)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seed = seed
+        elif self._seed is None:
+            self._seed = int(np.random.default_rng().integers(1 << 31))
+        else:
+            self._seed += 1  # a fresh deal on every reset without a seed
+        self.game = self._new_game(self._seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current_player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        mask = np.zeros(self.space.n, np.int8)
+        if not self.game.is_over() and seat == self.game.current_player:
+            mask[:] = self.space.mask(self.game)
+        return {"observation": np.asarray(encode(self.game.view(seat)), np.float32), "action_mask": mask}
+
+    def step(self, action: int) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        before = self.game.scores
+        self.game.push(self.space.steps[int(action)])  # an illegal action raises, naming the rule it breaks
+        self._cumulative_rewards[agent] = 0.0
+        for seat, name in enumerate(self.possible_agents):
+            self.rewards[name] = float(self.game.scores[seat] - before[seat])
+        if self.game.is_over():
+            self.terminations = {a: True for a in self.agents}
+            places = self.game.places() or ()
+            self.infos = {a: {"place": places[i]} for i, a in enumerate(self.possible_agents)}
+        self._accumulate_rewards()
+        self.agent_selection = self.possible_agents[self.game.current_player]
+        if self.game.is_over():
+            self.agent_selection = self._next_finished_agent(agent)
+
+    def _next_finished_agent(self, agent: str) -> str:
+        """After the end every agent is stepped once with None (PettingZoo's convention); start with the next."""
+        order = self.possible_agents
+        return order[(order.index(agent) + 1) % len(order)]
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return view_text(self.game.view(None))
+        return None
+
+    def close(self) -> None:
+        pass
