@@ -32,6 +32,7 @@ from __future__ import annotations
 from cafe.layout import Board, CardBoard
 from cafe.view import BoardView, CardView, View
 
+LOW, HIGH = -10.0, 100.0  # bounds of every number of a vector (scores / 100 and counts stay well inside)
 BOARD_SEATS, CARD_SEATS = 4, 5
 TILE_TYPES, CARD_TYPES, NATIONS = 26, 24, 12
 BOARD_CHAIR, BOARD_SEAT = TILE_TYPES + 1 + NATIONS, 6 + TILE_TYPES

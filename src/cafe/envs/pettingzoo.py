@@ -28,7 +28,7 @@ from pettingzoo.utils import wrappers
 from cafe.board_game import BoardGame
 from cafe.card_game import CardGame
 from cafe.envs.actions import ActionSpace, actions_of
-from cafe.envs.observation import encode, observation_size
+from cafe.envs.observation import HIGH, LOW, encode, observation_size
 from cafe.text import view_text
 
 
@@ -63,7 +63,7 @@ class raw_env(AECEnv):  # PettingZoo's naming convention
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
+                    "observation": spaces.Box(LOW, HIGH, (size,), np.float32),
                     "action_mask": spaces.Box(0, 1, (self.space.n,), np.int8),
                 }
             )
