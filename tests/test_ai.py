@@ -249,6 +249,20 @@ def test_the_search_keeps_to_its_time_budget_on_a_fake_clock() -> None:
     assert spent <= 2.0 + 0.02  # the budget, and at most the reading that found it spent
 
 
+def test_a_second_search_in_the_same_turn_gets_only_the_time_left() -> None:
+    ticks = itertools.count()
+    bot = MCTSPlayer(time_per_turn=1.0, seed=0, clock=lambda: next(ticks) * 0.01)
+    game = BoardGame(2, seed=9)
+    view, legal = game.view(0), game.legal_steps()
+    started = next(ticks)
+    bot.choose(view, legal)
+    first = bot.last_iterations
+    bot.choose(view, legal)  # the same position again: the plan does not fit, so the turn is searched again
+    spent = (next(ticks) - started - 1) * 0.01
+    assert first > 0 and bot.last_iterations == 0
+    assert spent <= 1.0 + 0.02
+
+
 def test_the_search_needs_a_budget() -> None:
     with pytest.raises(ValueError, match="budget"):
         MCTSPlayer(time_per_turn=None, iterations=None)

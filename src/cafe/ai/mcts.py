@@ -12,7 +12,9 @@ widens progressively: its steps are tried best-scoring first, and a node
 visited n times chooses among its 1 + sqrt(n) best-scoring steps.
 
 The root's choices are whole turns, so the bot thinks once per turn: the
-budget is per turn, and the turn's later steps follow the plan at once.
+budget is per turn, and the turn's later steps follow the plan at once.  When
+the plan cannot go on (in the card game a replacement table may differ from
+the sampled one), the turn is searched again in the time it has left.
 """
 
 from __future__ import annotations
@@ -110,6 +112,8 @@ class MCTSPlayer:
         self.rng = random.Random(seed)
         self.clock = clock
         self._plan = TurnPlan()
+        self._turn: tuple[int | None, int] | None = None  # the turn being played, and the time spent on it
+        self._spent = 0.0
         self.last_iterations = 0
 
     def choose(self, view: View, legal: Sequence[Step]) -> Step:
@@ -117,17 +121,24 @@ class MCTSPlayer:
         planned = self._plan.next(view, legal)
         if planned is not None:
             return planned
-        if len(legal) == 1:
-            return legal[0]
-        worlds = Worlds(view, self.rng)
-        options = candidate_turns(worlds.base, legal, self.width)
-        if len(options) == 1:
-            chosen = options[0]
-        else:
-            deadline = None if self.time_per_turn is None else started + self.time_per_turn * TIME_SHARE
-            chosen = self._search(view, worlds, options, deadline)
-        self._plan.keep(view, chosen[0], chosen[1:])
-        return chosen[0]
+        if self._turn != (view.seat, view.turn_number):
+            self._turn, self._spent = (view.seat, view.turn_number), 0.0
+        try:
+            if len(legal) == 1:
+                return legal[0]
+            worlds = Worlds(view, self.rng)
+            options = candidate_turns(worlds.base, legal, self.width)
+            if len(options) == 1:
+                chosen = options[0]
+            else:
+                deadline = None
+                if self.time_per_turn is not None:  # a second search in the same turn gets what is left
+                    deadline = started + max(0.0, self.time_per_turn * TIME_SHARE - self._spent)
+                chosen = self._search(view, worlds, options, deadline)
+            self._plan.keep(view, chosen[0], chosen[1:])
+            return chosen[0]
+        finally:
+            self._spent += self.clock() - started
 
     def _search(
         self, view: View, worlds: Worlds, options: list[tuple[Step, ...]], deadline: float | None
