@@ -30,7 +30,7 @@ from cafe.ai.levels import make_player
 from cafe.board_game import BoardGame
 from cafe.card_game import CardGame
 from cafe.envs.actions import actions_of
-from cafe.envs.observation import HIGH, LOW, encode, observation_size
+from cafe.envs.numeric import observation_space, observe
 from cafe.errors import IllegalStepError
 from cafe.text import view_text
 
@@ -57,12 +57,7 @@ class CafeEnv(gym.Env[dict[str, Any], Any]):
         self.game = self._new_game(0)
         self.space = actions_of(self.game)
         self.action_space = spaces.Discrete(self.space.n)
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(LOW, HIGH, (observation_size(self.game.view(seat)),), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.space.n,), np.int8),
-            }
-        )
+        self.observation_space = observation_space(self.game, self.space)
         self.bots: dict[int, Player] = {}
 
     def _new_game(self, seed: int) -> BoardGame | CardGame:
@@ -100,11 +95,8 @@ class CafeEnv(gym.Env[dict[str, Any], Any]):
             seat = game.current_player
             game.push(self.bots[seat].choose(game.view(seat), game.legal_steps()))
 
-    def _observe(self) -> dict[str, np.ndarray]:
-        mask = np.zeros(self.space.n, np.int8)
-        if not self.game.is_over():
-            mask[:] = self.space.mask(self.game)
-        return {"observation": np.asarray(encode(self.game.view(self.seat)), np.float32), "action_mask": mask}
+    def _observe(self) -> dict[str, Any]:
+        return observe(self.game, self.space, self.seat)  # between the agent's steps, the agent is to move
 
     def _info(self) -> dict[str, Any]:
         legal = [] if self.game.is_over() else [str(s) for s in self.game.legal_steps()]

@@ -28,7 +28,7 @@ from pettingzoo.utils import wrappers
 from cafe.board_game import BoardGame
 from cafe.card_game import CardGame
 from cafe.envs.actions import ActionSpace, actions_of
-from cafe.envs.observation import HIGH, LOW, encode, observation_size
+from cafe.envs.numeric import observation_space, observe
 from cafe.text import view_text
 
 
@@ -58,17 +58,8 @@ class raw_env(AECEnv):  # PettingZoo's naming convention
         self.game = self._new_game(seed or 0)
         self.space: ActionSpace = actions_of(self.game)
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        size = observation_size(self.game.view(0))
         self.action_spaces = {a: spaces.Discrete(self.space.n) for a in self.possible_agents}
-        self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(LOW, HIGH, (size,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (self.space.n,), np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
+        self.observation_spaces = {a: observation_space(self.game, self.space) for a in self.possible_agents}
 
     def _new_game(self, seed: int) -> BoardGame | CardGame:
         if self.edition == "board":
@@ -97,12 +88,8 @@ class raw_env(AECEnv):  # PettingZoo's naming convention
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.current_player]
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(self.space.n, np.int8)
-        if not self.game.is_over() and seat == self.game.current_player:
-            mask[:] = self.space.mask(self.game)
-        return {"observation": np.asarray(encode(self.game.view(seat)), np.float32), "action_mask": mask}
+    def observe(self, agent: str) -> dict[str, Any]:
+        return observe(self.game, self.space, self.possible_agents.index(agent))
 
     def step(self, action: int) -> None:
         agent = self.agent_selection
