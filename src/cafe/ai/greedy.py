@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 
 from cafe.ai.base import TurnPlan
-from cafe.ai.turns import TurnOption, complete_turns
+from cafe.ai.turns import TurnOption, playable_turns
 from cafe.ai.worlds import Game, Worlds
 from cafe.steps import Step
 from cafe.view import View
@@ -53,9 +53,7 @@ class GreedyPlayer:
         if len(legal) == 1:
             return legal[0]
         game = Worlds(view, self.rng).sample(self.rng)
-        options = [o for o in complete_turns(game) if o.steps[0] in legal]
-        if not options:  # only if the view could not be rebuilt exactly (see cafe.ai.worlds)
-            return max(legal, key=game.step_points)
+        options = playable_turns(game, legal)
         random_turn = self.noise and self.rng.random() < self.noise
         chosen = self.rng.choice(options) if random_turn else self.best(game, options)
         self._plan.keep(view, chosen.steps[0], chosen.steps[1:])

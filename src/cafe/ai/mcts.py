@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from cafe.ai.base import TurnPlan
-from cafe.ai.turns import TurnOption, complete_turns
+from cafe.ai.turns import TurnOption, playable_turns
 from cafe.ai.worlds import Game, Worlds
 from cafe.card_game import CardGame
 from cafe.steps import Step
@@ -222,13 +222,8 @@ class MCTSPlayer:
 def candidate_turns(game: Game, legal: Sequence[Step], width: int) -> list[tuple[Step, ...]]:
     """The root's choices: distinct ways to finish the turn, the ``width`` best-scoring first."""
     seen: dict[tuple[str, ...], TurnOption] = {}
-    for option in complete_turns(game):
-        if option.steps[0] not in legal:
-            continue
+    for option in playable_turns(game, legal):
         key = tuple(sorted(map(str, option.steps)))  # the same guests in another order end the same way
-        if key not in seen:
-            seen[key] = option
+        seen.setdefault(key, option)
     ranked = sorted(seen.values(), key=lambda o: (-o.points, -o.completed, o.to_bar))
-    if not ranked:  # only if the view could not be rebuilt exactly (see cafe.ai.worlds)
-        return [(max(legal, key=game.step_points),)]
     return [o.steps for o in ranked[:width]]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cafe.game import SteppedGame
@@ -49,3 +50,17 @@ def complete_turns(game: SteppedGame, max_nodes: int = MAX_NODES) -> list[TurnOp
 
     walk((), 0, 0, 0)
     return out
+
+
+def playable_turns(game: SteppedGame, legal: Sequence[Step]) -> list[TurnOption]:
+    """The complete turns of a sampled world that start with a step legal in the real game.
+
+    If none does (only when the view could not be rebuilt exactly, see
+    cafe.ai.worlds), the best-scoring legal step alone: a bot's plan then ends
+    there and is made afresh at its next step.
+    """
+    options = [o for o in complete_turns(game) if o.steps[0] in legal]
+    if options:
+        return options
+    step = max(legal, key=game.step_points)
+    return [TurnOption((step,), game.step_points(step), 0, 0, to_bar=step.kind is Kind.BAR)]
