@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Button, Footer, Header, Input, RichLog, Static
 
+from cafe.card_game import CardGame
 from cafe.errors import CafeError
 from cafe.play.session import Session
 from cafe.text import CELL, board_grid, cards_grid
@@ -199,7 +200,7 @@ class CafeApp(App[None]):
 
     def _rules_line(self) -> str:
         game = self.session.game
-        edition = "board game" if isinstance(self.session.view(), BoardView) else "card game"
+        edition = "card game" if isinstance(game, CardGame) else "board game"
         return f"{edition}, {len(game.players)} players"
 
     # ------------------------------------------------------------------ turns
