@@ -124,7 +124,9 @@ def test_an_engine_that_is_not_there_or_says_nonsense_is_reported() -> None:
         EnginePlayer("/nonexistent/engine")
     with pytest.raises(EngineError, match="stopped before answering"):
         EnginePlayer(f"{shlex.quote(sys.executable)} -c pass")
-    liar = f"{shlex.quote(sys.executable)} -c \"print('cepok'); input(); input(); print('bestmove USAm@a1')\""
+    # reads cep, position and go before answering, then waits for quit
+    script = "print('cepok'); input(); input(); input(); print('bestmove USAm@a1'); input()"
+    liar = f'{shlex.quote(sys.executable)} -c "{script}"'
     engine = EnginePlayer(liar)
     game = BoardGame(2, seed=0)
     with pytest.raises(EngineError, match="not legal here"):
