@@ -234,8 +234,16 @@ def test_the_search_plays_three_players_and_the_card_game() -> None:
 
 def test_evaluate_prefers_the_leader_for_each_seat() -> None:
     game = BoardGame.from_position(3, [["USAm"]] * 3, scores=[30, 10, 10])
-    values = evaluate(game)
+    values = evaluate(game, random.Random(0))
     assert values[0] > 0.5 > values[1] and values[1] == values[2]
+
+
+def test_evaluate_counts_the_best_step_of_the_player_about_to_move() -> None:
+    game = BoardGame.from_position(2, [["USAm", "USAf"], ["GERm"]], scores=[10, 10])
+    assert game.current_player == 0
+    assert game.step_points(game.best_step(random.Random(0))) > 0
+    values = evaluate(game, random.Random(0))
+    assert values[0] > 0.5 > values[1]
 
 
 def test_the_search_keeps_to_its_time_budget_on_a_fake_clock() -> None:

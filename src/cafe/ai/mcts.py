@@ -67,9 +67,17 @@ class Node:
         return self.legal
 
 
-def evaluate(game: Game) -> list[float]:
-    """The value of a position to each seat, in (0, 1): its lead over the best other score, squashed."""
-    scores = game.scores
+def evaluate(game: Game, rng: random.Random) -> list[float]:
+    """The value of a position to each seat, in (0, 1): its lead over the best other score, squashed.
+
+    A rollout stops at the end of a turn, with the next player about to
+    move: the points of that player's best step are counted as theirs
+    already, so that a turn which leaves points to the next player is not
+    judged by a position where they have not been taken yet.
+    """
+    scores = list(game.scores)
+    if not game.is_over():
+        scores[game.current_player] += game.step_points(game.best_step(rng))
     values = []
     for seat, score in enumerate(scores):
         best_other = max(s for p, s in enumerate(scores) if p != seat)
@@ -211,7 +219,7 @@ class MCTSPlayer:
         while not game.is_over() and turns < horizon:
             if game.simulate(rollout_step(game, rng)).turn_over:
                 turns += 1
-        values = evaluate(game)
+        values = evaluate(game, rng)
         for n in path:
             n.visits += 1
             total = n.total
