@@ -81,7 +81,12 @@ def _encode_board(view: BoardView) -> list[float]:
     for k, p in enumerate(_seats_from(view)):
         base = at + k * BOARD_SEAT
         hand = view.hands[p]
-        out[base : base + 4] = [view.scores[p] / 100, view.hand_sizes[p] / 5, view.hand_counts[p] / 5, hand is not None]
+        out[base : base + 4] = [
+            view.scores[p] / 100,
+            view.hand_sizes[p] / 5,
+            view.hand_counts[p] / 5,
+            float(hand is not None),
+        ]
         for tile in hand or ():
             out[base + 4 + int(tile)] += 1.0
         out[base + 4 + TILE_TYPES] = float(view.eliminated[p])
@@ -105,8 +110,12 @@ def _encode_cards(view: CardView) -> list[float]:
     for k, p in enumerate(_seats_from(view)):
         base = at + k * CARD_SEAT
         hand = view.hands[p]
-        out[base : base + 4] = [view.scores[p] / 100, view.hand_counts[p] / 12, view.face_down_counts[p] / 12,
-                                hand is not None]  # fmt: skip
+        out[base : base + 4] = [
+            view.scores[p] / 100,
+            view.hand_counts[p] / 12,
+            view.face_down_counts[p] / 12,
+            float(hand is not None),
+        ]
         for card in hand or ():
             out[base + 4 + int(card)] += 1.0
         out[base + 4 + CARD_TYPES] = float(p == view.current_player and not view.over)
