@@ -19,19 +19,20 @@ run: $(STAMP)
 test: lint typecheck unit slow
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff format --check src tests bench examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest -n 2 -m "not reference and not sweep" --doctest-modules --doctest-glob=README.md src tests README.md \
+	$(BIN)/pytest -n 2 -m "not reference and not sweep and not frameworks" --doctest-modules --doctest-glob=README.md src tests README.md \
 		--cov=cafe --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=95
 
-# the engine against the reference implementations, and every bot at thousands of positions (no coverage tracing)
+# the engine against the reference implementations, every bot at thousands of positions, and other frameworks'
+# bots playing whole games (no coverage tracing)
 slow: $(STAMP)
-	$(BIN)/pytest -n 2 -m "reference or sweep" tests
+	$(BIN)/pytest -n 2 -m "reference or sweep or frameworks" tests
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

@@ -8,6 +8,9 @@ Match-ups (games at --scale 1):
   search-greedy-board2  the search vs greedy, 2-player board game, 200 games
   search-greedy-board4  the search vs three greedy players, 4-player board game, 200 games
   search-greedy-cards   the search vs greedy, 2-player card game, 100 games
+  search-ismcts-board   our search vs OpenSpiel's ISMCTS at the same budget, N simulations a step for
+                        ISMCTS and N iterations a turn for ours (--ismcts N, default 20), 2-player board, 40 games
+  search-ismcts-cards   the same in the 2-player card game, 40 games
 
 The search plays with --budget a turn (default 1 s, the expert level).  Prints one JSON object
 per match-up as it finishes (and writes them all to --out); the whole run takes about an hour
@@ -29,13 +32,16 @@ from cafe.arena.run import ArenaPlan, names_of, run_arena
 from cafe.arena.stats import player_stats
 
 
-def matchups(search: str) -> dict[str, tuple[tuple[str, ...], str, int]]:
+def matchups(search: str, simulations: int) -> dict[str, tuple[tuple[str, ...], str, int]]:
+    budget = (f"mcts:{simulations}", f"ismcts:{simulations}")
     return {
         "greedy-random-board": (("greedy", "random"), "board", 200),
         "greedy-random-cards": (("greedy", "random"), "cards", 200),
         "search-greedy-board2": ((search, "greedy"), "board", 200),
         "search-greedy-board4": ((search, "greedy", "greedy", "greedy"), "board", 200),
         "search-greedy-cards": ((search, "greedy"), "cards", 100),
+        "search-ismcts-board": (budget, "board", 40),
+        "search-ismcts-cards": (budget, "cards", 40),
     }
 
 
@@ -48,11 +54,12 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="run only these match-ups")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every match-up's games by this")
     parser.add_argument("--budget", default="1s", help="the search's time a turn (default 1s)")
+    parser.add_argument("--ismcts", type=int, default=20, help="simulations (iterations) for the ISMCTS match-ups")
     parser.add_argument("--seed", type=int, default=10_000, help="the first deal's seed")
     parser.add_argument("--jobs", type=int, default=None, help="parallel games (default: every core)")
     parser.add_argument("--out", type=Path, help="also write the results here (JSON)")
     args = parser.parse_args()
-    chosen = matchups(f"mcts:{args.budget}")
+    chosen = matchups(f"mcts:{args.budget}", args.ismcts)
     unknown = set(args.only or ()) - set(chosen)
     if unknown:
         parser.error(f"unknown match-up(s): {', '.join(sorted(unknown))}")

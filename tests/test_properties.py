@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 
 from hypothesis import given, settings
@@ -108,3 +109,22 @@ def test_card_games_keep_every_invariant(seed: int, players: int, tribes: bool) 
     assert list(game.scores) == [r - p for r, p in zip(reported, game.penalties(), strict=True)]
     replayed = Record.loads(Record.of(game).dumps()).replay()
     assert replayed.state.key() == game.state.key()
+
+
+@given(st.integers(0, 10_000), st.sampled_from([BoardGame, CardGame]))
+@settings(max_examples=20, deadline=None)
+def test_a_deep_copy_is_an_independent_game_with_the_same_history(seed: int, edition: type) -> None:
+    game = edition(2, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(1, 30)):
+        game.push(rng.choice(game.legal_steps()))
+    twin = copy.deepcopy(game)
+    assert twin.state.key() == game.state.key() and twin.turns() == game.turns()
+    before = game.state.key()
+    if not twin.is_over():
+        twin.push(rng.choice(twin.legal_steps()))
+    twin.pop()
+    twin.pop()
+    assert game.state.key() == before
+    game.pop()
+    assert twin.state.key() == game.state.key()

@@ -207,6 +207,9 @@ class SteppedGame:
         other._turn_text = self._turn_text.copy()
         return other
 
+    def __deepcopy__(self: G, memo: dict[int, Any]) -> G:
+        return self.copy()  # what the game shares with its copy (board, rules, past states) never changes
+
     def playout(self, rng: random.Random) -> tuple[int, ...]:
         """Play to the end with uniformly random steps and return the final scores; the game is unchanged.
 

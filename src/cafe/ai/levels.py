@@ -6,6 +6,8 @@ The forms (used by ``cafe arena`` and ``cafe engine``):
 - ``mcts:0.5s`` or ``mcts:500ms``: the search with a time budget per turn;
   ``mcts:2000``: with 2000 iterations per turn instead (repeatable whatever the machine);
 - ``easy``, ``medium``, ``hard``, ``expert``: the difficulty levels (see :data:`LEVELS`);
+- ``ismcts:N``: OpenSpiel's own information-set MCTS with N simulations a step
+  (needs the ``rl`` extra; see docs/research.md);
 - ``cmd:COMMAND``: an outside engine started with ``COMMAND`` and spoken to over
   the engine protocol (docs/engine.md), for example ``cmd:cafe engine --player greedy``.
 """
@@ -61,6 +63,12 @@ def make_player(spec: str, seed: int | None = None) -> Player:
             return MCTSPlayer(time_per_turn=None, iterations=int(budget["iterations"]), seed=seed, name=f"mcts:{arg}")
         seconds = float(budget["seconds"]) if budget["seconds"] else int(budget["millis"]) / 1000
         return MCTSPlayer(time_per_turn=seconds, seed=seed, name=f"mcts:{arg}")
+    if kind == "ismcts":
+        if not arg.isdigit() or int(arg) < 1:
+            raise PlayerSpecError(f"ismcts needs a number of simulations a step, like ismcts:20 (got '{arg}')")
+        from cafe.envs.openspiel import ISMCTSPlayer
+
+        return ISMCTSPlayer(int(arg), seed)
     if kind == "cmd":
         if not arg.strip():
             raise PlayerSpecError("cmd: needs the command that starts the engine, like cmd:cafe engine")
@@ -68,5 +76,6 @@ def make_player(spec: str, seed: int | None = None) -> Player:
 
         return EnginePlayer(arg)
     raise PlayerSpecError(
-        f"unknown player '{spec}': use random, greedy, mcts[:BUDGET], easy, medium, hard, expert or cmd:COMMAND"
+        f"unknown player '{spec}': use random, greedy, mcts[:BUDGET], easy, medium, hard, expert, "
+        "ismcts:N or cmd:COMMAND"
     )

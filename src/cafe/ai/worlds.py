@@ -30,19 +30,24 @@ Game = BoardGame | CardGame
 class Worlds:
     """Samples complete games consistent with one view; :meth:`sample` gives a fresh one each call."""
 
-    def __init__(self, view: View, rng: random.Random | None = None) -> None:
+    def __init__(self, view: View, rng: random.Random | None = None, *, around: Game | None = None) -> None:
         self.view = view
         rng = rng or random.Random(0)
         self._hidden = [p for p, hand in enumerate(view.hands) if hand is None]
         self._base: Game
+        self._keep_history = around is not None
         self._tables_laid: tuple[Nation, ...] = ()
         self._table_pool: list[Nation] = []
-        if isinstance(view, BoardView):
+        if around is not None:
+            self._base, self._unseen = around.copy(), _unseen_in(around, view)
+        elif isinstance(view, BoardView):
             self._base, self._unseen = _board_world(view, rng)
+        else:
+            self._base, self._unseen = _card_world(view, rng)
+        if isinstance(view, BoardView):
             self._down = [0] * len(view.players)
             self._bag_count = view.bag_count
         else:
-            self._base, self._unseen = _card_world(view, rng)
             self._down = list(view.face_down_counts)
             self._bag_count = view.deck_count
         s = self._base.state
@@ -53,6 +58,16 @@ class Worlds:
             self._tables_laid = self._base.table_cards[: s.table_pos]
             self._table_pool = list(self._base.table_cards[s.table_pos :])
 
+    @classmethod
+    def around(cls, game: Game, seat: int) -> Worlds:
+        """Worlds of a real game as ``seat`` knows it, keeping the game's history and turns.
+
+        For frameworks that hold the whole game and must resample it from
+        one player's knowledge (OpenSpiel's ``resample_from_infostate``);
+        bots never see a game and use a view.
+        """
+        return cls(game.view(seat), around=game)
+
     @property
     def base(self) -> Game:
         """One world (the first sample), for reading the position."""
@@ -60,7 +75,9 @@ class Worlds:
 
     def sample(self, rng: random.Random) -> Game:
         """A fresh world: the unseen tiles shuffled and dealt again.  Its history is empty."""
-        game = _without_history(self._base.copy())
+        game = self._base.copy()
+        if not self._keep_history:
+            _without_history(game)
         pool = list(self._unseen)
         rng.shuffle(pool)
         s = game.state
@@ -81,6 +98,23 @@ class Worlds:
             game.bag = self._drawn + drawn
         s.legal = None
         return game
+
+
+def _unseen_in(game: Game, view: View) -> list[Tile]:
+    """The tiles (or cards) of a real game that the view's seat cannot see: the bag or deck, hidden hands."""
+    s = game.state
+    if isinstance(game, BoardGame):
+        unseen = list(game.bag[s.bag_pos :])
+    else:
+        assert isinstance(view, CardView)
+        unseen = list(game.deck[s.deck_pos :])
+        for seat, down in enumerate(view.face_down):
+            if down is None:
+                unseen += [Tile(card) for card in s.down[seat]]
+    for seat, hand in enumerate(view.hands):
+        if hand is None:
+            unseen += [Tile(t) for t, count in enumerate(s.hands[seat]) for _ in range(count)]
+    return unseen
 
 
 def _this_turn(view: View) -> list[Step]:

@@ -51,12 +51,16 @@ class ActionSpace:
             raise NotationError(f"{step} is not a step of this game's action space")
         return found
 
+    def legal(self, game: BoardGame | CardGame) -> list[int]:
+        """The numbers of the actions that are legal now, in increasing order."""
+        indices = _indices(self)
+        return sorted(indices[step] for step in game.legal_steps())
+
     def mask(self, game: BoardGame | CardGame) -> list[int]:
         """1 for every action that is legal now, else 0."""
         out = [0] * self.n
-        indices = _indices(self)
-        for step in game.legal_steps():
-            out[indices[step]] = 1
+        for action in self.legal(game):
+            out[action] = 1
         return out
 
 
