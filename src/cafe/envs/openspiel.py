@@ -53,7 +53,7 @@ from cafe.layout import load_card_board
 from cafe.options import make_rules
 from cafe.steps import Step
 from cafe.text import view_text
-from cafe.tiles import NATIONS, TILES, Nation, Tile, full_set
+from cafe.tiles import NATIONS, TILE_TYPES, TILES, Nation, Tile, full_set
 from cafe.view import BoardView, View
 
 NAME = "python_cafe_international"
@@ -126,7 +126,7 @@ class CafeGame(pyspiel.Game):
         sample = self.new_engine()
         self.space: ActionSpace = actions_of(sample)
         self.tensor_size = observation_size(sample.view(0))
-        chance = 26 if self.edition == "board" else CLIENT_TYPES + len(Nation)
+        chance = TILE_TYPES if self.edition == "board" else CLIENT_TYPES + len(Nation)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.n,
             max_chance_outcomes=chance,
