@@ -9,8 +9,8 @@ Match-ups (games at --scale 1):
   search-greedy-board4  the search vs three greedy players, 4-player board game, 200 games
   search-greedy-cards   the search vs greedy, 2-player card game, 100 games
   search-ismcts-board   our search vs OpenSpiel's ISMCTS at the same budget, N simulations a step for
-                        ISMCTS and N iterations a turn for ours (--ismcts N, default 20), 2-player board, 40 games
-  search-ismcts-cards   the same in the 2-player card game, 40 games
+                        ISMCTS and N iterations a turn for ours (--ismcts N, default 20), 2-player board, 20 games
+  search-ismcts-cards   the same in the 2-player card game, 20 games
 
 The search plays with --budget a turn (default 1 s, the expert level).  Prints one JSON object
 per match-up as it finishes (and writes them all to --out); the whole run takes about an hour
@@ -40,8 +40,8 @@ def matchups(search: str, simulations: int) -> dict[str, tuple[tuple[str, ...], 
         "search-greedy-board2": ((search, "greedy"), "board", 200),
         "search-greedy-board4": ((search, "greedy", "greedy", "greedy"), "board", 200),
         "search-greedy-cards": ((search, "greedy"), "cards", 100),
-        "search-ismcts-board": (budget, "board", 40),
-        "search-ismcts-cards": (budget, "cards", 40),
+        "search-ismcts-board": (budget, "board", 20),
+        "search-ismcts-cards": (budget, "cards", 20),
     }
 
 

@@ -58,3 +58,19 @@ def test_every_command_in_the_engine_page_is_understood() -> None:
     for command in commands - {"quit"}:
         answers, going = session.handle(command)
         assert going and not any(a.startswith("error unknown command") for a in answers)
+
+
+def test_every_message_type_and_error_code_of_the_server_is_documented() -> None:
+    from cafe.server import hub
+
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    for kind in hub.HANDLERS:
+        assert f"| `{kind}` |" in text, f"client message {kind} is not in docs/protocol.md"
+    source = (ROOT / "src" / "cafe" / "server" / "hub.py").read_text()
+    sent = set(re.findall(r'"type": "(\w+)"', source))
+    codes = set(re.findall(r'ProtocolError\("(\w+)"', source)) | {"refused"}
+    for kind in sent:
+        assert f"| `{kind}` |" in text, f"server message {kind} is not in docs/protocol.md"
+    for code in codes:
+        assert f"`{code}`" in text, f"error code {code} is not in docs/protocol.md"
+    assert {"welcome", "lobby", "room", "chat", "info", "error"} <= sent

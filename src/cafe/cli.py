@@ -65,9 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
     from cafe.arena.command import PLAYER_HELP
     from cafe.arena.command import add_parser as add_arena
     from cafe.play.command import add_parser as add_play
+    from cafe.server.command import add_parser as add_serve
 
     add_play(sub)
     add_arena(sub)
+    add_serve(sub)
 
     p = sub.add_parser(
         "engine",

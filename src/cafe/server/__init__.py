@@ -1,0 +1,1 @@
+"""The online café: a game server (``cafe serve``), its rooms, storage and protocol (docs/protocol.md)."""

@@ -1,0 +1,85 @@
+"""The café's web application (Starlette): the WebSocket, health, metrics and finished games' records."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from cafe.server.hub import Hub
+from cafe.server.store import SQLiteStore, Store
+
+DATABASE = "cafe.sqlite3"
+
+
+def create_app(data: Path | None = None, store: Store | None = None, **hub_options: Any) -> Starlette:
+    """The application over a store: the given one, or SQLite in ``data`` (default ./cafe-data)."""
+    hub: Hub | None = None
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        nonlocal hub
+        opened = store or SQLiteStore((data or Path("cafe-data")) / DATABASE)
+        hub = app.state.hub = Hub(opened, **hub_options)
+        hub.resume()
+        try:
+            yield
+        finally:
+            opened.close()
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({"status": "ok" if hub is not None else "starting"}, status_code=200 if hub else 503)
+
+    async def metrics(request: Request) -> Response:
+        assert hub is not None
+        figures = {
+            "cafe_connections": len(hub.connections),
+            "cafe_rooms": len(hub.rooms),
+            "cafe_games_playing": sum(room.status == "playing" for room in hub.rooms.values()),
+            **{f"cafe_{name}_total": value for name, value in hub.counters.items()},
+        }
+        return PlainTextResponse("".join(f"{name} {value}\n" for name, value in figures.items()))
+
+    async def record(request: Request) -> Response:
+        assert hub is not None
+        found = hub.store.record(request.path_params["room"])
+        if found is None:
+            return JSONResponse({"error": "no finished game in that room"}, status_code=404)
+        headers = {"Content-Disposition": f'attachment; filename="cafe-{request.path_params["room"]}.json"'}
+        return Response(json.dumps(found, indent=1), media_type="application/json", headers=headers)
+
+    async def socket(websocket: WebSocket) -> None:
+        assert hub is not None
+        await websocket.accept()
+        connection = hub.connect(websocket.send_json)
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:  # a binary frame: read as text, so that it gets the usual answer
+                    text = (message.get("bytes") or b"").decode("utf-8", "replace")
+                await hub.receive(connection, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.disconnect(connection)
+
+    return Starlette(
+        routes=[
+            Route("/health", health),
+            Route("/metrics", metrics),
+            Route("/records/{room}.json", record),
+            WebSocketRoute("/ws", socket),
+        ],
+        lifespan=lifespan,
+    )

@@ -1,0 +1,305 @@
+"""The hub: connections, the lobby and the rooms, and the messages between them (docs/protocol.md).
+
+A connection sends JSON objects with a ``type``; the hub answers the sender
+and fans room changes out to every member, each getting its own view.  The
+hub is the only place that talks to connections; rooms only decide.  Room
+changes go out through a :class:`Fanout` so that another backend can carry
+them between server processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from cafe.errors import CafeError
+from cafe.server.rooms import Outcome, Room
+from cafe.server.store import Store
+
+MAX_MESSAGE = 4096  # bytes of one message from a client
+MAX_NAME = 24
+MAX_CHAT = 500
+RATE = 20.0  # messages a second a connection may send on average ...
+BURST = 40.0  # ... and at most this many at once
+BOT_DELAY = 0.3  # seconds a computer player waits before its step, so that people can follow
+AWAY_SECONDS = 120.0  # a seated player gone this long from a game in progress is replaced by a computer player
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class Fanout(Protocol):
+    """Carries "this room changed" to every process serving its members (here: the one process)."""
+
+    async def publish(self, room: str) -> None: ...
+
+
+@dataclass
+class Connection:
+    id: int
+    send: Send
+    player: int | None = None
+    name: str = ""
+    rooms: set[str] = field(default_factory=set)
+    allowance: float = BURST
+    checked: float = field(default_factory=time.monotonic)
+
+    def allow(self) -> bool:
+        """A token bucket: RATE messages a second, BURST at once."""
+        now = time.monotonic()
+        self.allowance = min(BURST, self.allowance + (now - self.checked) * RATE)
+        self.checked = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+
+class ProtocolError(Exception):
+    """A message that cannot be served; its text goes back to the sender."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Hub:
+    def __init__(self, store: Store, away_seconds: float = AWAY_SECONDS, bot_delay: float = BOT_DELAY) -> None:
+        self.store = store
+        self.away_seconds, self.bot_delay = away_seconds, bot_delay
+        self.rooms: dict[str, Room] = {}
+        self.connections: dict[int, Connection] = {}
+        self._next_id = 0
+        self.fanout: Fanout = self  # one process: changes go straight to this hub's connections
+        self.counters = {"steps": 0, "rejected": 0, "messages": 0}
+        self._tasks: set[asyncio.Future[None]] = set()  # computer players thinking, away timers
+        for row in store.open_rooms():
+            self.rooms[row.id] = Room.restore(store, row)
+
+    def resume(self) -> None:
+        """After a restart: computer players whose turn it is go on (call inside the event loop)."""
+        for room in self.rooms.values():
+            self._wake_bot(room)
+
+    # ------------------------------------------------------------------ connections
+
+    def connect(self, send: Send) -> Connection:
+        self._next_id += 1
+        connection = self.connections[self._next_id] = Connection(self._next_id, send)
+        return connection
+
+    def disconnect(self, connection: Connection) -> None:
+        """A connection closed: its player's seats in games go to computer players unless they come back in time."""
+        self.connections.pop(connection.id, None)
+        player = connection.player
+        for room_id in connection.rooms:
+            room = self.rooms[room_id]
+            seat = room.seat_of(player) if player is not None else None
+            if seat is not None and room.status == "playing":
+                self._spawn(self._replace_if_away(room, seat, player))
+
+    def _present(self, player: int | None) -> bool:
+        return any(c.player == player for c in self.connections.values())
+
+    async def _replace_if_away(self, room: Room, seat: int, player: int | None) -> None:
+        await asyncio.sleep(self.away_seconds)
+        if self._present(player) or room.status != "playing" or room.seat_of(player or -1) != seat:
+            return
+        name = room.seats[seat].name
+        room.replace_by_bot(seat)
+        await self._after(room, Outcome(announce=f"{name} is away: a computer player takes over", changed=True))
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def receive(self, connection: Connection, text: str) -> None:
+        """One message from a client: served, or answered with an error; never an exception."""
+        self.counters["messages"] += 1
+        try:
+            if not connection.allow():
+                raise ProtocolError("rate", "too many messages: slow down")
+            if len(text.encode()) > MAX_MESSAGE:
+                raise ProtocolError("size", f"message too long (at most {MAX_MESSAGE} bytes)")
+            try:
+                message = json.loads(text)
+            except ValueError:
+                raise ProtocolError("json", "not a JSON object") from None
+            if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+                raise ProtocolError("json", "a message is a JSON object with a 'type'")
+            handler = HANDLERS.get(message["type"])
+            if handler is None:
+                raise ProtocolError("type", f"unknown message type '{message['type']}' (see docs/protocol.md)")
+            if message["type"] != "hello" and connection.player is None:
+                raise ProtocolError("hello", 'say hello first: {"type": "hello", "name": ...}')
+            await handler(self, connection, message)
+        except ProtocolError as error:
+            self.counters["rejected"] += 1
+            await connection.send({"type": "error", "code": error.code, "message": str(error)})
+
+    # ------------------------------------------------------------------ handlers
+
+    async def hello(self, connection: Connection, message: dict[str, Any]) -> None:
+        token = message.get("token")
+        if token is not None:
+            if not isinstance(token, str):
+                raise ProtocolError("token", "a token is a string")
+            known = self.store.player_by_token(token)
+            if known is None:
+                raise ProtocolError("token", "unknown token: say hello with a name to start afresh")
+            connection.player, connection.name = known
+        else:
+            name = _text(message, "name", MAX_NAME)
+            token = secrets.token_urlsafe(24)
+            connection.player, connection.name = self.store.add_player(name, token), name
+        await connection.send({"type": "welcome", "player": connection.player, "name": connection.name, "token": token})
+        await self.lobby(connection, {})
+        for room in self.rooms.values():  # back in the rooms where this player has a seat
+            if room.seat_of(connection.player) is not None:
+                connection.rooms.add(room.id)
+                await self._send_room(connection, room)
+
+    async def lobby(self, connection: Connection, message: dict[str, Any]) -> None:
+        rooms = [room.summary() for room in self.rooms.values()]
+        await connection.send({"type": "lobby", "rooms": rooms})
+
+    async def create(self, connection: Connection, message: dict[str, Any]) -> None:
+        edition = message.get("edition", "board")
+        rules = message.get("rules", "printed")
+        name = _text(message, "name", 40) if "name" in message else f"{connection.name}'s table"
+        assert connection.player is not None
+        try:
+            room = Room.create(self.store, secrets.token_hex(4), name, str(edition), rules, connection.player)
+        except CafeError as error:
+            raise ProtocolError("rules", str(error)) from None
+        self.rooms[room.id] = room
+        connection.rooms.add(room.id)
+        await self._apply(connection, room, room.command(connection.player, connection.name, "/join"))
+        await self._broadcast_lobby()
+
+    async def enter(self, connection: Connection, message: dict[str, Any]) -> None:
+        room = self._room(message)
+        connection.rooms.add(room.id)
+        await self._send_room(connection, room)
+
+    async def sync(self, connection: Connection, message: dict[str, Any]) -> None:
+        room = self._room(message)
+        await self._send_room(connection, room)
+
+    async def say(self, connection: Connection, message: dict[str, Any]) -> None:
+        room = self._room(message)
+        text = _text(message, "text", MAX_CHAT)
+        assert connection.player is not None
+        if text.startswith("/"):
+            before = room.status
+            await self._apply(connection, room, room.command(connection.player, connection.name, text))
+            if room.status != before or text.lower().startswith(("/join", "/leave", "/bot", "/kick")):
+                await self._broadcast_lobby()
+        else:
+            await self._to_room(room, {"type": "chat", "room": room.id, "from": connection.name, "text": text})
+
+    async def step(self, connection: Connection, message: dict[str, Any]) -> None:
+        room = self._room(message)
+        text = _text(message, "step", 40)
+        plies = message.get("plies")
+        if plies is not None and not isinstance(plies, int):
+            raise ProtocolError("step", "'plies' is the number of steps seen, an integer")
+        assert connection.player is not None
+        await self._apply(connection, room, room.step(connection.player, text, plies))
+
+    # ------------------------------------------------------------------ fan-out
+
+    async def publish(self, room_id: str) -> None:
+        room = self.rooms[room_id]
+        room.seq += 1
+        for connection in list(self.connections.values()):
+            if room_id in connection.rooms:
+                await self._send_room(connection, room)
+
+    async def _apply(self, connection: Connection, room: Room, outcome: Outcome) -> None:
+        if outcome.error is not None:
+            self.counters["rejected"] += 1
+            reply = {"type": "error", "code": "refused", "room": room.id, "message": outcome.error}
+            if outcome.rule:
+                reply["rule"] = outcome.rule
+            await connection.send(reply)
+            return
+        if outcome.answer is not None:
+            await connection.send({"type": "info", "room": room.id, "text": outcome.answer})
+        await self._after(room, outcome)
+
+    async def _after(self, room: Room, outcome: Outcome) -> None:
+        if outcome.changed:
+            self.counters["steps"] += room.game is not None
+            await self.fanout.publish(room.id)
+        if outcome.announce is not None:
+            await self._to_room(room, {"type": "info", "room": room.id, "text": outcome.announce})
+        self._wake_bot(room)
+
+    def _wake_bot(self, room: Room) -> None:
+        turn = room.bot_to_move()
+        if turn is not None:
+            self._spawn(self._bot_turn(room, *turn))
+
+    async def _bot_turn(self, room: Room, seat: int, bot: Any) -> None:
+        await asyncio.sleep(self.bot_delay)
+        game = room.game
+        if game is None or room.bot_to_move() != (seat, bot):
+            return
+        plies = room.plies
+        step = await asyncio.to_thread(bot.choose, game.view(seat), game.legal_steps())
+        if room.plies == plies:  # nothing else happened meanwhile
+            await self._after(room, room.play(seat, str(step)))
+
+    async def _send_room(self, connection: Connection, room: Room) -> None:
+        assert connection.player is not None
+        await connection.send({"type": "room", "seq": room.seq, "room": room.state_for(connection.player)})
+
+    async def _to_room(self, room: Room, message: dict[str, Any]) -> None:
+        room.seq += 1
+        message = {**message, "seq": room.seq}
+        for connection in list(self.connections.values()):
+            if room.id in connection.rooms:
+                await connection.send(message)
+
+    async def _broadcast_lobby(self) -> None:
+        for connection in list(self.connections.values()):
+            if connection.player is not None:
+                await self.lobby(connection, {})
+
+    def _room(self, message: dict[str, Any]) -> Room:
+        room = self.rooms.get(str(message.get("room")))
+        if room is None:
+            raise ProtocolError("room", f"no room '{message.get('room')}'")
+        return room
+
+    async def idle(self) -> None:
+        """Wait until no computer player is thinking and no timer runs (for tests)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def _text(message: dict[str, Any], key: str, limit: int) -> str:
+    value = message.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise ProtocolError("field", f"'{key}' must be a non-empty string")
+    if len(value) > limit:
+        raise ProtocolError("field", f"'{key}' is too long (at most {limit} characters)")
+    return value.strip()
+
+
+Handler = Callable[[Hub, Connection, dict[str, Any]], Awaitable[None]]
+HANDLERS: dict[str, Handler] = {
+    "hello": Hub.hello,
+    "lobby": Hub.lobby,
+    "create": Hub.create,
+    "enter": Hub.enter,
+    "sync": Hub.sync,
+    "say": Hub.say,
+    "step": Hub.step,
+}

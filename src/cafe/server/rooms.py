@@ -1,0 +1,255 @@
+"""A room of the café: its seats, its commands (``/join``, ``/start`` ...), and the one authoritative game.
+
+A room knows nothing of connections: every request returns an :class:`Outcome`
+(a private answer, a chat line for everyone, whether the room changed), and
+the hub turns that into messages.  Every accepted step is committed to the
+store before the outcome reports it, so nothing acknowledged is ever lost.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from cafe.ai.base import Player
+from cafe.ai.levels import LEVELS, make_player
+from cafe.arena.match import Game, new_game
+from cafe.board_game import MAX_PLAYERS as BOARD_MAX
+from cafe.card_game import MAX_PLAYERS as CARD_MAX
+from cafe.errors import CafeError
+from cafe.record import Record
+from cafe.server.store import RoomRow, SeatRow, Store
+from cafe.steps import parse_step
+
+MIN_PLAYERS = 2
+REPLACEMENT_BOT = "medium"  # who takes over the seat of a player who left a game
+HELP = (
+    "/join: take a seat · /leave: give it up (in a game, a computer player takes over) · "
+    "/start: begin the game (host) · /bot LEVEL: seat a computer player (host; easy, medium, hard, expert) · "
+    "/kick NAME: remove a seat before the start (host) · /help: this text. Anything else is chat."
+)
+
+
+@dataclass
+class Outcome:
+    """What a request did: an answer for the sender, a line for everyone, and whether the room changed."""
+
+    answer: str | None = None
+    error: str | None = None
+    rule: str | None = None
+    announce: str | None = None
+    changed: bool = False
+
+
+@dataclass
+class Room:
+    id: str
+    name: str
+    edition: str
+    rules: Any
+    host: int
+    seed: int
+    store: Store
+    seats: list[SeatRow] = field(default_factory=list)
+    status: str = "waiting"
+    game: Game | None = None
+    bots: dict[int, Player] = field(default_factory=dict)
+    seq: int = 0  # messages sent to the room's members: a gap tells a client to sync
+
+    @classmethod
+    def create(cls, store: Store, room_id: str, name: str, edition: str, rules: Any, host: int) -> Room:
+        """A new waiting room; the rules are checked now (a clear error, not a broken room later)."""
+        if edition not in ("board", "cards"):
+            raise CafeError(f"unknown edition '{edition}': board or cards")
+        new_game(edition, ["a", "b"], 0, rules)  # raises a RulesError naming what is wrong
+        room = cls(room_id, name, edition, rules, host, random.SystemRandom().randrange(1 << 62), store)
+        store.add_room(RoomRow(room_id, name, edition, rules, host, "waiting", room.seed, (), ()))
+        return room
+
+    @classmethod
+    def restore(cls, store: Store, row: RoomRow) -> Room:
+        """A room as it was before a restart: a game in progress is replayed from its committed steps."""
+        room = cls(row.id, row.name, row.edition, row.rules, row.host, row.seed, store, list(row.seats), row.status)
+        if row.status == "playing":
+            room._begin()
+            assert room.game is not None
+            for text in row.steps:
+                room.game.push(text)
+        return room
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def max_players(self) -> int:
+        return BOARD_MAX if self.edition == "board" else CARD_MAX
+
+    @property
+    def plies(self) -> int:
+        """Steps accepted so far: a client names it with its step, so that a stale step is refused."""
+        return len(self.game.results) if self.game is not None else 0
+
+    def seat_of(self, player: int) -> int | None:
+        return next((s.seat for s in self.seats if s.player == player), None)
+
+    def summary(self) -> dict[str, Any]:
+        """The room as the lobby lists it."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "edition": self.edition,
+            "rules": self.rules,
+            "status": self.status,
+            "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot} for s in self.seats],
+            "max_players": self.max_players,
+        }
+
+    def state_for(self, player: int) -> dict[str, Any]:
+        """Everything one player may know of the room: its own view only, and its legal steps on its turn."""
+        seat = self.seat_of(player)
+        out = {**self.summary(), "host": self.host, "you": seat, "plies": self.plies}
+        if self.game is not None:
+            out["view"] = self.game.view(seat).to_json()
+            mine = seat is not None and not self.game.is_over() and self.game.current_player == seat
+            out["legal"] = [str(step) for step in self.game.legal_steps()] if mine else []
+        return out
+
+    def bot_to_move(self) -> tuple[int, Player] | None:
+        """The computer player whose turn it is, if any."""
+        if self.game is None or self.game.is_over():
+            return None
+        seat = self.game.current_player
+        bot = self.bots.get(seat)
+        return (seat, bot) if bot is not None else None
+
+    # ------------------------------------------------------------------ commands
+
+    def command(self, player: int, name: str, text: str) -> Outcome:
+        """A line starting with '/'."""
+        word, _, arg = text[1:].partition(" ")
+        word, arg = word.lower(), arg.strip()
+        handler = {
+            "join": self._join,
+            "leave": self._leave,
+            "start": self._start,
+            "bot": self._bot,
+            "kick": self._kick,
+        }.get(word)
+        if word == "help":
+            return Outcome(answer=HELP)
+        if handler is None:
+            return Outcome(error=f"unknown command /{word}: try /help")
+        return handler(player, name, arg)
+
+    def _join(self, player: int, name: str, arg: str) -> Outcome:
+        if self.status != "waiting":
+            return Outcome(error="the game has started: watch, or join another room")
+        if self.seat_of(player) is not None:
+            return Outcome(error="you already have a seat")
+        if len(self.seats) >= self.max_players:
+            return Outcome(error=f"every seat is taken ({self.max_players} players at most)")
+        self.seats.append(SeatRow(len(self.seats), name, player=player))
+        return Outcome(announce=f"{name} takes a seat", changed=True)
+
+    def _leave(self, player: int, name: str, arg: str) -> Outcome:
+        seat = self.seat_of(player)
+        if seat is None:
+            return Outcome(error="you have no seat here")
+        if self.status == "waiting":
+            self._remove(seat)
+            return Outcome(announce=f"{name} leaves the table", changed=True)
+        if self.status == "playing":
+            self.replace_by_bot(seat)
+            return Outcome(announce=f"{name} leaves; a computer player ({REPLACEMENT_BOT}) takes over", changed=True)
+        return Outcome(error="the game is over")
+
+    def _start(self, player: int, name: str, arg: str) -> Outcome:
+        if player != self.host:
+            return Outcome(error="only the host can start the game")
+        if self.status != "waiting":
+            return Outcome(error="the game has already started")
+        if len(self.seats) < MIN_PLAYERS:
+            return Outcome(error=f"at least {MIN_PLAYERS} players are needed: /join, or /bot LEVEL")
+        self.store.start_room(self.id, tuple(self.seats))
+        self.status = "playing"
+        self._begin()
+        return Outcome(announce=f"The game begins: {', '.join(s.name for s in self.seats)}", changed=True)
+
+    def _bot(self, player: int, name: str, arg: str) -> Outcome:
+        level = arg.lower() or "medium"
+        if player != self.host:
+            return Outcome(error="only the host can seat computer players")
+        if self.status != "waiting":
+            return Outcome(error="the game has already started")
+        if level not in LEVELS:
+            return Outcome(error=f"unknown level '{arg}': easy, medium, hard or expert")
+        if len(self.seats) >= self.max_players:
+            return Outcome(error=f"every seat is taken ({self.max_players} players at most)")
+        bot_name = f"{level.capitalize()} bot {len(self.seats) + 1}"
+        self.seats.append(SeatRow(len(self.seats), bot_name, bot=level))
+        return Outcome(announce=f"{bot_name} takes a seat", changed=True)
+
+    def _kick(self, player: int, name: str, arg: str) -> Outcome:
+        if player != self.host:
+            return Outcome(error="only the host can remove a seat")
+        if self.status != "waiting":
+            return Outcome(error="seats can be changed only before the start")
+        found = [s for s in self.seats if s.name.lower() == arg.lower()]
+        if not found:
+            return Outcome(error=f"nobody called '{arg}' has a seat")
+        self._remove(found[0].seat)
+        return Outcome(announce=f"{found[0].name} was removed from the table", changed=True)
+
+    def _remove(self, seat: int) -> None:
+        del self.seats[seat]
+        self.seats = [SeatRow(k, s.name, s.player, s.bot) for k, s in enumerate(self.seats)]
+
+    def _begin(self) -> None:
+        self.game = new_game(self.edition, [s.name for s in self.seats], self.seed, self.rules)
+        self.bots = {s.seat: make_player(s.bot, seed=self.seed + s.seat) for s in self.seats if s.bot}
+
+    def replace_by_bot(self, seat: int) -> None:
+        """A computer player takes over a person's seat in a game (they left, or stayed away too long)."""
+        old = self.seats[seat]
+        self.seats[seat] = SeatRow(seat, f"{old.name} (bot)", bot=REPLACEMENT_BOT)
+        self.store.replace_seat(self.id, self.seats[seat])
+        self.bots[seat] = make_player(REPLACEMENT_BOT, seed=self.seed + seat)
+
+    # ------------------------------------------------------------------ steps
+
+    def step(self, player: int, text: str, plies: int | None) -> Outcome:
+        """A person's step: checked against the turn, the position they saw, and the rules."""
+        seat = self.seat_of(player)
+        if self.game is None or self.status != "playing":
+            return Outcome(error="no game is being played in this room")
+        if seat is None:
+            return Outcome(error="you are watching: only seated players make steps")
+        if self.game.current_player != seat:
+            return Outcome(error=f"it is {self.seats[self.game.current_player].name}'s turn, not yours")
+        if plies is not None and plies != self.plies:
+            return Outcome(error=f"stale step: the game has moved on (step {self.plies}, you saw {plies}); sync")
+        return self.play(seat, text)
+
+    def play(self, seat: int, text: str) -> Outcome:
+        """Apply a step for ``seat``, commit it, and finish the game if it ended."""
+        assert self.game is not None
+        try:
+            step = parse_step(text)
+            self.game.push(step)
+        except CafeError as error:
+            return Outcome(error=str(error), rule=error.rule or None)
+        try:
+            self.store.add_step(self.id, self.plies - 1, seat, str(step))
+        except Exception:
+            self.game.pop()
+            raise
+        announce = None
+        if self.game.is_over():
+            record = Record.of(self.game).to_json()
+            self.store.finish_room(self.id, record)
+            self.status = "finished"
+            winner = self.game.winner()
+            scores = ", ".join(f"{s.name} {score}" for s, score in zip(self.seats, self.game.scores, strict=True))
+            who = "a shared first place" if winner is None else f"{self.seats[winner].name} wins"
+            announce = f"Game over: {who} ({scores})"
+        return Outcome(changed=True, announce=announce)

@@ -1,0 +1,180 @@
+"""Where the café keeps what must survive a restart: players, rooms, seats, every accepted step, records.
+
+:class:`Store` is the interface the server uses; :class:`SQLiteStore` is the
+embedded default (one file, WAL mode).  A step is written and committed
+before the server acknowledges or broadcasts it, so after a crash every room
+continues from its last acknowledged step.  In WAL mode a commit is in the
+operating system's hands when it returns, which survives the process being
+killed (synchronous=NORMAL; a power cut may lose the last commits).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS players (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rooms (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    edition TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    host INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    created REAL NOT NULL,
+    record TEXT
+);
+CREATE TABLE IF NOT EXISTS seats (
+    room TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    player INTEGER,
+    bot TEXT,
+    name TEXT NOT NULL,
+    PRIMARY KEY (room, seat)
+);
+CREATE TABLE IF NOT EXISTS steps (
+    room TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    step TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (room, n)
+);
+"""
+
+
+def token_hash(token: str) -> str:
+    """Only a hash of a player's token is stored: a stolen database does not let anyone act for them."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A seat of a started game: a person (``player``) or a computer player (``bot``, a player string)."""
+
+    seat: int
+    name: str
+    player: int | None = None
+    bot: str | None = None
+
+
+@dataclass(frozen=True)
+class RoomRow:
+    id: str
+    name: str
+    edition: str
+    rules: Any
+    host: int
+    status: str  # waiting, playing or finished
+    seed: int
+    seats: tuple[SeatRow, ...]
+    steps: tuple[str, ...]
+
+
+class Store(Protocol):
+    """The storage behind the server (SQLite here; another backend implements the same methods)."""
+
+    def add_player(self, name: str, token: str) -> int: ...
+    def player_by_token(self, token: str) -> tuple[int, str] | None: ...
+    def add_room(self, room: RoomRow) -> None: ...
+    def start_room(self, room: str, seats: tuple[SeatRow, ...]) -> None: ...
+    def replace_seat(self, room: str, seat: SeatRow) -> None: ...
+    def add_step(self, room: str, n: int, seat: int, step: str) -> None: ...
+    def finish_room(self, room: str, record: dict[str, Any]) -> None: ...
+    def drop_room(self, room: str) -> None: ...
+    def open_rooms(self) -> list[RoomRow]: ...
+    def record(self, room: str) -> dict[str, Any] | None: ...
+    def close(self) -> None: ...
+
+
+class SQLiteStore:
+    """The embedded store: one SQLite file in WAL mode."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(SCHEMA)
+
+    def _write(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        with self._db:  # one committed transaction
+            return self._db.execute(sql, args)
+
+    def add_player(self, name: str, token: str) -> int:
+        cursor = self._write(
+            "INSERT INTO players (name, token_hash, created) VALUES (?, ?, ?)", name, token_hash(token), time.time()
+        )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def player_by_token(self, token: str) -> tuple[int, str] | None:
+        row = self._db.execute("SELECT id, name FROM players WHERE token_hash = ?", (token_hash(token),)).fetchone()
+        return (int(row[0]), str(row[1])) if row else None
+
+    def add_room(self, room: RoomRow) -> None:
+        self._write(
+            "INSERT INTO rooms (id, name, edition, rules, host, status, seed, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            room.id, room.name, room.edition, json.dumps(room.rules), room.host, room.status, room.seed, time.time(),
+        )  # fmt: skip
+
+    def start_room(self, room: str, seats: tuple[SeatRow, ...]) -> None:
+        with self._db:
+            self._db.execute("UPDATE rooms SET status = 'playing' WHERE id = ?", (room,))
+            self._db.executemany(
+                "INSERT INTO seats (room, seat, player, bot, name) VALUES (?, ?, ?, ?, ?)",
+                [(room, s.seat, s.player, s.bot, s.name) for s in seats],
+            )
+
+    def replace_seat(self, room: str, seat: SeatRow) -> None:
+        self._write(
+            "UPDATE seats SET player = ?, bot = ?, name = ? WHERE room = ? AND seat = ?",
+            seat.player, seat.bot, seat.name, room, seat.seat,
+        )  # fmt: skip
+
+    def add_step(self, room: str, n: int, seat: int, step: str) -> None:
+        self._write(
+            "INSERT INTO steps (room, n, seat, step, at) VALUES (?, ?, ?, ?, ?)", room, n, seat, step, time.time()
+        )
+
+    def finish_room(self, room: str, record: dict[str, Any]) -> None:
+        self._write("UPDATE rooms SET status = 'finished', record = ? WHERE id = ?", json.dumps(record), room)
+
+    def drop_room(self, room: str) -> None:
+        self._write("DELETE FROM rooms WHERE id = ? AND status = 'waiting'", room)
+
+    def open_rooms(self) -> list[RoomRow]:
+        """Every room still waiting or playing, with its seats and steps, to continue after a restart."""
+        rooms = []
+        for row in self._db.execute(
+            "SELECT id, name, edition, rules, host, status, seed FROM rooms WHERE status != 'finished' ORDER BY created"
+        ).fetchall():
+            seats = tuple(
+                SeatRow(seat=s[0], player=s[1], bot=s[2], name=s[3])
+                for s in self._db.execute(
+                    "SELECT seat, player, bot, name FROM seats WHERE room = ? ORDER BY seat", (row[0],)
+                )
+            )
+            steps = tuple(s[0] for s in self._db.execute("SELECT step FROM steps WHERE room = ? ORDER BY n", (row[0],)))
+            rooms.append(RoomRow(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6], seats, steps))
+        return rooms
+
+    def record(self, room: str) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT record FROM rooms WHERE id = ?", (room,)).fetchone()
+        return json.loads(row[0]) if row and row[0] else None
+
+    def close(self) -> None:
+        self._db.close()

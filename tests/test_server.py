@@ -1,0 +1,235 @@
+"""The game server through real WebSocket connections (Starlette's test client) over a real SQLite file."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from cafe.record import Record
+from cafe.server.app import DATABASE, create_app
+from cafe.server.hub import BURST, MAX_MESSAGE
+
+SECRETS = ("bag", "deck", "table_cards", "seed", "token_hash")
+
+
+OPEN: list[Any] = []  # sockets of the running test, closed at its end even when it fails
+
+
+class Person:
+    """One browser: a WebSocket, and the messages it received."""
+
+    def __init__(self, client: TestClient, name: str | None = None, token: str | None = None) -> None:
+        self.socket = client.websocket_connect("/ws").__enter__()
+        OPEN.append(self.socket)
+        self.seen: list[dict[str, Any]] = []
+        self.send({"type": "hello", "name": name} if token is None else {"type": "hello", "token": token})
+        welcome = self.expect("welcome")
+        self.token, self.player = welcome["token"], welcome["player"]
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.socket.send_text(json.dumps(message))
+
+    def expect(self, *kinds: str, **fields: Any) -> dict[str, Any]:
+        """The next message of one of these types (with these fields), skipping others."""
+        for _ in range(500):
+            message = self.socket.receive_json()
+            self.seen.append(message)
+            for secret in SECRETS:
+                assert f'"{secret}":' not in json.dumps(message), f"{secret} reached a client: {message}"
+            if message["type"] in kinds and all(message.get(k) == v for k, v in fields.items()):
+                return message
+        raise AssertionError(f"no {kinds} message")
+
+    def room(self, **wanted: Any) -> dict[str, Any]:
+        """The next room state matching ``wanted``."""
+        while True:
+            state = self.expect("room")["room"]
+            if all(state.get(k) == v for k, v in wanted.items()):
+                return state
+
+    def say(self, room: str, text: str) -> None:
+        self.send({"type": "say", "room": room, "text": text})
+
+    def close(self) -> None:
+        OPEN.remove(self.socket)
+        self.socket.__exit__(None, None, None)
+
+
+def close_all() -> None:
+    while OPEN:
+        OPEN.pop().__exit__(None, None, None)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path, away_seconds=0.2, bot_delay=0.0)) as client:
+        try:
+            yield client
+        finally:
+            close_all()
+
+
+def open_room(client: TestClient, edition: str = "board") -> tuple[Person, Person, str]:
+    """Ann creates a room, Bob enters and joins it."""
+    ann, bob = Person(client, "Ann"), Person(client, "Bob")
+    ann.send({"type": "create", "edition": edition, "name": "Ann's table"})
+    room = ann.room()["id"]
+    bob.send({"type": "enter", "room": room})
+    bob.room()
+    bob.say(room, "/join")
+    assert [s["name"] for s in ann.room(id=room, status="waiting")["seats"]] in (["Ann"], ["Ann", "Bob"])
+    return ann, bob, room
+
+
+def test_health_and_metrics(server: TestClient) -> None:
+    assert server.get("/health").json() == {"status": "ok"}
+    assert "cafe_rooms 0" in server.get("/metrics").text
+
+
+def test_rooms_commands_and_chat(server: TestClient) -> None:
+    ann, bob, room = open_room(server)
+    bob.say(room, "/start")
+    assert "only the host" in bob.expect("error")["message"]
+    bob.say(room, "/wave")
+    assert "/help" in bob.expect("error")["message"]
+    bob.say(room, "/help")
+    assert "/join" in bob.expect("info")["text"]
+    bob.say(room, "Hello Ann!")
+    assert ann.expect("chat")["text"] == "Hello Ann!"
+    ann.say(room, "/bot wizard")
+    assert "unknown level" in ann.expect("error")["message"]
+    ann.say(room, "/bot easy")
+    ann.say(room, "/kick Easy bot 3")
+    ann.say(room, "/bot hard")
+    ann.say(room, "/start")
+    state = ann.room(status="playing")
+    assert [s["name"] for s in state["seats"]] == ["Ann", "Bob", "Hard bot 3"]
+    bob.say(room, "/join")
+    assert "started" in bob.expect("error")["message"]
+    lobby = Person(server, "Cid")
+    listed = lobby.expect("lobby")["rooms"]
+    assert listed and listed[0]["status"] == "playing"
+
+
+def test_the_server_checks_every_step_and_tells_why(server: TestClient, tmp_path: Path) -> None:
+    ann, bob, room = open_room(server)
+    ann.say(room, "/start")
+    state = ann.room(status="playing")
+    assert state["you"] == 0 and state["legal"]
+    bob_state = bob.room(status="playing")
+    assert bob_state["legal"] == [] and bob_state["you"] == 1
+    bob.send({"type": "step", "room": room, "step": state["legal"][0]})
+    assert "Ann's turn" in bob.expect("error")["message"]
+    ann.send({"type": "step", "room": room, "step": "USAm@zz9"})
+    refused = ann.expect("error")
+    assert refused["code"] == "refused" and refused.get("rule")
+    ann.send({"type": "step", "room": room, "step": state["legal"][0], "plies": 5})
+    assert "stale" in ann.expect("error")["message"]
+    ann.send({"type": "step", "room": room, "step": state["legal"][0], "plies": 0})
+    after = bob.room(plies=1)
+    assert after["view"]["this_turn"] == [state["legal"][0]] or after["view"]["turns"]
+    with sqlite3.connect(tmp_path / DATABASE) as db:
+        assert db.execute("SELECT step FROM steps WHERE room = ?", (room,)).fetchall() == [(state["legal"][0],)]
+
+
+def test_hidden_hands_stay_hidden(server: TestClient) -> None:
+    ann, bob, room = open_room(server, edition="cards")
+    ann.say(room, "/start")
+    mine = ann.room(status="playing")["view"]["hands"]
+    theirs = bob.room(status="playing")["view"]["hands"]
+    assert mine[0] is not None and mine[1] is None
+    assert theirs[1] is not None and theirs[0] is None
+
+
+def test_bad_messages_get_answers_and_the_connection_lives(server: TestClient) -> None:
+    cid = Person(server, "Cid")
+    for text, code in [
+        ("{not json", "json"),
+        ("[1, 2]", "json"),
+        (json.dumps({"type": "dance"}), "type"),
+        ("x" * (MAX_MESSAGE + 1), "size"),
+        (json.dumps({"type": "enter", "room": "nowhere"}), "room"),
+        (json.dumps({"type": "say", "room": "nowhere"}), "room"),
+        (json.dumps({"type": "create", "edition": "chess"}), "rules"),
+    ]:
+        cid.socket.send_text(text)
+        assert cid.expect("error")["code"] == code
+    cid.socket.send_bytes(b"\xff\xfe")
+    assert cid.expect("error")["code"] == "json"
+    for _ in range(int(BURST) + 5):
+        cid.send({"type": "lobby"})
+    assert cid.expect("error")["code"] == "rate"
+    stranger = server.websocket_connect("/ws").__enter__()
+    OPEN.append(stranger)
+    stranger.send_text(json.dumps({"type": "lobby"}))
+    assert stranger.receive_json()["code"] == "hello"
+    stranger.send_text(json.dumps({"type": "hello", "token": "forged"}))
+    assert stranger.receive_json()["code"] == "token"
+
+
+def test_a_reconnect_with_the_token_gets_the_seat_back(server: TestClient) -> None:
+    ann, bob, room = open_room(server)
+    ann.say(room, "/start")
+    ann.room(status="playing")
+    bob.close()
+    again = Person(server, token=bob.token)
+    assert again.player == bob.player
+    assert again.room(id=room)["you"] == 1
+
+
+def test_an_absent_player_is_replaced_by_a_bot_after_the_timeout(server: TestClient) -> None:
+    ann, bob, room = open_room(server)
+    ann.say(room, "/start")
+    ann.room(status="playing")
+    bob.close()
+    while "away" not in ann.expect("info", room=room)["text"]:
+        pass
+    ann.send({"type": "sync", "room": room})
+    assert ann.room(id=room)["seats"][1]["bot"] == "medium"
+
+
+def test_a_whole_game_against_a_bot_and_its_record(server: TestClient) -> None:
+    ann = Person(server, "Ann")
+    ann.send({"type": "create", "edition": "cards"})
+    room = ann.room()["id"]
+    ann.say(room, "/bot easy")
+    ann.say(room, "/start")
+    state = ann.room(status="playing")
+    while state["status"] == "playing":
+        if state["legal"]:
+            ann.send({"type": "step", "room": room, "step": state["legal"][0], "plies": state["plies"]})
+        message = ann.expect("room", "error")
+        if message["type"] == "error":  # the bot moved first (a stale step), or we played too fast: catch up
+            assert message["code"] == "rate" or "stale" in message["message"] or "turn" in message["message"]
+            time.sleep(0.1 if message["code"] == "rate" else 0)
+            ann.send({"type": "sync", "room": room})
+            message = ann.expect("room")
+        state = message["room"]
+    assert state["status"] == "finished"
+    record = server.get(f"/records/{room}.json")
+    assert record.status_code == 200
+    game = Record.from_json(record.json()).replay()
+    assert list(game.scores) == state["view"]["scores"]
+    assert server.get("/records/nowhere.json").status_code == 404
+
+
+def test_a_restart_continues_every_game_from_its_last_step(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path, bot_delay=0.0)) as client:
+        ann, _, room = open_room(client)
+        ann.say(room, "/start")
+        state = ann.room(status="playing")
+        ann.send({"type": "step", "room": room, "step": state["legal"][0], "plies": 0})
+        before = ann.room(plies=1)
+        close_all()
+    with TestClient(create_app(tmp_path, bot_delay=0.0)) as client:
+        ann_again = Person(client, token=ann.token)
+        after = ann_again.room(id=room)
+        close_all()
+        assert after["plies"] == 1 and after["view"] == before["view"] and after["legal"] == before["legal"]
