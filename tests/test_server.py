@@ -233,3 +233,26 @@ def test_a_restart_continues_every_game_from_its_last_step(tmp_path: Path) -> No
         after = ann_again.room(id=room)
         close_all()
         assert after["plies"] == 1 and after["view"] == before["view"] and after["legal"] == before["legal"]
+
+
+class BrokenBot:
+    name = "broken"
+
+    def choose(self, view: Any, legal: Any) -> Any:
+        raise RuntimeError("out of order")
+
+
+def test_a_failing_computer_player_does_not_stop_the_room(server: TestClient) -> None:
+    ann = Person(server, "Ann")
+    ann.send({"type": "create", "edition": "board"})
+    room = ann.room()["id"]
+    ann.say(room, "/bot easy")
+    ann.say(room, "/start")
+    state = ann.room(status="playing")
+    server.app.state.hub.rooms[room].bots[1] = BrokenBot()
+    while state["view"]["current_player"] == 0:
+        ann.send({"type": "step", "room": room, "step": state["legal"][0], "plies": state["plies"]})
+        state = ann.room()
+    while state["view"]["current_player"] == 1:
+        state = ann.room()
+    assert state["plies"] > 1 and state["status"] == "playing"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -30,6 +31,7 @@ BOT_DELAY = 0.3  # seconds a computer player waits before its step, so that peop
 AWAY_SECONDS = 120.0  # a seated player gone this long from a game in progress is replaced by a computer player
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+log = logging.getLogger("cafe.server")
 
 
 class Fanout(Protocol):
@@ -194,6 +196,7 @@ class Hub:
     async def say(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
         text = _text(message, "text", MAX_CHAT)
+        connection.rooms.add(room.id)  # whoever talks in a room follows it
         assert connection.player is not None
         if text.startswith("/"):
             before = room.status
@@ -252,7 +255,11 @@ class Hub:
         if game is None or room.bot_to_move() != (seat, bot):
             return
         plies = room.plies
-        step = await asyncio.to_thread(bot.choose, game.view(seat), game.legal_steps())
+        try:
+            step = await asyncio.to_thread(bot.choose, game.view(seat), game.legal_steps())
+        except Exception:  # a failing computer player must not stop the room: a legal step instead
+            log.exception("computer player %s failed in room %s; it plays a legal step instead", bot.name, room.id)
+            step = game.legal_steps()[0]
         if room.plies == plies:  # nothing else happened meanwhile
             await self._after(room, room.play(seat, str(step)))
 
