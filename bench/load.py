@@ -1,0 +1,172 @@
+"""Many simultaneous games over real WebSocket connections against the game server.
+
+    python bench/load.py [--games 200] [--seconds 60] [--think 1.0] [--url ws://HOST:PORT/ws]
+
+Without --url it starts `cafe serve` itself on a free port with a fresh data directory.  Every
+game is two scripted clients in one room; a client whose turn it is waits --think seconds (a
+person's pace), sends a random legal step and times the round trip until the room state with
+that step arrives.  After --seconds it reports steps per second and the round trip's
+percentiles, then checks with the server's database that every acknowledged step was stored.
+Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+
+class Client:
+    def __init__(self, ws: ClientConnection, rng: random.Random, think: float) -> None:
+        self.ws, self.rng, self.think = ws, rng, think
+        self.round_trips: list[float] = []
+        self.acknowledged: dict[str, int] = {}  # room -> plies seen
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def receive(self, kind: str) -> dict[str, Any]:
+        while True:
+            message = json.loads(await self.ws.recv())
+            if message["type"] == kind:
+                return message
+
+    async def play(self, room: str, stop_at: float) -> None:
+        sent_at: float | None = None
+        sent_plies = -1
+        while time.perf_counter() < stop_at:
+            try:
+                message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout=stop_at - time.perf_counter()))
+            except TimeoutError:
+                return
+            if message["type"] == "error":
+                sent_at = None
+                await self.send({"type": "sync", "room": room})
+                continue
+            if message["type"] != "room" or message["room"]["id"] != room:
+                continue
+            state = message["room"]
+            self.acknowledged[room] = state["plies"]
+            if sent_at is not None and state["plies"] > sent_plies:
+                self.round_trips.append(time.perf_counter() - sent_at)
+                sent_at = None
+            if state["status"] != "playing":
+                if state["status"] == "finished":
+                    return
+                continue
+            if state["legal"] and sent_at is None:
+                await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+                sent_at, sent_plies = time.perf_counter(), state["plies"]
+                step = self.rng.choice(state["legal"])
+                await self.send({"type": "step", "room": room, "step": step, "plies": state["plies"]})
+
+
+async def one_game(url: str, seed: int, think: float, stop_at: float) -> tuple[Client, Client, str]:
+    rng = random.Random(seed)
+    host_ws, guest_ws = await connect(url), await connect(url)
+    host, guest = Client(host_ws, rng, think), Client(guest_ws, random.Random(seed + 1), think)
+    await host.send({"type": "hello", "name": f"host{seed}"})
+    await guest.send({"type": "hello", "name": f"guest{seed}"})
+    await host.receive("welcome")
+    await guest.receive("welcome")
+    await host.send({"type": "create", "edition": "board"})
+    room = (await host.receive("room"))["room"]["id"]
+    await guest.send({"type": "say", "room": room, "text": "/join"})
+    while len((await host.receive("room"))["room"]["seats"]) < 2:
+        pass
+    await host.send({"type": "say", "room": room, "text": "/start"})
+    await asyncio.gather(host.play(room, stop_at), guest.play(room, stop_at))
+    await host_ws.close()
+    await guest_ws.close()
+    return host, guest, room
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(data: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "cafe", "serve", "--port", str(port), "--data", str(data)], stdout=subprocess.DEVNULL
+    )
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1):
+                return server, f"ws://127.0.0.1:{port}/ws"
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit("the server did not start")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+async def run(url: str, games: int, seconds: float, think: float) -> tuple[list[tuple[Client, Client, str]], float]:
+    started = time.perf_counter()
+    stop_at = started + seconds
+    results = await asyncio.gather(*(one_game(url, 1000 + 2 * g, think, stop_at) for g in range(games)))
+    return list(results), time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--think", type=float, default=1.0, help="seconds a client waits before its step")
+    parser.add_argument("--url", help="a running server's WebSocket (default: start one)")
+    args = parser.parse_args()
+    data = Path(tempfile.mkdtemp(prefix="cafe-load-"))
+    server = None
+    url = args.url
+    if url is None:
+        server, url = start_server(data)
+    try:
+        results, wall = asyncio.run(run(url, args.games, args.seconds, args.think))
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait()
+    trips = [t * 1000 for host, guest, _ in results for t in host.round_trips + guest.round_trips]
+    report: dict[str, Any] = {
+        "games": args.games,
+        "seconds": round(wall, 1),
+        "think": args.think,
+        "steps_acknowledged": len(trips),
+        "steps_per_second": round(len(trips) / wall, 1),
+        "round_trip_ms": {
+            "median": round(statistics.median(trips), 2) if trips else None,
+            "p90": round(percentile(trips, 0.90), 2),
+            "p99": round(percentile(trips, 0.99), 2),
+            "max": round(max(trips), 2) if trips else None,
+        },
+    }
+    if server is not None:  # nothing acknowledged is missing from the database
+        with sqlite3.connect(data / "cafe.sqlite3") as db:
+            stored = dict(db.execute("SELECT room, COUNT(*) FROM steps GROUP BY room").fetchall())
+        seen = {room: max(h.acknowledged.get(room, 0), g.acknowledged.get(room, 0)) for h, g, room in results}
+        report["rooms_with_lost_steps"] = sum(stored.get(room, 0) < plies for room, plies in seen.items())
+    print(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
