@@ -256,3 +256,30 @@ def test_a_failing_computer_player_does_not_stop_the_room(server: TestClient) ->
     while state["view"]["current_player"] == 1:
         state = ann.room()
     assert state["plies"] > 1 and state["status"] == "playing"
+
+
+def test_when_the_host_leaves_before_the_start_the_next_player_hosts(server: TestClient) -> None:
+    ann, bob, room = open_room(server)
+    bob.room(seats=[{"seat": 0, "name": "Ann", "bot": None}, {"seat": 1, "name": "Bob", "bot": None}])
+    ann.say(room, "/leave")
+    while "Bob is the host now" not in bob.expect("info", room=room)["text"]:
+        pass
+    bob.say(room, "/bot easy")
+    bob.say(room, "/start")
+    state = bob.room(status="playing")
+    assert state["host"] == bob.player and [s["name"] for s in state["seats"]] == ["Bob", "Easy bot 2"]
+
+
+def test_a_fault_of_the_server_is_answered_and_the_connection_lives(
+    server: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cid = Person(server, "Cid")
+
+    def broken(*args: Any) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(server.app.state.hub.store, "add_room", broken)
+    cid.send({"type": "create", "edition": "board"})
+    assert cid.expect("error")["code"] == "internal"
+    cid.send({"type": "lobby"})
+    assert cid.expect("lobby")["rooms"] == []

@@ -143,6 +143,10 @@ class Hub:
         except ProtocolError as error:
             self.counters["rejected"] += 1
             await connection.send({"type": "error", "code": error.code, "message": str(error)})
+        except Exception:  # a fault of the server's own: logged, answered, and the connection lives on
+            log.exception("message %r failed", text[:200])
+            self.counters["rejected"] += 1
+            await connection.send({"type": "error", "code": "internal", "message": "the server failed; try again"})
 
     # ------------------------------------------------------------------ handlers
 

@@ -157,6 +157,11 @@ class Room:
             return Outcome(error="you have no seat here")
         if self.status == "waiting":
             self._remove(seat)
+            heir = next((s for s in self.seats if s.player is not None), None)
+            if player == self.host and heir is not None and heir.player is not None:
+                self.host = heir.player
+                self.store.set_host(self.id, heir.player)
+                return Outcome(announce=f"{name} leaves the table; {heir.name} is the host now", changed=True)
             return Outcome(announce=f"{name} leaves the table", changed=True)
         if self.status == "playing":
             self.replace_by_bot(seat)
