@@ -283,3 +283,21 @@ def test_a_fault_of_the_server_is_answered_and_the_connection_lives(
     assert cid.expect("error")["code"] == "internal"
     cid.send({"type": "lobby"})
     assert cid.expect("lobby")["rooms"] == []
+
+
+def test_finished_games_between_people_are_rated(server: TestClient) -> None:
+    ann, bob, room = open_room(server, edition="cards")
+    ann.say(room, "/start")
+    people = {0: ann, 1: bob}
+    state = ann.room(status="playing")
+    while state["status"] == "playing":
+        mover = people[state["view"]["current_player"]]
+        mine = state if mover is ann else bob.room(plies=state["plies"])  # Bob's copy of the same position
+        mover.send({"type": "step", "room": room, "step": mine["legal"][0], "plies": mine["plies"]})
+        state = ann.room(plies=state["plies"] + 1)
+    board = server.get("/leaderboard").json()
+    assert sorted(row["name"] for row in board) == ["Ann", "Bob"]
+    assert all(row["games"] == 1 for row in board)
+    winner = state["view"]["winner"]
+    if winner is not None:
+        assert board[0]["name"] == ["Ann", "Bob"][winner]

@@ -18,6 +18,7 @@ from cafe.server.hub import Hub
 from cafe.server.store import SQLiteStore, Store
 
 DATABASE = "cafe.sqlite3"
+LEADERBOARD = 100  # players listed
 
 
 def create_app(data: Path | None = None, store: Store | None = None, **hub_options: Any) -> Starlette:
@@ -47,6 +48,17 @@ def create_app(data: Path | None = None, store: Store | None = None, **hub_optio
             **{f"cafe_{name}_total": value for name, value in hub.counters.items()},
         }
         return PlainTextResponse("".join(f"{name} {value}\n" for name, value in figures.items()))
+
+    async def leaderboard(request: Request) -> Response:
+        assert hub is not None
+        rows = hub.store.leaderboard(LEADERBOARD)
+        return JSONResponse(
+            [
+                {"name": name, "rating": round(r.mu - 3 * r.sigma, 2), "mu": round(r.mu, 2), "sigma": round(r.sigma, 2),
+                 "games": r.games}
+                for name, r in rows
+            ]
+        )  # fmt: skip
 
     async def record(request: Request) -> Response:
         assert hub is not None
@@ -79,6 +91,7 @@ def create_app(data: Path | None = None, store: Store | None = None, **hub_optio
             Route("/health", health),
             Route("/metrics", metrics),
             Route("/records/{room}.json", record),
+            Route("/leaderboard", leaderboard),
             WebSocketRoute("/ws", socket),
         ],
         lifespan=lifespan,

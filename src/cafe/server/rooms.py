@@ -19,6 +19,7 @@ from cafe.board_game import MAX_PLAYERS as BOARD_MAX
 from cafe.card_game import MAX_PLAYERS as CARD_MAX
 from cafe.errors import CafeError
 from cafe.record import Record
+from cafe.server.ratings import rated_update
 from cafe.server.store import RoomRow, SeatRow, Store
 from cafe.steps import parse_step
 
@@ -251,7 +252,11 @@ class Room:
         announce = None
         if self.game.is_over():
             record = Record.of(self.game).to_json()
-            self.store.finish_room(self.id, record)
+            people = [s for s in self.seats if s.player is not None]
+            places = self.game.places() or tuple(1 for _ in self.seats)
+            players = [s.player for s in people if s.player is not None]
+            ratings = rated_update(players, [places[s.seat] for s in people], self.store.ratings(players))
+            self.store.finish_room(self.id, record, ratings)
             self.status = "finished"
             winner = self.game.winner()
             scores = ", ".join(f"{s.name} {score}" for s, score in zip(self.seats, self.game.scores, strict=True))

@@ -44,6 +44,12 @@ CREATE TABLE IF NOT EXISTS seats (
     name TEXT NOT NULL,
     PRIMARY KEY (room, seat)
 );
+CREATE TABLE IF NOT EXISTS ratings (
+    player INTEGER PRIMARY KEY,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS steps (
     room TEXT NOT NULL,
     n INTEGER NOT NULL,
@@ -71,6 +77,15 @@ class SeatRow:
 
 
 @dataclass(frozen=True)
+class Rating:
+    """A player's OpenSkill rating (Plackett-Luce) and the rated games behind it."""
+
+    mu: float
+    sigma: float
+    games: int = 0
+
+
+@dataclass(frozen=True)
 class RoomRow:
     id: str
     name: str
@@ -93,7 +108,9 @@ class Store(Protocol):
     def replace_seat(self, room: str, seat: SeatRow) -> None: ...
     def set_host(self, room: str, player: int) -> None: ...
     def add_step(self, room: str, n: int, seat: int, step: str) -> None: ...
-    def finish_room(self, room: str, record: dict[str, Any]) -> None: ...
+    def finish_room(self, room: str, record: dict[str, Any], ratings: dict[int, Rating]) -> None: ...
+    def ratings(self, players: list[int]) -> dict[int, Rating]: ...
+    def leaderboard(self, limit: int) -> list[tuple[str, Rating]]: ...
     def drop_room(self, room: str) -> None: ...
     def open_rooms(self) -> list[RoomRow]: ...
     def record(self, room: str) -> dict[str, Any] | None: ...
@@ -154,8 +171,30 @@ class SQLiteStore:
             "INSERT INTO steps (room, n, seat, step, at) VALUES (?, ?, ?, ?, ?)", room, n, seat, step, time.time()
         )
 
-    def finish_room(self, room: str, record: dict[str, Any]) -> None:
-        self._write("UPDATE rooms SET status = 'finished', record = ? WHERE id = ?", json.dumps(record), room)
+    def finish_room(self, room: str, record: dict[str, Any], ratings: dict[int, Rating]) -> None:
+        """The game's record and its players' new ratings, in one transaction."""
+        with self._db:
+            self._db.execute(
+                "UPDATE rooms SET status = 'finished', record = ? WHERE id = ?", (json.dumps(record), room)
+            )
+            self._db.executemany(
+                "INSERT OR REPLACE INTO ratings (player, mu, sigma, games) VALUES (?, ?, ?, ?)",
+                [(player, r.mu, r.sigma, r.games) for player, r in ratings.items()],
+            )
+
+    def ratings(self, players: list[int]) -> dict[int, Rating]:
+        marks = ", ".join("?" * len(players))
+        rows = self._db.execute(f"SELECT player, mu, sigma, games FROM ratings WHERE player IN ({marks})", players)
+        return {int(row[0]): Rating(row[1], row[2], row[3]) for row in rows}
+
+    def leaderboard(self, limit: int) -> list[tuple[str, Rating]]:
+        """The rated players, best first by a cautious estimate (mu - 3 sigma)."""
+        rows = self._db.execute(
+            "SELECT name, mu, sigma, games FROM ratings JOIN players ON players.id = ratings.player "
+            "ORDER BY mu - 3 * sigma DESC LIMIT ?",
+            (limit,),
+        )
+        return [(row[0], Rating(row[1], row[2], row[3])) for row in rows]
 
     def drop_room(self, room: str) -> None:
         self._write("DELETE FROM rooms WHERE id = ? AND status = 'waiting'", room)

@@ -1,0 +1,30 @@
+"""Ratings of the café's players: OpenSkill's Plackett-Luce model over the places of rated games.
+
+A finished game is rated when at least two of its seats are people; only the
+people's seats are rated, ranked by their places in the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from openskill.models import PlackettLuce
+
+from cafe.server.store import Rating
+
+MODEL = PlackettLuce()
+
+
+def rated_update(players: Sequence[int], places: Sequence[int], known: dict[int, Rating]) -> dict[int, Rating]:
+    """New ratings of ``players`` (people, in seat order) after a game they finished in ``places``."""
+    if len(players) < 2:
+        return {}
+    teams = []
+    for player in players:
+        old = known.get(player)
+        teams.append([MODEL.rating() if old is None else MODEL.rating(mu=old.mu, sigma=old.sigma)])
+    updated = MODEL.rate(teams, ranks=list(places))
+    return {
+        player: Rating(team[0].mu, team[0].sigma, (known[player].games if player in known else 0) + 1)
+        for player, team in zip(players, updated, strict=True)
+    }
