@@ -29,6 +29,7 @@ class Person:
         self.socket = client.websocket_connect("/ws").__enter__()
         OPEN.append(self.socket)
         self.seen: list[dict[str, Any]] = []
+        self.latest: dict[str, Any] | None = None  # the last room state received
         self.send({"type": "hello", "name": name} if token is None else {"type": "hello", "token": token})
         welcome = self.expect("welcome")
         self.token, self.player = welcome["token"], welcome["player"]
@@ -41,11 +42,19 @@ class Person:
         for _ in range(500):
             message = self.socket.receive_json()
             self.seen.append(message)
+            if message["type"] == "room":
+                self.latest = message["room"]
             for secret in SECRETS:
                 assert f'"{secret}":' not in json.dumps(message), f"{secret} reached a client: {message}"
             if message["type"] in kinds and all(message.get(k) == v for k, v in fields.items()):
                 return message
         raise AssertionError(f"no {kinds} message")
+
+    def at(self, plies: int) -> dict[str, Any]:
+        """This person's latest room state once it has seen ``plies`` steps."""
+        while self.latest is None or self.latest["plies"] < plies:
+            self.expect("room")
+        return self.latest
 
     def room(self, **wanted: Any) -> dict[str, Any]:
         """The next room state matching ``wanted``."""
@@ -289,12 +298,15 @@ def test_finished_games_between_people_are_rated(server: TestClient) -> None:
     ann, bob, room = open_room(server, edition="cards")
     ann.say(room, "/start")
     people = {0: ann, 1: bob}
-    state = ann.room(status="playing")
-    while state["status"] == "playing":
+    ann.room(status="playing")
+    bob.room(status="playing")
+    plies = 0
+    while (state := ann.at(plies))["status"] == "playing":
         mover = people[state["view"]["current_player"]]
-        mine = state if mover is ann else bob.room(plies=state["plies"])  # Bob's copy of the same position
-        mover.send({"type": "step", "room": room, "step": mine["legal"][0], "plies": mine["plies"]})
-        state = ann.room(plies=state["plies"] + 1)
+        mine = mover.at(plies)
+        time.sleep(0.05)  # two people's pace stays within the rate limit
+        mover.send({"type": "step", "room": room, "step": mine["legal"][0], "plies": plies})
+        plies += 1
     board = server.get("/leaderboard").json()
     assert sorted(row["name"] for row in board) == ["Ann", "Bob"]
     assert all(row["games"] == 1 for row in board)
