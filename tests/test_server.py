@@ -204,13 +204,18 @@ def test_an_absent_player_is_replaced_by_a_bot_after_the_timeout(server: TestCli
     assert ann.room(id=room)["seats"][1]["bot"] == "medium"
 
 
-def test_a_whole_game_against_a_bot_and_its_record(server: TestClient) -> None:
-    ann = Person(server, "Ann")
-    ann.send({"type": "create", "edition": "cards"})
+def against_a_bot(client: TestClient, edition: str) -> tuple[Person, str, dict[str, Any]]:
+    """Ann alone with an easy bot: the started room's first state."""
+    ann = Person(client, "Ann")
+    ann.send({"type": "create", "edition": edition})
     room = ann.room()["id"]
     ann.say(room, "/bot easy")
     ann.say(room, "/start")
-    state = ann.room(status="playing")
+    return ann, room, ann.room(status="playing")
+
+
+def test_a_whole_game_against_a_bot_and_its_record(server: TestClient) -> None:
+    ann, room, state = against_a_bot(server, "cards")
     while state["status"] == "playing":
         if state["legal"]:
             ann.send({"type": "step", "room": room, "step": state["legal"][0], "plies": state["plies"]})
@@ -252,12 +257,7 @@ class BrokenBot:
 
 
 def test_a_failing_computer_player_does_not_stop_the_room(server: TestClient) -> None:
-    ann = Person(server, "Ann")
-    ann.send({"type": "create", "edition": "board"})
-    room = ann.room()["id"]
-    ann.say(room, "/bot easy")
-    ann.say(room, "/start")
-    state = ann.room(status="playing")
+    ann, room, state = against_a_bot(server, "board")
     server.app.state.hub.rooms[room].bots[1] = BrokenBot()
     while state["view"]["current_player"] == 0:
         ann.send({"type": "step", "room": room, "step": state["legal"][0], "plies": state["plies"]})

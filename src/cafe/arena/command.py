@@ -11,7 +11,8 @@ from cafe.errors import CafeError
 
 PLAYER_HELP = (
     "a player: random, greedy, mcts (1 s a turn), mcts:0.5s, mcts:250ms, mcts:2000 (iterations a turn), "
-    "easy, medium, hard, expert, or cmd:COMMAND (an engine speaking docs/engine.md)"
+    "easy, medium, hard, expert, ismcts:N (OpenSpiel's ISMCTS, N simulations a step), "
+    "or cmd:COMMAND (an engine speaking docs/engine.md)"
 )
 
 
