@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import socket
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 
 class Client:
@@ -35,6 +37,7 @@ class Client:
         self.ws, self.rng, self.think = ws, rng, think
         self.round_trips: list[float] = []
         self.acknowledged: dict[str, int] = {}  # room -> plies seen
+        self.lost_connection = False
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send(json.dumps(message))
@@ -52,6 +55,9 @@ class Client:
             try:
                 message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout=stop_at - time.perf_counter()))
             except TimeoutError:
+                return
+            except ConnectionClosed:
+                self.lost_connection = True
                 return
             if message["type"] == "error":
                 sent_at = None
@@ -90,8 +96,9 @@ async def one_game(url: str, seed: int, think: float, stop_at: float) -> tuple[C
         pass
     await host.send({"type": "say", "room": room, "text": "/start"})
     await asyncio.gather(host.play(room, stop_at), guest.play(room, stop_at))
-    await host_ws.close()
-    await guest_ws.close()
+    for ws in (host_ws, guest_ws):
+        with contextlib.suppress(ConnectionClosed):
+            await ws.close()
     return host, guest, room
 
 
@@ -153,6 +160,7 @@ def main() -> None:
         "think": args.think,
         "steps_acknowledged": len(trips),
         "steps_per_second": round(len(trips) / wall, 1),
+        "connections_lost": sum(h.lost_connection + g.lost_connection for h, g, _ in results),
         "round_trip_ms": {
             "median": round(statistics.median(trips), 2) if trips else None,
             "p90": round(percentile(trips, 0.90), 2),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -71,7 +72,13 @@ def create_app(data: Path | None = None, store: Store | None = None, **hub_optio
     async def socket(websocket: WebSocket) -> None:
         assert hub is not None
         await websocket.accept()
-        connection = hub.connect(websocket.send_json)
+
+        async def send(message: dict[str, Any]) -> None:
+            # a client that has gone gets nothing more; its reader below sees the disconnect and cleans up
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+                await websocket.send_json(message)
+
+        connection = hub.connect(send)
         try:
             while True:
                 message = await websocket.receive()
