@@ -165,12 +165,13 @@ class CafeState(pyspiel.State):
             self.piles = {"bag": Draws(list(full_set()), BOARD_HAND)}
             self._deal = {"bag": game.players * BOARD_HAND}
         else:
-            slots_per_place = max(len(slots) for slots in load_card_board().place_slots)
+            x = load_card_board()
+            slots_per_place = max(len(slots) for slots in x.place_slots)
             self.piles = {
                 "deck": Draws(list(full_set(jokers=False)), 1),
                 "table_cards": Draws([CLIENT_TYPES + n for n in Nation] * 2, slots_per_place),
             }
-            self._deal = {"deck": game.players * CARD_HAND, "table_cards": len(load_card_board().slots)}
+            self._deal = {"deck": game.players * CARD_HAND, "table_cards": len(x.slots)}
 
     # ------------------------------------------------------------------ chance
 
@@ -219,10 +220,16 @@ class CafeState(pyspiel.State):
         self.engine.push(self.cafe.space.steps[action])
 
     def _order(self, name: str) -> tuple[Any, ...]:
-        """A pile in draw order, as the engine takes it."""
+        """A pile in draw order, as the engine takes it (the inverse of :meth:`_take_order`)."""
         if name == "table_cards":
             return tuple(NATIONS[item - CLIENT_TYPES] for item in self.piles[name].order)
         return tuple(TILES[item] for item in self.piles[name].order)
+
+    def _take_order(self, engine: Game) -> None:
+        """Every pile's draw order read back from an engine game, as chance outcomes."""
+        for name, pile in self.piles.items():
+            offset = CLIENT_TYPES if name == "table_cards" else 0
+            pile.order = [int(item) + offset for item in getattr(engine, name)]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -248,9 +255,7 @@ class CafeState(pyspiel.State):
         if self.engine is not None:
             rng = random.Random(int(probability_sampler() * (1 << 53)))
             state.engine = Worlds.around(self.engine, player_id).sample(rng)
-            for name in self.piles:
-                order = getattr(state.engine, name)
-                state.piles[name].order = [int(item) + (CLIENT_TYPES if name == "table_cards" else 0) for item in order]
+            state._take_order(state.engine)
         return state
 
     def view(self, player: int | None) -> View | None:
@@ -298,8 +303,8 @@ def state_around(game: CafeGame, engine: Game) -> CafeState:
     """A pyspiel state at an engine game's position with every pile settled (a world, no chance nodes left)."""
     state = game.new_initial_state()
     state.engine = engine
-    for name, pile in state.piles.items():
-        pile.order = [int(item) + (CLIENT_TYPES if name == "table_cards" else 0) for item in getattr(engine, name)]
+    state._take_order(engine)
+    for pile in state.piles.values():
         pile.settled = len(pile.order)
     return state
 
