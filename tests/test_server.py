@@ -143,6 +143,7 @@ def test_the_server_checks_every_step_and_tells_why(server: TestClient, tmp_path
     assert "stale" in ann.expect("error")["message"]
     ann.send({"type": "step", "room": room, "step": state["legal"][0], "plies": 0})
     after = bob.room(plies=1)
+    assert "cafe_steps_total 1\n" in server.get("/metrics").text  # the start and the refusals are not steps
     assert after["view"]["this_turn"] == [state["legal"][0]] or after["view"]["turns"]
     with sqlite3.connect(tmp_path / DATABASE) as db:
         assert db.execute("SELECT step FROM steps WHERE room = ?", (room,)).fetchall() == [(state["legal"][0],)]

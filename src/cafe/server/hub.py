@@ -241,8 +241,8 @@ class Hub:
         await self._after(room, outcome)
 
     async def _after(self, room: Room, outcome: Outcome) -> None:
+        self.counters["steps"] += outcome.stepped
         if outcome.changed:
-            self.counters["steps"] += room.game is not None
             await self.fanout.publish(room.id)
         if outcome.announce is not None:
             await self._to_room(room, {"type": "info", "room": room.id, "text": outcome.announce})

@@ -41,6 +41,7 @@ class Outcome:
     rule: str | None = None
     announce: str | None = None
     changed: bool = False
+    stepped: bool = False  # a step of the game was accepted and stored
 
 
 @dataclass
@@ -262,4 +263,4 @@ class Room:
             scores = ", ".join(f"{s.name} {score}" for s, score in zip(self.seats, self.game.scores, strict=True))
             who = "a shared first place" if winner is None else f"{self.seats[winner].name} wins"
             announce = f"Game over: {who} ({scores})"
-        return Outcome(changed=True, announce=announce)
+        return Outcome(changed=True, announce=announce, stepped=True)
