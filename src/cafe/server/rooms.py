@@ -18,6 +18,7 @@ from cafe.arena.match import Game, new_game
 from cafe.board_game import MAX_PLAYERS as BOARD_MAX
 from cafe.card_game import MAX_PLAYERS as CARD_MAX
 from cafe.errors import CafeError
+from cafe.options import make_rules
 from cafe.record import Record
 from cafe.server.ratings import rated_update
 from cafe.server.store import RoomRow, SeatRow, Store
@@ -62,9 +63,7 @@ class Room:
     @classmethod
     def create(cls, store: Store, room_id: str, name: str, edition: str, rules: Any, host: int) -> Room:
         """A new waiting room; the rules are checked now (a clear error, not a broken room later)."""
-        if edition not in ("board", "cards"):
-            raise CafeError(f"unknown edition '{edition}': board or cards")
-        new_game(edition, ["a", "b"], 0, rules)  # raises a RulesError naming what is wrong
+        make_rules(edition, rules)  # raises a RulesError naming what is wrong, an unknown edition included
         room = cls(room_id, name, edition, rules, host, random.SystemRandom().randrange(1 << 62), store)
         store.add_room(RoomRow(room_id, name, edition, rules, host, "waiting", room.seed, (), ()))
         return room
