@@ -171,8 +171,10 @@ class Hub:
                 await self._send_room(connection, room)
 
     async def lobby(self, connection: Connection, message: dict[str, Any]) -> None:
-        rooms = [room.summary() for room in self.rooms.values()]
-        await connection.send({"type": "lobby", "rooms": rooms})
+        await connection.send(self._lobby_message())
+
+    def _lobby_message(self) -> dict[str, Any]:
+        return {"type": "lobby", "rooms": [room.summary() for room in self.rooms.values()]}
 
     async def create(self, connection: Connection, message: dict[str, Any]) -> None:
         edition = message.get("edition", "board")
@@ -279,9 +281,10 @@ class Hub:
                 await connection.send(message)
 
     async def _broadcast_lobby(self) -> None:
+        message = self._lobby_message()  # built once for everyone
         for connection in list(self.connections.values()):
             if connection.player is not None:
-                await self.lobby(connection, {})
+                await connection.send(message)
 
     def _room(self, message: dict[str, Any]) -> Room:
         room = self.rooms.get(str(message.get("room")))
