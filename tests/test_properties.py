@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -131,3 +132,26 @@ def test_a_deep_copy_is_an_independent_game_with_the_same_history(seed: int, edi
     twin.pop()
     game.pop()
     assert twin.state.key() == game.state.key()
+
+
+@pytest.mark.parametrize("edition", ["board", "cards"])
+def test_a_step_may_be_taken_back_only_within_its_turn_and_if_it_showed_nothing_hidden(edition: str) -> None:
+    piles = ("bag_count",) if edition == "board" else ("deck_count", "table_pile_count")
+    taken_back = refused_in_turn = 0
+    for seed in range(40):
+        game = BoardGame(3, seed=seed) if edition == "board" else CardGame(3, seed=seed)
+        rng = random.Random(seed)
+        assert not game.can_take_back()
+        while not game.is_over():
+            before = game.view().to_json()
+            game.push(rng.choice(game.legal_steps()))
+            after = game.view().to_json()
+            showed = any(before[k] != after[k] for k in piles)
+            if game.can_take_back():
+                assert not showed and game.this_turn()
+                taken_back += 1
+            else:
+                assert showed or not game.this_turn()
+                refused_in_turn += bool(game.this_turn())
+    assert taken_back > 100
+    assert (refused_in_turn > 0) == (edition == "cards")  # only the card game draws within a turn

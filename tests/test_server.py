@@ -127,6 +127,26 @@ def test_rooms_commands_and_chat(server: TestClient) -> None:
     assert listed and listed[0]["status"] == "playing"
 
 
+def test_the_lobby_hears_of_each_changed_room_and_players_in_rooms_do_not(server: TestClient) -> None:
+    cid = Person(server, "Cid")
+    assert cid.expect("lobby")["rooms"] == []
+    ann, bob, room = open_room(server)
+    seen_in_room = len(ann.seen), len(bob.seen)
+    listed = cid.expect("listing")["room"]
+    assert listed["id"] == room and [s["name"] for s in listed["seats"]] == ["Ann"]
+    assert [s["name"] for s in cid.expect("listing")["room"]["seats"]] == ["Ann", "Bob"]
+    ann.say(room, "/start")
+    assert cid.expect("listing")["room"]["status"] == "playing"
+    ann.room(status="playing")
+    ann.say(room, "Nobody in the lobby hears this chat")
+    bob.expect("chat")
+    cid.send({"type": "lobby"})
+    assert [r["status"] for r in cid.expect("lobby")["rooms"]] == ["playing"]
+    later = ann.seen[seen_in_room[0] :] + bob.seen[seen_in_room[1] :]
+    assert later and not any(m["type"] == "listing" for m in later)
+    assert not any(m["type"] == "chat" for m in cid.seen)
+
+
 def test_the_server_checks_every_step_and_tells_why(server: TestClient, tmp_path: Path) -> None:
     ann, bob, room = open_room(server)
     ann.say(room, "/start")

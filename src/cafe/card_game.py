@@ -493,6 +493,10 @@ class CardGame(SteppedGame):
             return self._end_turn(s, result, None)
         return result
 
+    def _revealed(self, result: StepResult) -> bool:
+        """A full table is replaced from the pile of table cards: that too shows a hidden card."""
+        return result.drawn > 0 or bool(result.completed)
+
     def _tribe_points(
         self, s: CardState, slots: tuple[int, ...], tribe: tuple[int, ...]
     ) -> tuple[int, tuple[tuple[str, int], ...]]:

@@ -263,6 +263,15 @@ class SteppedGame:
         text += [format_turn(steps) for steps in done[len(text) :]]
         return list(text)
 
+    def can_take_back(self) -> bool:
+        """Whether a player may take the last step back in play: it belongs to the turn in progress and showed
+        nothing hidden (drew nothing), so that undoing it gives no one an advantage."""
+        return bool(self._results) and not self._results[-1].turn_over and not self._revealed(self._results[-1])
+
+    def _revealed(self, result: StepResult) -> bool:
+        """Whether a step showed something hidden before (a draw)."""
+        return result.drawn > 0
+
     def this_turn(self) -> list[Step]:
         """The steps of the turn in progress."""
         out: list[Step] = []

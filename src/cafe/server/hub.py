@@ -47,6 +47,7 @@ class Connection:
     player: int | None = None
     name: str = ""
     rooms: set[str] = field(default_factory=set)
+    in_lobby: bool = False  # follows the lobby: gets a `listing` whenever a room changes
     allowance: float = BURST
     checked: float = field(default_factory=time.monotonic)
 
@@ -79,6 +80,7 @@ class Hub:
         self.fanout: Fanout = self  # one process: changes go straight to this hub's connections
         self.counters = {"steps": 0, "rejected": 0, "messages": 0}
         self._tasks: set[asyncio.Future[None]] = set()  # computer players thinking, away timers
+        self._listed: dict[str, dict[str, Any]] = {}  # each room's line as the lobby last heard it
         for row in store.open_rooms():
             self.rooms[row.id] = Room.restore(store, row)
 
@@ -171,10 +173,8 @@ class Hub:
                 await self._send_room(connection, room)
 
     async def lobby(self, connection: Connection, message: dict[str, Any]) -> None:
-        await connection.send(self._lobby_message())
-
-    def _lobby_message(self) -> dict[str, Any]:
-        return {"type": "lobby", "rooms": [room.summary() for room in self.rooms.values()]}
+        connection.in_lobby = True
+        await connection.send({"type": "lobby", "rooms": [room.summary() for room in self.rooms.values()]})
 
     async def create(self, connection: Connection, message: dict[str, Any]) -> None:
         edition = message.get("edition", "board")
@@ -187,12 +187,13 @@ class Hub:
             raise ProtocolError("rules", str(error)) from None
         self.rooms[room.id] = room
         connection.rooms.add(room.id)
+        connection.in_lobby = False
         await self._apply(connection, room, room.command(connection.player, connection.name, "/join"))
-        await self._broadcast_lobby()
 
     async def enter(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
         connection.rooms.add(room.id)
+        connection.in_lobby = False
         await self._send_room(connection, room)
 
     async def sync(self, connection: Connection, message: dict[str, Any]) -> None:
@@ -202,13 +203,11 @@ class Hub:
     async def say(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
         text = _text(message, "text", MAX_CHAT)
-        connection.rooms.add(room.id)  # whoever talks in a room follows it
+        connection.rooms.add(room.id)  # whoever talks in a room follows it, and no longer the lobby
+        connection.in_lobby = False
         assert connection.player is not None
         if text.startswith("/"):
-            before = room.status
             await self._apply(connection, room, room.command(connection.player, connection.name, text))
-            if room.status != before or text.lower().startswith(("/join", "/leave", "/bot", "/kick")):
-                await self._broadcast_lobby()
         else:
             await self._to_room(room, {"type": "chat", "room": room.id, "from": connection.name, "text": text})
 
@@ -246,6 +245,7 @@ class Hub:
         self.counters["steps"] += outcome.stepped
         if outcome.changed:
             await self.fanout.publish(room.id)
+            await self._list(room)
         if outcome.announce is not None:
             await self._to_room(room, {"type": "info", "room": room.id, "text": outcome.announce})
         self._wake_bot(room)
@@ -280,10 +280,15 @@ class Hub:
             if room.id in connection.rooms:
                 await connection.send(message)
 
-    async def _broadcast_lobby(self) -> None:
-        message = self._lobby_message()  # built once for everyone
+    async def _list(self, room: Room) -> None:
+        """A room's new line in the lobby, if it changed, to the connections following the lobby."""
+        summary = room.summary()
+        if self._listed.get(room.id) == summary:
+            return
+        self._listed[room.id] = summary
+        message = {"type": "listing", "room": summary}
         for connection in list(self.connections.values()):
-            if connection.player is not None:
+            if connection.in_lobby:
                 await connection.send(message)
 
     def _room(self, message: dict[str, Any]) -> Room:
