@@ -30,6 +30,7 @@ class Person:
         OPEN.append(self.socket)
         self.seen: list[dict[str, Any]] = []
         self.latest: dict[str, Any] | None = None  # the last room state received
+        self.seqs: dict[str, int] = {}  # the last sequence number seen in each room
         self.send({"type": "hello", "name": name} if token is None else {"type": "hello", "token": token})
         welcome = self.expect("welcome")
         self.token, self.player = welcome["token"], welcome["player"]
@@ -44,6 +45,11 @@ class Person:
             self.seen.append(message)
             if message["type"] == "room":
                 self.latest = message["room"]
+            room = message["room"]["id"] if message["type"] == "room" else message.get("room")
+            if "seq" in message:  # a room's messages arrive in the order of their numbers, none twice
+                last = self.seqs.get(room, -1)
+                assert message["seq"] >= last if message["type"] == "room" else message["seq"] > last, message
+                self.seqs[room] = message["seq"]
             for secret in SECRETS:
                 assert f'"{secret}":' not in json.dumps(message), f"{secret} reached a client: {message}"
             if message["type"] in kinds and all(message.get(k) == v for k, v in fields.items()):
@@ -334,3 +340,87 @@ def test_finished_games_between_people_are_rated(server: TestClient) -> None:
     winner = state["view"]["winner"]
     if winner is not None:
         assert board[0]["name"] == ["Ann", "Bob"][winner]
+
+
+def test_a_step_is_taken_back_within_its_turn_and_not_after(server: TestClient, tmp_path: Path) -> None:
+    ann, bob, room = open_room(server)
+    ann.say(room, "/start")
+    ann.room(status="playing")
+    people = (ann, bob)
+    plies = 0
+    while True:  # play until a step leaves its turn open (a first guest usually does)
+        mover = people[people[0].at(plies)["view"]["current_player"]]
+        opening = mover.at(plies)
+        assert opening["can_undo"] is False and set(opening["points"]) == set(opening["legal"])
+        first = opening["legal"][0]
+        mover.send({"type": "step", "room": room, "step": first, "plies": plies})
+        plies += 1
+        state = mover.at(plies)
+        if state["can_undo"]:
+            break
+    other = bob if mover is ann else ann
+    assert state["log"][-1] == {"seat": opening["you"], "steps": [first], "points": state["log"][-1]["points"]}
+    other.send({"type": "undo", "room": room})
+    assert "your own steps" in other.expect("error")["message"]
+    mover.send({"type": "undo", "room": room, "plies": plies - 1})
+    assert "stale" in mover.expect("error")["message"]
+    mover.send({"type": "undo", "room": room, "plies": plies})
+    name = state["seats"][opening["you"]]["name"]
+    assert other.expect("info", room=room)["text"] == f"{name} takes back {first}"
+    back = mover.room(plies=plies - 1)
+    assert back["log"] == opening["log"] and back["view"] == opening["view"] and back["legal"] == opening["legal"]
+    with sqlite3.connect(tmp_path / DATABASE) as db:
+        assert db.execute("SELECT COUNT(*) FROM steps WHERE room = ?", (room,)).fetchone() == (plies - 1,)
+    plies -= 1
+    while (state := mover.at(plies))["view"]["current_player"] == opening["you"]:  # the turn played to its end
+        mover.send({"type": "step", "room": room, "step": state["legal"][0], "plies": plies})
+        plies += 1
+    assert state["can_undo"] is False and state["legal"] == []
+    mover.send({"type": "undo", "room": room, "plies": plies})
+    assert "your own steps" in mover.expect("error")["message"]
+
+
+def test_browsers_get_the_cafe_drawn_and_others_do_not(server: TestClient) -> None:
+    ann = Person(server, "Ann")
+    ann.send({"type": "create", "edition": "cards"})
+    room = ann.room()["id"]
+    viewer = server.websocket_connect("/ws").__enter__()
+    OPEN.append(viewer)
+    viewer.send_text(json.dumps({"type": "hello", "name": "Viewer", "svg": True}))
+    viewer.send_text(json.dumps({"type": "enter", "room": room}))
+    ann.say(room, "/bot easy")
+    ann.say(room, "/start")
+    while (message := viewer.receive_json())["type"] != "room" or message["room"]["status"] != "playing":
+        pass
+    assert message["svg"].startswith("<svg") and "data-place" in message["svg"]
+    assert "svg" not in ann.expect("room")
+    nations = server.get("/catalogue.json").json()["nations"]
+    assert nations["FRA"]["name"] == "France" and nations["FRA"]["colour"].startswith("#")
+    page = server.get("/")
+    assert page.status_code == 200 and 'type="module"' in page.text
+
+
+def test_waiting_rooms_keep_their_seats_over_a_restart_and_close_when_emptied(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path, bot_delay=0.0)) as client:
+        ann, bob, room = open_room(client)
+        ann.say(room, "/bot hard")
+        while len(ann.room(id=room)["seats"]) < 3:
+            pass
+        close_all()
+    with TestClient(create_app(tmp_path, bot_delay=0.0)) as client:
+        ann, bob = Person(client, token=ann.token), Person(client, token=bob.token)
+        seats = ann.room(id=room)["seats"]
+        assert [s["name"] for s in seats] == ["Ann", "Bob", "Hard bot 3"]
+        watcher = Person(client, "Cid")
+        watcher.expect("lobby")
+        ann.say(room, "/leave")
+        bob.say(room, "/leave")
+        bob.expect("info", room=room, text="Bob leaves the table; the room closes")
+        while (listed := watcher.expect("listing")["room"])["status"] != "closed":
+            pass
+        assert listed["id"] == room
+        watcher.send({"type": "lobby"})
+        assert watcher.expect("lobby")["rooms"] == []
+        close_all()
+    with sqlite3.connect(tmp_path / DATABASE) as db:
+        assert db.execute("SELECT COUNT(*) FROM seats WHERE room = ?", (room,)).fetchone() == (0,)

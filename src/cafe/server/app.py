@@ -11,14 +11,20 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from cafe.ai.levels import LEVELS
+from cafe.options import CARD_PRESETS, PRESETS
 from cafe.server.hub import Hub
 from cafe.server.store import SQLiteStore, Store
+from cafe.svg import LIGHT, NATION_COLOURS
+from cafe.tiles import ADJECTIVES, NATION_TITLES, Nation
 
 DATABASE = "cafe.sqlite3"
+CLIENT = Path(__file__).parent / "client"  # the browser client: plain ES modules, no build step
 LEADERBOARD = 100  # players listed
 
 
@@ -36,6 +42,19 @@ def create_app(data: Path | None = None, store: Store | None = None, **hub_optio
             yield
         finally:
             opened.close()
+
+    async def page(request: Request) -> Response:
+        return FileResponse(CLIENT / "index.html")
+
+    async def catalogue(request: Request) -> Response:
+        """What the browser client offers: nations (names and the drawings' colours), rule presets, bot levels."""
+        nations = {
+            n.name: {"name": NATION_TITLES[n], "adjective": ADJECTIVES[n], "colour": NATION_COLOURS[n.name],
+                     "light": n.name in LIGHT}
+            for n in Nation
+        }  # fmt: skip
+        presets = {"board": list(PRESETS), "cards": list(CARD_PRESETS)}
+        return JSONResponse({"nations": nations, "presets": presets, "levels": list(LEVELS)})
 
     async def health(request: Request) -> Response:
         return JSONResponse({"status": "ok" if hub is not None else "starting"}, status_code=200 if hub else 503)
@@ -95,6 +114,9 @@ def create_app(data: Path | None = None, store: Store | None = None, **hub_optio
 
     return Starlette(
         routes=[
+            Route("/", page),
+            Route("/catalogue.json", catalogue),
+            Mount("/client", StaticFiles(directory=CLIENT), name="client"),
             Route("/health", health),
             Route("/metrics", metrics),
             Route("/records/{room}.json", record),

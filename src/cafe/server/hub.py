@@ -48,6 +48,7 @@ class Connection:
     name: str = ""
     rooms: set[str] = field(default_factory=set)
     in_lobby: bool = False  # follows the lobby: gets a `listing` whenever a room changes
+    pictures: bool = False  # wants the café drawn in SVG with every room state (browsers)
     allowance: float = BURST
     checked: float = field(default_factory=time.monotonic)
 
@@ -81,6 +82,7 @@ class Hub:
         self.counters = {"steps": 0, "rejected": 0, "messages": 0}
         self._tasks: set[asyncio.Future[None]] = set()  # computer players thinking, away timers
         self._listed: dict[str, dict[str, Any]] = {}  # each room's line as the lobby last heard it
+        self._locks: dict[str, asyncio.Lock] = {}
         for row in store.open_rooms():
             self.rooms[row.id] = Room.restore(store, row)
 
@@ -111,11 +113,12 @@ class Hub:
 
     async def _replace_if_away(self, room: Room, seat: int, player: int | None) -> None:
         await asyncio.sleep(self.away_seconds)
-        if self._present(player) or room.status != "playing" or room.seat_of(player or -1) != seat:
-            return
-        name = room.seats[seat].name
-        room.replace_by_bot(seat)
-        await self._after(room, Outcome(announce=f"{name} is away: a computer player takes over", changed=True))
+        async with self._lock(room):
+            if self._present(player) or room.status != "playing" or room.seat_of(player or -1) != seat:
+                return
+            name = room.seats[seat].name
+            room.replace_by_bot(seat)
+            await self._after(room, Outcome(announce=f"{name} is away: a computer player takes over", changed=True))
 
     def _spawn(self, work: Awaitable[None]) -> None:
         task = asyncio.ensure_future(work)
@@ -165,6 +168,7 @@ class Hub:
             name = _text(message, "name", MAX_NAME)
             token = secrets.token_urlsafe(24)
             connection.player, connection.name = self.store.add_player(name, token), name
+        connection.pictures = message.get("svg") is True
         await connection.send({"type": "welcome", "player": connection.player, "name": connection.name, "token": token})
         await self.lobby(connection, {})
         for room in self.rooms.values():  # back in the rooms where this player has a seat
@@ -188,7 +192,8 @@ class Hub:
         self.rooms[room.id] = room
         connection.rooms.add(room.id)
         connection.in_lobby = False
-        await self._apply(connection, room, room.command(connection.player, connection.name, "/join"))
+        player, name = connection.player, connection.name
+        await self._apply(connection, room, lambda: room.command(player, name, "/join"))
 
     async def enter(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
@@ -207,9 +212,11 @@ class Hub:
         connection.in_lobby = False
         assert connection.player is not None
         if text.startswith("/"):
-            await self._apply(connection, room, room.command(connection.player, connection.name, text))
+            player, name = connection.player, connection.name
+            await self._apply(connection, room, lambda: room.command(player, name, text))
         else:
-            await self._to_room(room, {"type": "chat", "room": room.id, "from": connection.name, "text": text})
+            async with self._lock(room):
+                await self._to_room(room, {"type": "chat", "room": room.id, "from": connection.name, "text": text})
 
     async def step(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
@@ -218,7 +225,17 @@ class Hub:
         if plies is not None and not isinstance(plies, int):
             raise ProtocolError("step", "'plies' is the number of steps seen, an integer")
         assert connection.player is not None
-        await self._apply(connection, room, room.step(connection.player, text, plies))
+        player = connection.player
+        await self._apply(connection, room, lambda: room.step(player, text, plies))
+
+    async def undo(self, connection: Connection, message: dict[str, Any]) -> None:
+        room = self._room(message)
+        plies = message.get("plies")
+        if plies is not None and not isinstance(plies, int):
+            raise ProtocolError("step", "'plies' is the number of steps seen, an integer")
+        assert connection.player is not None
+        player, name = connection.player, connection.name
+        await self._apply(connection, room, lambda: room.take_back(player, name, plies))
 
     # ------------------------------------------------------------------ fan-out
 
@@ -229,7 +246,18 @@ class Hub:
             if room_id in connection.rooms:
                 await self._send_room(connection, room)
 
-    async def _apply(self, connection: Connection, room: Room, outcome: Outcome) -> None:
+    def _lock(self, room: Room) -> asyncio.Lock:
+        """One room's changes and their messages go out one at a time, in the order they were made."""
+        lock = self._locks.get(room.id)
+        if lock is None:
+            lock = self._locks[room.id] = asyncio.Lock()
+        return lock
+
+    async def _apply(self, connection: Connection, room: Room, request: Callable[[], Outcome]) -> None:
+        async with self._lock(room):
+            await self._answer(connection, room, request())
+
+    async def _answer(self, connection: Connection, room: Room, outcome: Outcome) -> None:
         if outcome.error is not None:
             self.counters["rejected"] += 1
             reply = {"type": "error", "code": "refused", "room": room.id, "message": outcome.error}
@@ -242,12 +270,19 @@ class Hub:
         await self._after(room, outcome)
 
     async def _after(self, room: Room, outcome: Outcome) -> None:
+        """Tell everyone what changed (the room's lock is held)."""
         self.counters["steps"] += outcome.stepped
         if outcome.changed:
             await self.fanout.publish(room.id)
             await self._list(room)
         if outcome.announce is not None:
             await self._to_room(room, {"type": "info", "room": room.id, "text": outcome.announce})
+        if room.status == "closed":  # its last person left before the start: forgotten
+            self.rooms.pop(room.id, None)
+            self._listed.pop(room.id, None)
+            self._locks.pop(room.id, None)
+            for connection in self.connections.values():
+                connection.rooms.discard(room.id)
         self._wake_bot(room)
 
     def _wake_bot(self, room: Room) -> None:
@@ -266,12 +301,16 @@ class Hub:
         except Exception:  # a failing computer player must not stop the room: a legal step instead
             log.exception("computer player %s failed in room %s; it plays a legal step instead", bot.name, room.id)
             step = game.legal_steps()[0]
-        if room.plies == plies:  # nothing else happened meanwhile
-            await self._after(room, room.play(seat, str(step)))
+        async with self._lock(room):
+            if room.plies == plies and room.bot_to_move() == (seat, bot):  # nothing else happened meanwhile
+                await self._after(room, room.play(seat, str(step)))
 
     async def _send_room(self, connection: Connection, room: Room) -> None:
         assert connection.player is not None
-        await connection.send({"type": "room", "seq": room.seq, "room": room.state_for(connection.player)})
+        message = {"type": "room", "seq": room.seq, "room": room.state_for(connection.player)}
+        if connection.pictures:
+            message["svg"] = room.picture()
+        await connection.send(message)
 
     async def _to_room(self, room: Room, message: dict[str, Any]) -> None:
         room.seq += 1
@@ -321,4 +360,5 @@ HANDLERS: dict[str, Handler] = {
     "sync": Hub.sync,
     "say": Hub.say,
     "step": Hub.step,
+    "undo": Hub.undo,
 }

@@ -23,6 +23,7 @@ from cafe.record import Record
 from cafe.server.ratings import rated_update
 from cafe.server.store import RoomRow, SeatRow, Store
 from cafe.steps import parse_step
+from cafe.svg import view_svg
 
 MIN_PLAYERS = 2
 REPLACEMENT_BOT = "medium"  # who takes over the seat of a player who left a game
@@ -59,6 +60,7 @@ class Room:
     game: Game | None = None
     bots: dict[int, Player] = field(default_factory=dict)
     seq: int = 0  # messages sent to the room's members: a gap tells a client to sync
+    _picture: str | None = field(default=None, repr=False)  # the SVG of the current position, once drawn
 
     @classmethod
     def create(cls, store: Store, room_id: str, name: str, edition: str, rules: Any, host: int) -> Room:
@@ -110,10 +112,39 @@ class Room:
         seat = self.seat_of(player)
         out = {**self.summary(), "host": self.host, "you": seat, "plies": self.plies}
         if self.game is not None:
-            out["view"] = self.game.view(seat).to_json()
-            mine = seat is not None and not self.game.is_over() and self.game.current_player == seat
-            out["legal"] = [str(step) for step in self.game.legal_steps()] if mine else []
+            game = self.game
+            out["view"] = game.view(seat).to_json()
+            out["log"] = self._log()
+            mine = seat is not None and not game.is_over() and game.current_player == seat
+            legal = game.legal_steps() if mine else []
+            out["legal"] = [str(step) for step in legal]
+            out["points"] = {str(step): game.step_points(step) for step in legal}
+            out["can_undo"] = mine and game.can_take_back()
         return out
+
+    def _log(self) -> list[dict[str, Any]]:
+        """The turns so far (the last one maybe in progress): who, which steps, and the points they made."""
+        assert self.game is not None
+        log: list[dict[str, Any]] = []
+        turn: dict[str, Any] | None = None
+        for result in self.game.results:
+            if turn is None:
+                turn = {"seat": result.player, "steps": [], "points": 0}
+                log.append(turn)
+            if str(result.step) != "stop":
+                turn["steps"].append(str(result.step))
+            turn["points"] += result.points
+            if result.turn_over:
+                turn = None
+        return log
+
+    def picture(self) -> str | None:
+        """The café as everyone sees it, in SVG (drawn once per position, for the browsers that ask)."""
+        if self.game is None:
+            return None
+        if self._picture is None:
+            self._picture = view_svg(self.game.view())
+        return self._picture
 
     def bot_to_move(self) -> tuple[int, Player] | None:
         """The computer player whose turn it is, if any."""
@@ -150,6 +181,7 @@ class Room:
         if len(self.seats) >= self.max_players:
             return Outcome(error=f"every seat is taken ({self.max_players} players at most)")
         self.seats.append(SeatRow(len(self.seats), name, player=player))
+        self.store.set_seats(self.id, tuple(self.seats))
         return Outcome(announce=f"{name} takes a seat", changed=True)
 
     def _leave(self, player: int, name: str, arg: str) -> Outcome:
@@ -159,7 +191,11 @@ class Room:
         if self.status == "waiting":
             self._remove(seat)
             heir = next((s for s in self.seats if s.player is not None), None)
-            if player == self.host and heir is not None and heir.player is not None:
+            if heir is None:  # nobody left to start it
+                self.status = "closed"
+                self.store.drop_room(self.id)
+                return Outcome(announce=f"{name} leaves the table; the room closes", changed=True)
+            if player == self.host and heir.player is not None:
                 self.host = heir.player
                 self.store.set_host(self.id, heir.player)
                 return Outcome(announce=f"{name} leaves the table; {heir.name} is the host now", changed=True)
@@ -176,7 +212,7 @@ class Room:
             return Outcome(error="the game has already started")
         if len(self.seats) < MIN_PLAYERS:
             return Outcome(error=f"at least {MIN_PLAYERS} players are needed: /join, or /bot LEVEL")
-        self.store.start_room(self.id, tuple(self.seats))
+        self.store.start_room(self.id)
         self.status = "playing"
         self._begin()
         return Outcome(announce=f"The game begins: {', '.join(s.name for s in self.seats)}", changed=True)
@@ -193,6 +229,7 @@ class Room:
             return Outcome(error=f"every seat is taken ({self.max_players} players at most)")
         bot_name = f"{level.capitalize()} bot {len(self.seats) + 1}"
         self.seats.append(SeatRow(len(self.seats), bot_name, bot=level))
+        self.store.set_seats(self.id, tuple(self.seats))
         return Outcome(announce=f"{bot_name} takes a seat", changed=True)
 
     def _kick(self, player: int, name: str, arg: str) -> Outcome:
@@ -209,6 +246,7 @@ class Room:
     def _remove(self, seat: int) -> None:
         del self.seats[seat]
         self.seats = [SeatRow(k, s.name, s.player, s.bot) for k, s in enumerate(self.seats)]
+        self.store.set_seats(self.id, tuple(self.seats))
 
     def _begin(self) -> None:
         self.game = new_game(self.edition, [s.name for s in self.seats], self.seed, self.rules)
@@ -236,6 +274,20 @@ class Room:
             return Outcome(error=f"stale step: the game has moved on (step {self.plies}, you saw {plies}); sync")
         return self.play(seat, text)
 
+    def take_back(self, player: int, name: str, plies: int | None) -> Outcome:
+        """A person takes their last step back: only within the turn in progress, and only if it drew nothing."""
+        seat = self.seat_of(player)
+        if self.game is None or self.status != "playing" or seat is None or self.game.current_player != seat:
+            return Outcome(error="you can take back only your own steps, on your turn")
+        if plies is not None and plies != self.plies:
+            return Outcome(error=f"stale undo: the game has moved on (step {self.plies}, you saw {plies}); sync")
+        if not self.game.can_take_back():
+            return Outcome(error="nothing to take back: a turn's steps can be taken back until it ends or draws")
+        self.store.remove_step(self.id, self.plies - 1)
+        step = self.game.pop()
+        self._picture = None
+        return Outcome(announce=f"{name} takes back {step}", changed=True)
+
     def play(self, seat: int, text: str) -> Outcome:
         """Apply a step for ``seat``, commit it, and finish the game if it ended."""
         assert self.game is not None
@@ -249,6 +301,7 @@ class Room:
         except Exception:
             self.game.pop()
             raise
+        self._picture = None
         announce = None
         if self.game.is_over():
             record = Record.of(self.game).to_json()

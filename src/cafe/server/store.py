@@ -104,10 +104,12 @@ class Store(Protocol):
     def add_player(self, name: str, token: str) -> int: ...
     def player_by_token(self, token: str) -> tuple[int, str] | None: ...
     def add_room(self, room: RoomRow) -> None: ...
-    def start_room(self, room: str, seats: tuple[SeatRow, ...]) -> None: ...
+    def set_seats(self, room: str, seats: tuple[SeatRow, ...]) -> None: ...
+    def start_room(self, room: str) -> None: ...
     def replace_seat(self, room: str, seat: SeatRow) -> None: ...
     def set_host(self, room: str, player: int) -> None: ...
     def add_step(self, room: str, n: int, seat: int, step: str) -> None: ...
+    def remove_step(self, room: str, n: int) -> None: ...
     def finish_room(self, room: str, record: dict[str, Any], ratings: dict[int, Rating]) -> None: ...
     def ratings(self, players: list[int]) -> dict[int, Rating]: ...
     def leaderboard(self, limit: int) -> list[tuple[str, Rating]]: ...
@@ -149,13 +151,17 @@ class SQLiteStore:
             room.id, room.name, room.edition, json.dumps(room.rules), room.host, room.status, room.seed, time.time(),
         )  # fmt: skip
 
-    def start_room(self, room: str, seats: tuple[SeatRow, ...]) -> None:
+    def set_seats(self, room: str, seats: tuple[SeatRow, ...]) -> None:
+        """A waiting room's seats as they are now (someone joined, left, was kicked, or a bot sat down)."""
         with self._db:
-            self._db.execute("UPDATE rooms SET status = 'playing' WHERE id = ?", (room,))
+            self._db.execute("DELETE FROM seats WHERE room = ?", (room,))
             self._db.executemany(
                 "INSERT INTO seats (room, seat, player, bot, name) VALUES (?, ?, ?, ?, ?)",
                 [(room, s.seat, s.player, s.bot, s.name) for s in seats],
             )
+
+    def start_room(self, room: str) -> None:
+        self._write("UPDATE rooms SET status = 'playing' WHERE id = ?", room)
 
     def replace_seat(self, room: str, seat: SeatRow) -> None:
         self._write(
@@ -170,6 +176,10 @@ class SQLiteStore:
         self._write(
             "INSERT INTO steps (room, n, seat, step, at) VALUES (?, ?, ?, ?, ?)", room, n, seat, step, time.time()
         )
+
+    def remove_step(self, room: str, n: int) -> None:
+        """A step taken back (always the room's last)."""
+        self._write("DELETE FROM steps WHERE room = ? AND n = ?", room, n)
 
     def finish_room(self, room: str, record: dict[str, Any], ratings: dict[int, Rating]) -> None:
         """The game's record and its players' new ratings, in one transaction."""
@@ -197,7 +207,10 @@ class SQLiteStore:
         return [(row[0], Rating(row[1], row[2], row[3])) for row in rows]
 
     def drop_room(self, room: str) -> None:
-        self._write("DELETE FROM rooms WHERE id = ? AND status = 'waiting'", room)
+        """A waiting room that closed before its game began."""
+        with self._db:
+            self._db.execute("DELETE FROM seats WHERE room = ?", (room,))
+            self._db.execute("DELETE FROM rooms WHERE id = ? AND status = 'waiting'", (room,))
 
     def open_rooms(self) -> list[RoomRow]:
         """Every room still waiting or playing, with its seats and steps, to continue after a restart."""

@@ -1,0 +1,130 @@
+// The café in the browser: the lobby at "#", a room at "#room=ID". The server decides everything;
+// this page shows what it says and sends what you click (docs/protocol.md).
+
+import { replace } from "./dom.js";
+import { lobbyView, nameView } from "./lobby.js";
+import { Link } from "./net.js";
+import { RoomView } from "./room.js";
+
+const app = document.getElementById("app");
+const statusLine = document.getElementById("status");
+const who = document.getElementById("who");
+const notice = document.getElementById("notice");
+
+const catalogue = await (await fetch("/catalogue.json")).json();
+const rooms = new Map(); // the lobby's rooms
+const states = new Map(); // room id -> latest room state (with its drawing)
+let me = null;
+let view = null; // the RoomView on screen, or null in the lobby
+let autoEnter = false; // the next room state with a seat of yours opens (after a new connection, or a create)
+let noticeTimer = null;
+
+const roomInHash = () => new URLSearchParams(location.hash.slice(1)).get("room");
+
+function showNotice(text) {
+  notice.textContent = text;
+  notice.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => (notice.hidden = true), 6000);
+}
+
+const link = new Link(receive, (status) => {
+  statusLine.textContent = status;
+  statusLine.dataset.status = status;
+});
+
+const actions = {
+  player: () => me?.player,
+  notice: showNotice,
+  create: (edition, rules, name) => {
+    autoEnter = true;
+    link.send({ type: "create", edition, rules, ...(name ? { name } : {}) });
+  },
+  enter: (id) => (location.hash = `room=${id}`),
+  leaderboard: async () => (await fetch("/leaderboard")).json(),
+  lobby: () => (location.hash = ""),
+  say: (text) => link.send({ type: "say", room: roomInHash(), text }),
+  step: (step) => link.send({ type: "step", room: roomInHash(), step, plies: view?.state?.plies }),
+  undo: () => link.send({ type: "undo", room: roomInHash(), plies: view?.state?.plies }),
+};
+
+function receive(message) {
+  switch (message.type) {
+    case "welcome":
+      me = message;
+      who.textContent = message.name;
+      autoEnter = !roomInHash();
+      if (roomInHash()) link.send({ type: "enter", room: roomInHash() });
+      break;
+    case "lobby":
+      rooms.clear();
+      for (const room of message.rooms) rooms.set(room.id, room);
+      if (!view) route();
+      break;
+    case "listing":
+      rooms.set(message.room.id, message.room);
+      if (!view) route();
+      break;
+    case "room": {
+      const id = message.room.id;
+      const old = states.get(id);
+      states.set(id, { state: message.room, svg: message.svg ?? old?.svg });
+      if (autoEnter && !roomInHash() && message.room.you !== null && message.room.status !== "finished") {
+        autoEnter = false;
+        location.hash = `room=${id}`; // your new room, or back at your seat after a reload
+      } else if (roomInHash() === id) show(id);
+      break;
+    }
+    case "chat":
+      if (view && message.room === roomInHash()) view.say(`${message.from}: ${message.text}`);
+      break;
+    case "info":
+      if (view && message.room === roomInHash()) view.say(message.text, "info");
+      else if (!message.room || !view) showNotice(message.text);
+      break;
+    case "error":
+      if (message.code === "token") {
+        link.forget();
+        askName("That player is not known here any more: choose a name.");
+        return;
+      }
+      showNotice(message.rule ? `${message.message} (${message.rule})` : message.message);
+      if (view && message.room === roomInHash()) view.say(`✗ ${message.message}`, "error");
+      if (message.code === "room") location.hash = "";
+      break;
+  }
+}
+
+function show(id) {
+  const known = states.get(id);
+  if (!known) return;
+  if (!view) {
+    view = new RoomView(catalogue, actions);
+    replace(app, view.root);
+  }
+  view.show(known.state, known.svg);
+}
+
+function route() {
+  const id = roomInHash();
+  if (id) {
+    if (!view || view.state?.id !== id) {
+      view = null;
+      if (states.has(id)) show(id);
+      link.send({ type: "enter", room: id });
+    }
+    return;
+  }
+  if (view) link.send({ type: "lobby" }); // follow the lobby again
+  view = null;
+  autoEnter = false;
+  replace(app, lobbyView(rooms, catalogue.presets, actions));
+}
+
+function askName(problem) {
+  replace(app, nameView((name) => link.open(name), problem));
+}
+
+window.addEventListener("hashchange", route);
+if (link.token) link.open();
+else askName();

@@ -1,0 +1,32 @@
+// The café as the server draws it (SVG with data-chair / data-place / data-stool attributes), made
+// clickable: the chairs a selected guest may take light up with the points they would score.
+
+const SVG = "http://www.w3.org/2000/svg";
+
+export function drawBoard(holder, svgText, lit, onPick) {
+  holder.innerHTML = svgText; // drawn by the server from public data only: no one's text is in it
+  const svg = holder.querySelector("svg");
+  if (!svg) return;
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "the café");
+  for (const [target, points] of lit) {
+    const box = svg.querySelector(`[data-chair="${target}"], [data-place="${target}"], [data-stool="${target}"]`);
+    if (!box) continue;
+    box.classList.add("lit");
+    const label = document.createElementNS(SVG, "text");
+    const x = Number(box.getAttribute("x") ?? box.getAttribute("cx")) + (box.tagName === "circle" ? 12 : 29);
+    const y = Number(box.getAttribute("y") ?? box.getAttribute("cy")) + (box.tagName === "circle" ? -10 : 7);
+    label.setAttribute("x", x);
+    label.setAttribute("y", y);
+    label.setAttribute("class", "points");
+    label.textContent = points > 0 ? `+${points}` : String(points);
+    svg.append(label);
+  }
+  svg.addEventListener("click", (event) => {
+    const box = event.target.closest("[data-chair], [data-place], [data-stool]");
+    if (!box) return;
+    onPick(box.dataset.chair ?? box.dataset.place ?? `stool:${box.dataset.stool}`);
+  });
+}

@@ -1,0 +1,21 @@
+// Building DOM nodes without innerHTML: names and chat are other people's text and stay text.
+
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "class") node.className = value;
+    else if (key === "style") Object.assign(node.style, value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+export function replace(parent, ...children) {
+  parent.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}

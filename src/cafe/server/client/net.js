@@ -1,0 +1,65 @@
+// The WebSocket to the café (docs/protocol.md): says hello with the saved token, reconnects after a
+// drop, and asks for a room's full state when a gap in its sequence numbers shows a lost message.
+
+const TOKEN = "cafe-token";
+
+export class Link {
+  constructor(onMessage, onStatus) {
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.socket = null;
+    this.name = null; // a new player's name, until the server gives a token
+    this.seq = new Map(); // room -> the last sequence number seen
+    this.retry = 500;
+  }
+
+  get token() {
+    return localStorage.getItem(TOKEN);
+  }
+
+  forget() {
+    localStorage.removeItem(TOKEN);
+  }
+
+  open(name = null) {
+    if (name) this.name = name;
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+    const socket = (this.socket = new WebSocket(url));
+    this.onStatus("connecting");
+    socket.addEventListener("open", () => {
+      this.retry = 500;
+      const token = this.token;
+      this.send(token ? { type: "hello", token, svg: true } : { type: "hello", name: this.name, svg: true });
+    });
+    socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
+    socket.addEventListener("close", () => {
+      if (this.socket !== socket) return;
+      this.onStatus("offline");
+      setTimeout(() => this.open(), this.retry);
+      this.retry = Math.min(this.retry * 2, 8000);
+    });
+  }
+
+  receive(message) {
+    if (message.type === "welcome") {
+      localStorage.setItem(TOKEN, message.token);
+      this.onStatus("online");
+    }
+    const room = message.type === "room" ? message.room.id : message.room;
+    if (room !== undefined && message.seq !== undefined) {
+      const last = this.seq.get(room);
+      // a room message is a whole state: only chat and news can leave a hole behind
+      if (message.type !== "room" && last !== undefined && message.seq > last + 1) this.send({ type: "sync", room });
+      this.seq.set(room, message.seq);
+    }
+    this.onMessage(message);
+  }
+
+  send(message) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+}
