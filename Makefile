@@ -1,11 +1,18 @@
-# make run   - install into .venv and play in the terminal (you against three computer players)
+# make run   - install into .venv and open the online café (http://127.0.0.1:8000/; `cafe play` plays in the terminal)
 # make test  - install into .venv and run every check: lint, types, tests with coverage, then the slow checks
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test lint typecheck unit slow bench clean
+
+# the browser tests drive Debian's Chromium (never a test tool's own browser download)
+$(CHROMIUM):
+	$(SUDO) apt-get update -q
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +21,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/cafe play
+	$(BIN)/cafe serve
 
 test: lint typecheck unit slow
 
@@ -26,13 +33,13 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest -n 2 -m "not reference and not sweep and not frameworks" --doctest-modules --doctest-glob=README.md src tests README.md \
+	$(BIN)/pytest -n 2 -m "not reference and not sweep and not frameworks and not browser" --doctest-modules --doctest-glob=README.md src tests README.md \
 		--cov=cafe --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=95
 
-# the engine against the reference implementations, every bot at thousands of positions, and other frameworks'
-# bots playing whole games (no coverage tracing)
-slow: $(STAMP)
-	$(BIN)/pytest -n 2 -m "reference or sweep or frameworks" tests
+# the engine against the reference implementations, every bot at thousands of positions, other frameworks'
+# bots playing whole games, and the browser client in Chromium (no coverage tracing)
+slow: $(STAMP) $(CHROMIUM)
+	$(BIN)/pytest -n 2 -m "reference or sweep or frameworks or browser" tests
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

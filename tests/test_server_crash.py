@@ -5,38 +5,12 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(port: int, data: Path) -> subprocess.Popen[bytes]:
-    server = subprocess.Popen(
-        [sys.executable, "-m", "cafe", "serve", "--port", str(port), "--data", str(data)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    for _ in range(300):
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1) as answer:
-                if answer.status == 200:
-                    return server
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise AssertionError("the server did not become healthy")
+from servers import free_port, start_server
 
 
 def receive(ws: ClientConnection, kind: str) -> dict[str, Any]:

@@ -21,7 +21,7 @@ export function drawBoard(holder, svgText, lit, onPick) {
     label.setAttribute("x", x);
     label.setAttribute("y", y);
     label.setAttribute("class", "points");
-    label.textContent = points > 0 ? `+${points}` : String(points);
+    label.textContent = points > 0 ? `+${points}` : String(points); // what it scores at once
     svg.append(label);
   }
   svg.addEventListener("click", (event) => {

@@ -4,13 +4,16 @@ import { drawBoard } from "./board.js";
 import { h, replace } from "./dom.js";
 import { movesOf, parseStep, playableTiles, tileWords } from "./steps.js";
 
+const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
 export class RoomView {
   constructor(catalogue, actions) {
     this.catalogue = catalogue;
     this.actions = actions; // step(text), undo(), say(text), lobby()
     this.state = null;
     this.svg = "";
-    this.selected = null; // a tile of your hand
+    this.selected = null; // a tile of your hand ...
+    this.selectedAt = null; // ... and where it is in the hand (alike tiles are interchangeable)
     this.chooser = null; // a chair whose steps differ only in a joker's nation
     this.lines = [];
     this.board = h("div", { class: "board", id: "board" });
@@ -35,7 +38,7 @@ export class RoomView {
 
   show(state, svg) {
     if (this.state && (state.plies !== this.state.plies || state.status !== this.state.status)) {
-      this.selected = null;
+      this.selected = this.selectedAt = null;
       this.chooser = null;
     }
     this.state = state;
@@ -56,6 +59,7 @@ export class RoomView {
   render() {
     const state = this.state;
     const view = state.view;
+    Object.assign(this.root.dataset, { room: state.id, plies: state.plies, status: state.status, mine: this.mine });
     const moves = this.selected && this.mine ? movesOf(this.selected, state.legal, state.points) : null;
     const lit = new Map();
     if (moves) {
@@ -111,7 +115,7 @@ export class RoomView {
         const cards = view.edition === "cards" && view.face_down_counts[i] ? ` +${view.face_down_counts[i]} down` : "";
         return h("tr", { class: [current ? "current" : "", i === this.state.you ? "you" : ""].join(" ") },
           h("td", {}, current ? "▶ " : "", seat.name, i === this.state.you ? " (you)" : "", out ? " (out)" : ""),
-          h("td", {}, view.scores[i], view.penalties[i] ? ` (−${view.penalties[i]})` : ""),
+          h("td", {}, view.scores[i], view.penalties[i] ? ` (−${view.penalties[i]} penalty)` : ""),
           h("td", {}, `${view.hand_counts[i]}${cards}`));
       }));
   }
@@ -135,14 +139,14 @@ export class RoomView {
     const buttons = tiles.map((tile, k) => {
       const nation = nations[tile.slice(0, 3)];
       return h("button", {
-        class: `tile${this.selected === tile ? " selected" : ""}${nation?.light ? " light" : ""}`,
+        class: `tile${this.selectedAt === k ? " selected" : ""}${nation?.light ? " light" : ""}`,
         style: { background: nation?.colour ?? "#777" },
         "data-tile": tile,
         "data-index": k,
         title: tileWords(tile, nations),
-        "aria-pressed": this.selected === tile ? "true" : "false",
+        "aria-pressed": this.selectedAt === k ? "true" : "false",
         disabled: this.mine && !playable.has(tile),
-        onclick: () => this.select(tile),
+        onclick: () => this.select(tile, k),
       }, tile.slice(0, 3), h("span", {}, tile.endsWith("f") ? "♀" : "♂"));
     });
     const down = view.edition === "cards" && view.face_down?.[you]?.length
@@ -164,7 +168,7 @@ export class RoomView {
       : "Your turn: pick from your hand.";
     const buttons = [];
     if (moves?.bar) buttons.push(h("button", { onclick: () => this.actions.step(moves.bar.text) },
-      `To the bar (${moves.bar.points > 0 ? "+" : ""}${moves.bar.points})`));
+      `To the bar (${signed(moves.bar.points)})`));
     if (moves?.down) buttons.push(h("button", { onclick: () => this.actions.step(moves.down.text) }, "Lay face down"));
     if (has("stop")) buttons.push(h("button", { class: "go", onclick: () => this.actions.step("stop") }, "End turn"));
     if (has("pass")) buttons.push(h("button", { onclick: () => this.actions.step("pass") }, "Pass"));
@@ -184,12 +188,12 @@ export class RoomView {
         style: { background: nations[s.nation]?.colour },
         "data-nation": s.nation,
         onclick: () => this.actions.step(s.text),
-      }, `${nations[s.nation]?.name ?? s.nation} (${s.points > 0 ? "+" : ""}${s.points})`)),
+      }, `${nations[s.nation]?.name ?? s.nation} (${signed(s.points)})`)),
       h("button", { class: "quiet", onclick: () => { this.chooser = null; this.render(); } }, "Cancel"));
   }
 
-  select(tile) {
-    this.selected = this.selected === tile ? null : tile;
+  select(tile, at) {
+    [this.selected, this.selectedAt] = this.selectedAt === at ? [null, null] : [tile, at];
     this.chooser = null;
     this.render();
   }
@@ -212,7 +216,7 @@ export class RoomView {
   renderLog() {
     const { log, seats } = this.state;
     replace(this.log, (log ?? []).map((turn) => h("li", {},
-      `${seats[turn.seat]?.name ?? "?"}: ${turn.steps.join(", ") || "—"}`, turn.points ? ` (+${turn.points})` : "")));
+      `${seats[turn.seat]?.name ?? "?"}: ${turn.steps.join(", ") || "—"}`, turn.points ? ` (${signed(turn.points)})` : "")));
     this.log.scrollTop = this.log.scrollHeight;
   }
 
@@ -223,7 +227,7 @@ export class RoomView {
     return h("section", { class: "game-over", role: "status" },
       h("h3", {}, `Game over: ${winner}`),
       view.end_reason ? h("p", {}, `The game ended: ${view.end_reason}.`) : null,
-      h("table", {}, h("tr", {}, h("th", {}, "player"), h("th", {}, "score"), h("th", {}, "penalties")),
+      h("table", {}, h("tr", {}, h("th", {}, "player"), h("th", {}, "score"), h("th", {}, "penalties (in the score)")),
         order.map((i) => h("tr", {}, h("td", {}, seats[i].name), h("td", {}, view.scores[i]),
           h("td", {}, view.penalties[i] ? `−${view.penalties[i]}` : "0")))),
       h("p", {}, h("a", { href: `/records/${id}.json`, download: `cafe-${id}.json`, class: "record" },

@@ -1,0 +1,151 @@
+"""The browser client in a real browser: Debian's Chromium driven by Playwright against a real `cafe serve`.
+
+Two people, each in their own browser context (Bob on a phone-sized screen), open a room, play a
+whole board game against each other and a computer player by clicking, chat, are refused an
+illegal click, take a step back, and one reloads the page and is back at the seat.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from servers import free_port, start_server
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# headless as root, and no calls home (this machine's network is closed: they would only fail)
+FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+MAX_CLICKS = 3000  # far above a whole game's
+
+
+@pytest.fixture
+def cafe(tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    server = start_server(port, tmp_path)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.kill()
+        server.wait()
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield launched
+        launched.close()
+
+
+def arrive(browser: Browser, url: str, name: str, phone: bool = False) -> Page:
+    size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
+    page = browser.new_context(viewport=size).new_page()
+    page.goto(url)
+    page.fill("input[name=player]", name)
+    page.click("text=Enter the café")
+    expect(page.locator("#status")).to_have_text("online")
+    return page
+
+
+def plies(page: Page) -> int:
+    return int(page.locator(".room-view").get_attribute("data-plies") or 0)
+
+
+def my_turn(page: Page) -> bool:
+    return page.locator(".room-view").get_attribute("data-mine") == "true"
+
+
+def click_something_legal(page: Page) -> None:
+    """One thing a person might do on their turn, clicking: a guest, then a lit chair (a joker's nation), the bar,
+    or the turn's end; it returns once the page shows the result."""
+    before = plies(page)
+    moved = (
+        f"() => document.querySelector('.room-view').dataset.plies !== '{before}'"
+        " || !!document.querySelector('.chooser')"
+    )
+    tile = page.locator(".tile:not([disabled])")
+    if not page.locator(".tile.selected").count() and tile.count():
+        tile.first.click()
+        expect(page.locator(".tile.selected")).to_have_count(1)
+        return
+    for selector in (".chooser .nation", "#board [data-chair].lit", "#board [data-place].lit", "#board .lit",
+                     "button:has-text('End turn')", "button:has-text('Pass')"):  # fmt: skip
+        found = page.locator(selector)
+        if found.count():
+            found.first.click()
+            page.wait_for_function(moved)
+            return
+    raise AssertionError(f"nothing to click on my turn: {page.locator('.panel').inner_text()}")
+
+
+def test_two_people_and_a_bot_play_a_whole_game_in_the_browser(cafe: str, browser: Browser) -> None:
+    ann = arrive(browser, cafe, "Ann")
+    ann.click("text=Create room")
+    expect(ann.locator("text=Waiting for players")).to_be_visible()
+    room = ann.locator(".room-view").get_attribute("data-room")
+
+    bob = arrive(browser, cafe, "Bob", phone=True)
+    bob.locator(f"[data-room='{room}'] button").click()  # the new room is listed in Bob's lobby
+    bob.click("text=Take a seat")
+    expect(ann.locator(".seats")).to_contain_text("Bob")
+    ann.click("text=Add computer player")
+    expect(ann.locator(".seats")).to_contain_text("Medium bot 3")
+    ann.click("text=Start the game")
+    for page in (ann, bob):
+        expect(page.locator("#board svg")).to_be_visible()
+
+    bob.fill("input[name=chat]", "Good luck, Ann!")
+    bob.press("input[name=chat]", "Enter")
+    expect(ann.locator(".chat-lines")).to_contain_text("Bob: Good luck, Ann!")
+
+    people = {"Ann": ann, "Bob": bob}
+    refused = undone = reloaded = False
+    for _ in range(MAX_CLICKS):
+        if ann.locator(".game-over").count() and bob.locator(".game-over").count():
+            break
+        page = next((p for p in people.values() if p.locator(".room-view").count() and my_turn(p)), None)
+        if page is None:
+            ann.wait_for_timeout(50)  # a computer player's turn
+            continue
+        before = plies(page)
+        if not refused:  # a guest onto a chair that is not lit: the server says no, nothing changes
+            page.locator(".tile:not([disabled])").first.click()
+            page.locator("#board [data-chair]:not(.lit)").first.click()
+            expect(page.locator(".chat-lines .error")).to_be_visible()
+            expect(page.locator("#notice")).to_be_visible()
+            assert plies(page) == before
+            refused = True
+            continue
+        if not undone and page.locator("button:has-text('Undo')").count():
+            page.click("button:has-text('Undo')")
+            expect(page.locator(".room-view")).to_have_attribute("data-plies", str(before - 1))
+            undone = True
+            continue
+        if not reloaded and page is bob and before > 10:
+            bob.reload()
+            expect(bob.locator(".players tr.you")).to_contain_text("Bob (you)")
+            expect(bob.locator(".room-view")).to_have_attribute("data-plies", str(before))
+            reloaded = True
+            continue
+        click_something_legal(page)
+    else:
+        raise AssertionError("the game did not end")
+    assert refused and undone and reloaded
+
+    for page in (ann, bob):
+        expect(page.locator(".game-over h3")).to_contain_text("Game over")
+    link = ann.locator("a.record")
+    record = json.loads(ann.request.get(cafe.rstrip("/") + (link.get_attribute("href") or "")).text())
+    assert record["players"] == ["Ann", "Bob", "Medium bot 3"] and record["edition"] == "board"
+    scores = [int(cell) for cell in ann.locator(".game-over tr td:nth-child(2)").all_inner_texts()]
+    assert sorted(scores, reverse=True) == scores and len(scores) == 3
