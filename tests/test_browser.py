@@ -149,3 +149,16 @@ def test_two_people_and_a_bot_play_a_whole_game_in_the_browser(cafe: str, browse
     assert record["players"] == ["Ann", "Bob", "Medium bot 3"] and record["edition"] == "board"
     scores = [int(cell) for cell in ann.locator(".game-over tr td:nth-child(2)").all_inner_texts()]
     assert sorted(scores, reverse=True) == scores and len(scores) == 3
+
+
+def test_a_match_is_opened_from_the_lobby_and_its_standing_shown(cafe: str, browser: Browser) -> None:
+    ann = arrive(browser, cafe, "Ann")
+    ann.select_option("select[name=match]", "5")
+    ann.fill("input[name=name]", "Ann's league night")
+    ann.click("text=Create room")
+    expect(ann.locator(".match")).to_have_text("A match: best of 5")
+    ann.click("text=Add computer player")
+    ann.click("text=Start the game")
+    expect(ann.locator(".match")).to_have_text("Match, best of 5, game 1: Ann 0, Medium bot 2 0")
+    cid = arrive(browser, cafe, "Cid")
+    expect(cid.locator(".room")).to_contain_text("match, game 1 of 5 at most")

@@ -424,3 +424,68 @@ def test_waiting_rooms_keep_their_seats_over_a_restart_and_close_when_emptied(tm
         close_all()
     with sqlite3.connect(tmp_path / DATABASE) as db:
         assert db.execute("SELECT COUNT(*) FROM seats WHERE room = ?", (room,)).fetchone() == (0,)
+
+
+def test_a_best_of_three_match_plays_game_after_game_with_the_seats_turned(server: TestClient) -> None:
+    ann = Person(server, "Ann")
+    ann.send({"type": "create", "edition": "board", "match": 4})
+    assert "'match'" in ann.expect("error", code="field")["message"]
+    ann.send({"type": "create", "edition": "board", "match": 3})
+    first = ann.room()["id"]
+    ann.say(first, "/bot easy")
+    ann.say(first, "/start")
+    games: dict[str, dict[str, Any]] = {}  # room -> its latest state
+    news: list[str] = []
+    while not any(line.endswith(("wins the match", "the match is shared")) for line in news):
+        message = ann.expect("room", "info", "error")
+        if message["type"] == "error":  # faster than a person: the rate limit holds Ann back a moment
+            assert message["code"] == "rate", message
+            time.sleep(0.3)
+            ann.send({"type": "sync", "room": list(games)[-1]})
+            continue
+        if message["type"] == "info":
+            news.append(message["text"])
+            continue
+        state = message["room"]
+        games[state["id"]] = state
+        if state.get("legal"):
+            ann.send({"type": "step", "room": state["id"], "step": state["legal"][0], "plies": state["plies"]})
+    rooms = list(games)
+    assert 2 <= len(rooms) <= 3 and rooms[0] == first
+    for k, room in enumerate(rooms):
+        match = games[room]["match"]
+        assert match["game"] == k + 1 and match["previous"] == (rooms[k - 1] if k else None)
+        assert [s["name"] for s in games[room]["seats"]] == (
+            ["Ann", "Easy bot 2"] if k % 2 == 0 else ["Easy bot 2", "Ann"]
+        )
+        assert games[room]["you"] == k % 2
+        assert server.get(f"/records/{room}.json").json()["players"] == [s["name"] for s in games[room]["seats"]]
+    final = games[rooms[-1]]["match"]
+    assert final["decided"] and final["entrants"] == ["Ann", "Easy bot 2"]
+    assert max(final["wins"]) == 2 or len(rooms) == 3  # two wins, or every game played (shared first places)
+    assert sum(final["wins"]) <= len(rooms)
+
+
+def test_an_older_database_is_upgraded_and_its_rooms_kept(tmp_path: Path) -> None:
+    from cafe.server.store import SQLiteStore
+
+    with sqlite3.connect(tmp_path / "old.sqlite3") as db:  # the first schema: rooms had no match column
+        db.executescript(
+            "CREATE TABLE rooms (id TEXT PRIMARY KEY, name TEXT NOT NULL, edition TEXT NOT NULL, rules TEXT NOT NULL,"
+            " host INTEGER NOT NULL, status TEXT NOT NULL, seed INTEGER NOT NULL, created REAL NOT NULL, record TEXT);"
+            "CREATE TABLE seats (room TEXT, seat INTEGER, player INTEGER, bot TEXT, name TEXT);"
+            "CREATE TABLE steps (room TEXT, n INTEGER, seat INTEGER, step TEXT, at REAL);"
+            "INSERT INTO rooms VALUES ('r1', 'Old room', 'board', '\"printed\"', 1, 'waiting', 7, 0, NULL);"
+        )
+    store = SQLiteStore(tmp_path / "old.sqlite3")
+    try:
+        (row,) = store.open_rooms()
+        assert row.id == "r1" and row.match is None
+        store.set_match("r1", {"best_of": 5})
+        assert store.open_rooms()[0].match == {"best_of": 5}
+        assert store._db.execute("PRAGMA user_version").fetchone()[0] == 1
+    finally:
+        store.close()
+    again = SQLiteStore(tmp_path / "old.sqlite3")  # already upgraded: nothing runs twice
+    assert again.open_rooms()[0].match == {"best_of": 5}
+    again.close()

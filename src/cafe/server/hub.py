@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cafe.errors import CafeError
+from cafe.server.matches import BEST_OF
 from cafe.server.rooms import Outcome, Room
 from cafe.server.store import Store
 
@@ -184,9 +185,12 @@ class Hub:
         edition = message.get("edition", "board")
         rules = message.get("rules", "printed")
         name = _text(message, "name", 40) if "name" in message else f"{connection.name}'s table"
+        best_of = message.get("match")
+        if best_of is not None and best_of not in BEST_OF:
+            raise ProtocolError("field", f"'match' is the number of games of a match: {' or '.join(map(str, BEST_OF))}")
         assert connection.player is not None
         try:
-            room = Room.create(self.store, secrets.token_hex(4), name, str(edition), rules, connection.player)
+            room = Room.create(self.store, secrets.token_hex(4), name, str(edition), rules, connection.player, best_of)
         except CafeError as error:
             raise ProtocolError("rules", str(error)) from None
         self.rooms[room.id] = room
@@ -277,6 +281,8 @@ class Hub:
             await self._list(room)
         if outcome.announce is not None:
             await self._to_room(room, {"type": "info", "room": room.id, "text": outcome.announce})
+        if outcome.next_game:
+            await self._open_next_game(room)
         if room.status == "closed":  # its last person left before the start: forgotten
             self.rooms.pop(room.id, None)
             self._listed.pop(room.id, None)
@@ -284,6 +290,17 @@ class Hub:
             for connection in self.connections.values():
                 connection.rooms.discard(room.id)
         self._wake_bot(room)
+
+    async def _open_next_game(self, room: Room) -> None:
+        """A match goes on: everyone following this game's room follows the next game's."""
+        following = room.next_game(secrets.token_hex(4))
+        self.rooms[following.id] = following
+        for connection in self.connections.values():
+            if room.id in connection.rooms:
+                connection.rooms.add(following.id)
+        async with self._lock(following):
+            await self._after(following, Outcome(announce=f"Game {following.match and following.match.game} of the "
+                                                 "match begins", changed=True))  # fmt: skip
 
     def _wake_bot(self, room: Room) -> None:
         turn = room.bot_to_move()

@@ -20,6 +20,7 @@ from cafe.card_game import MAX_PLAYERS as CARD_MAX
 from cafe.errors import CafeError
 from cafe.options import make_rules
 from cafe.record import Record
+from cafe.server.matches import Match
 from cafe.server.ratings import rated_update
 from cafe.server.store import RoomRow, SeatRow, Store
 from cafe.steps import parse_step
@@ -44,6 +45,7 @@ class Outcome:
     announce: str | None = None
     changed: bool = False
     stepped: bool = False  # a step of the game was accepted and stored
+    next_game: bool = False  # a game of a match ended and the match goes on: the next game's room opens
 
 
 @dataclass
@@ -59,21 +61,49 @@ class Room:
     status: str = "waiting"
     game: Game | None = None
     bots: dict[int, Player] = field(default_factory=dict)
+    match: Match | None = None
     seq: int = 0  # messages sent to the room's members: a gap tells a client to sync
     _picture: str | None = field(default=None, repr=False)  # the SVG of the current position, once drawn
 
     @classmethod
-    def create(cls, store: Store, room_id: str, name: str, edition: str, rules: Any, host: int) -> Room:
-        """A new waiting room; the rules are checked now (a clear error, not a broken room later)."""
+    def create(
+        cls, store: Store, room_id: str, name: str, edition: str, rules: Any, host: int, best_of: int | None = None
+    ) -> Room:
+        """A new waiting room, for one game or a match; the rules are checked now (a clear error, not a broken
+        room later)."""
         make_rules(edition, rules)  # raises a RulesError naming what is wrong, an unknown edition included
-        room = cls(room_id, name, edition, rules, host, random.SystemRandom().randrange(1 << 62), store)
-        store.add_room(RoomRow(room_id, name, edition, rules, host, "waiting", room.seed, (), ()))
+        match = None if best_of is None else Match.begin(best_of)
+        room = cls(room_id, name, edition, rules, host, _seed(), store, match=match)
+        store.add_room(RoomRow(room_id, name, edition, rules, host, "waiting", room.seed, (), (), room._match_json()))
         return room
+
+    def next_game(self, room_id: str) -> Room:
+        """The room of a match's next game: the same players, seats turned by one, started at once."""
+        assert self.match is not None
+        seats = self.seats[1:] + self.seats[:1]
+        seats = [SeatRow(k, s.name, s.player, s.bot) for k, s in enumerate(seats)]
+        match = self.match.following(self.id)
+        name = f"{self.name.split(' · game ')[0]} · game {match.game}"
+        room = Room(room_id, name, self.edition, self.rules, self.host, _seed(), self.store, seats, "playing",
+                    match=match)  # fmt: skip
+        self.store.add_room(
+            RoomRow(
+                room_id, name, self.edition, self.rules, self.host, "waiting", room.seed, (), (), room._match_json()
+            )
+        )
+        self.store.set_seats(room_id, tuple(seats))
+        self.store.start_room(room_id)
+        room._begin()
+        return room
+
+    def _match_json(self) -> dict[str, Any] | None:
+        return None if self.match is None else self.match.to_json()
 
     @classmethod
     def restore(cls, store: Store, row: RoomRow) -> Room:
         """A room as it was before a restart: a game in progress is replayed from its committed steps."""
         room = cls(row.id, row.name, row.edition, row.rules, row.host, row.seed, store, list(row.seats), row.status)
+        room.match = None if row.match is None else Match.from_json(row.match)
         if row.status == "playing":
             room._begin()
             assert room.game is not None
@@ -105,6 +135,7 @@ class Room:
             "status": self.status,
             "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot} for s in self.seats],
             "max_players": self.max_players,
+            "match": self._match_json(),
         }
 
     def state_for(self, player: int) -> dict[str, Any]:
@@ -213,6 +244,9 @@ class Room:
         if len(self.seats) < MIN_PLAYERS:
             return Outcome(error=f"at least {MIN_PLAYERS} players are needed: /join, or /bot LEVEL")
         self.store.start_room(self.id)
+        if self.match is not None:
+            self.match = Match.begin(self.match.best_of, tuple(s.name for s in self.seats))
+            self.store.set_match(self.id, self.match.to_json())
         self.status = "playing"
         self._begin()
         return Outcome(announce=f"The game begins: {', '.join(s.name for s in self.seats)}", changed=True)
@@ -315,4 +349,18 @@ class Room:
             scores = ", ".join(f"{s.name} {score}" for s, score in zip(self.seats, self.game.scores, strict=True))
             who = "a shared first place" if winner is None else f"{self.seats[winner].name} wins"
             announce = f"Game over: {who} ({scores})"
+            if self.match is not None:
+                self.match = self.match.won(winner)
+                self.store.set_match(self.id, self.match.to_json())
+                announce += f". The match: {self.match.standing()}"
+                if not self.match.decided:
+                    return Outcome(changed=True, announce=announce + "; the next game begins", stepped=True,
+                                   next_game=True)  # fmt: skip
+                champion = self.match.winner()
+                announce += f"; {champion} wins the match" if champion else "; the match is shared"
         return Outcome(changed=True, announce=announce, stepped=True)
+
+
+def _seed() -> int:
+    """A game's secret seed: the bag's order follows from it, so it never leaves the server."""
+    return random.SystemRandom().randrange(1 << 62)

@@ -34,7 +34,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     status TEXT NOT NULL,
     seed INTEGER NOT NULL,
     created REAL NOT NULL,
-    record TEXT
+    record TEXT,
+    match TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     room TEXT NOT NULL,
@@ -59,6 +60,10 @@ CREATE TABLE IF NOT EXISTS steps (
     PRIMARY KEY (room, n)
 );
 """
+
+
+# Each upgrades a database of the schema before it; SCHEMA is what they add up to.
+MIGRATIONS = ["ALTER TABLE rooms ADD COLUMN match TEXT"]
 
 
 def token_hash(token: str) -> str:
@@ -96,6 +101,7 @@ class RoomRow:
     seed: int
     seats: tuple[SeatRow, ...]
     steps: tuple[str, ...]
+    match: dict[str, Any] | None = None  # a game of a match (cafe.server.matches)
 
 
 class Store(Protocol):
@@ -106,6 +112,7 @@ class Store(Protocol):
     def add_room(self, room: RoomRow) -> None: ...
     def set_seats(self, room: str, seats: tuple[SeatRow, ...]) -> None: ...
     def start_room(self, room: str) -> None: ...
+    def set_match(self, room: str, match: dict[str, Any]) -> None: ...
     def replace_seat(self, room: str, seat: SeatRow) -> None: ...
     def set_host(self, room: str, player: int) -> None: ...
     def add_step(self, room: str, n: int, seat: int, step: str) -> None: ...
@@ -128,7 +135,19 @@ class SQLiteStore:
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Create the tables, or bring an older database up to this schema (PRAGMA user_version counts MIGRATIONS)."""
+        fresh = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'rooms'").fetchone() is None
+        version = 0 if fresh else int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        with self._db:
+            if fresh:
+                self._db.executescript(SCHEMA)
+            else:
+                for statement in MIGRATIONS[version:]:
+                    self._db.execute(statement)
+            self._db.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
 
     def _write(self, sql: str, *args: Any) -> sqlite3.Cursor:
         with self._db:  # one committed transaction
@@ -147,8 +166,10 @@ class SQLiteStore:
 
     def add_room(self, room: RoomRow) -> None:
         self._write(
-            "INSERT INTO rooms (id, name, edition, rules, host, status, seed, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO rooms (id, name, edition, rules, host, status, seed, created, match) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             room.id, room.name, room.edition, json.dumps(room.rules), room.host, room.status, room.seed, time.time(),
+            None if room.match is None else json.dumps(room.match),
         )  # fmt: skip
 
     def set_seats(self, room: str, seats: tuple[SeatRow, ...]) -> None:
@@ -162,6 +183,9 @@ class SQLiteStore:
 
     def start_room(self, room: str) -> None:
         self._write("UPDATE rooms SET status = 'playing' WHERE id = ?", room)
+
+    def set_match(self, room: str, match: dict[str, Any]) -> None:
+        self._write("UPDATE rooms SET match = ? WHERE id = ?", json.dumps(match), room)
 
     def replace_seat(self, room: str, seat: SeatRow) -> None:
         self._write(
@@ -216,7 +240,8 @@ class SQLiteStore:
         """Every room still waiting or playing, with its seats and steps, to continue after a restart."""
         rooms = []
         for row in self._db.execute(
-            "SELECT id, name, edition, rules, host, status, seed FROM rooms WHERE status != 'finished' ORDER BY created"
+            "SELECT id, name, edition, rules, host, status, seed, match FROM rooms WHERE status != 'finished' "
+            "ORDER BY created"
         ).fetchall():
             seats = tuple(
                 SeatRow(seat=s[0], player=s[1], bot=s[2], name=s[3])
@@ -225,7 +250,10 @@ class SQLiteStore:
                 )
             )
             steps = tuple(s[0] for s in self._db.execute("SELECT step FROM steps WHERE room = ? ORDER BY n", (row[0],)))
-            rooms.append(RoomRow(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6], seats, steps))
+            match = None if row[7] is None else json.loads(row[7])
+            rooms.append(
+                RoomRow(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6], seats, steps, match)
+            )
         return rooms
 
     def record(self, room: str) -> dict[str, Any] | None:

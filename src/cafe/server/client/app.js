@@ -17,6 +17,7 @@ const states = new Map(); // room id -> latest room state (with its drawing)
 let me = null;
 let view = null; // the RoomView on screen, or null in the lobby
 let autoEnter = false; // the next room state with a seat of yours opens (after a new connection, or a create)
+let carried = []; // the chat of a match's game, carried into the next game's room
 let noticeTimer = null;
 
 const roomInHash = () => new URLSearchParams(location.hash.slice(1)).get("room");
@@ -36,9 +37,9 @@ const link = new Link(receive, (status) => {
 const actions = {
   player: () => me?.player,
   notice: showNotice,
-  create: (edition, rules, name) => {
+  create: (edition, rules, name, match) => {
     autoEnter = true;
-    link.send({ type: "create", edition, rules, ...(name ? { name } : {}) });
+    link.send({ type: "create", edition, rules, ...(name ? { name } : {}), ...(match ? { match } : {}) });
   },
   enter: (id) => (location.hash = `room=${id}`),
   leaderboard: async () => (await fetch("/leaderboard")).json(),
@@ -69,9 +70,13 @@ function receive(message) {
       const id = message.room.id;
       const old = states.get(id);
       states.set(id, { state: message.room, svg: message.svg ?? old?.svg });
-      if (autoEnter && !roomInHash() && message.room.you !== null && message.room.status !== "finished") {
+      const mine = message.room.you !== null && message.room.status !== "finished";
+      if (autoEnter && !roomInHash() && mine) {
         autoEnter = false;
         location.hash = `room=${id}`; // your new room, or back at your seat after a reload
+      } else if (message.room.match?.previous && message.room.match.previous === roomInHash()) {
+        carried = view ? view.lines : [];
+        location.hash = `room=${id}`; // the match's next game
       } else if (roomInHash() === id) show(id);
       break;
     }
@@ -100,6 +105,8 @@ function show(id) {
   if (!known) return;
   if (!view) {
     view = new RoomView(catalogue, actions);
+    for (const { line, kind } of carried) view.say(line, kind);
+    carried = [];
     replace(app, view.root);
   }
   view.show(known.state, known.svg);

@@ -13,20 +13,23 @@ export function lobbyView(rooms, presets, actions) {
   edition.addEventListener("change", fillRules);
   fillRules();
   const name = h("input", { name: "name", placeholder: "room name (optional)", maxlength: 40 });
+  const match = h("select", { name: "match", "aria-label": "one game or a match" },
+    h("option", { value: "" }, "one game"), h("option", { value: "5" }, "a match: best of five"));
   const create = h("form", {
     class: "create",
     onsubmit: (event) => {
       event.preventDefault();
-      actions.create(edition.value, rules.value, name.value.trim());
+      actions.create(edition.value, rules.value, name.value.trim(), match.value ? Number(match.value) : null);
     },
-  }, h("h2", {}, "Open a table"), edition, rules, name, h("button", { type: "submit" }, "Create room"));
+  }, h("h2", {}, "Open a table"), edition, rules, match, name, h("button", { type: "submit" }, "Create room"));
 
   const rows = list.map((room) =>
     h("li", { class: `room ${room.status}`, "data-room": room.id },
       h("div", { class: "room-name" }, room.name),
       h("div", { class: "room-facts" },
         `${EDITIONS[room.edition]} · ${typeof room.rules === "string" ? room.rules : "custom rules"} · `,
-        `${room.seats.length}/${room.max_players} seats · ${room.status}`),
+        `${room.seats.length}/${room.max_players} seats · ${room.status}`,
+        room.match ? ` · match, game ${room.match.game} of ${room.match.best_of} at most` : ""),
       h("div", { class: "room-seats" }, room.seats.map((s) => s.name).join(", ") || "no one yet"),
       h("button", { onclick: () => actions.enter(room.id) }, room.status === "waiting" ? "Enter" : "Watch")));
   const board = h("section", { class: "leaderboard" }, h("h2", {}, "Leaderboard"), h("p", {}, "loading…"));

@@ -80,8 +80,12 @@ export class RoomView {
       typeof state.rules === "string" ? state.rules : "custom rules"}`;
     const leave = state.you !== null && state.status !== "finished"
       ? h("button", { class: "quiet", onclick: () => this.actions.say("/leave") }, "Leave seat") : null;
+    const match = state.match?.entrants.length
+      ? h("p", { class: "match" }, `Match, best of ${state.match.best_of}, game ${state.match.game}: `,
+        state.match.entrants.map((name, i) => `${name} ${state.match.wins[i]}`).join(", "))
+      : state.match ? h("p", { class: "match" }, `A match: best of ${state.match.best_of}`) : null;
     return h("div", { class: "room-head" },
-      h("h2", {}, state.name), h("span", { class: "facts" }, facts),
+      h("h2", {}, state.name), h("span", { class: "facts" }, facts), match,
       h("button", { class: "quiet", onclick: () => this.actions.lobby() }, "Lobby"), leave);
   }
 
