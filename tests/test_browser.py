@@ -79,7 +79,8 @@ def click_something_legal(page: Page) -> None:
         expect(page.locator(".tile.selected")).to_have_count(1)
         return
     for selector in (".chooser .nation", "#board [data-chair].lit", "#board [data-place].lit", "#board .lit",
-                     "button:has-text('End turn')", "button:has-text('Pass')"):  # fmt: skip
+                     "button:has-text('End turn')", "button:has-text('Pass')", "button:has-text('Draw a card')",
+                     "button:has-text('Lay face down')", "button:has-text('Close')"):  # fmt: skip
         found = page.locator(selector)
         if found.count():
             found.first.click()
@@ -162,3 +163,23 @@ def test_a_match_is_opened_from_the_lobby_and_its_standing_shown(cafe: str, brow
     expect(ann.locator(".match")).to_have_text("Match, best of 5, game 1: Ann 0, Medium bot 2 0")
     cid = arrive(browser, cafe, "Cid")
     expect(cid.locator(".room")).to_contain_text("match, game 1 of 5 at most")
+
+
+def test_a_card_game_against_a_computer_player_is_played_to_its_end(cafe: str, browser: Browser) -> None:
+    ann = arrive(browser, cafe, "Ann")
+    ann.select_option("select[name=edition]", "cards")
+    ann.click("text=Create room")
+    ann.click("text=Add computer player")
+    ann.click("text=Start the game")
+    expect(ann.locator("#board svg [data-place]").first).to_be_attached()
+    for _ in range(MAX_CLICKS):
+        if ann.locator(".game-over").count():
+            break
+        if my_turn(ann):
+            click_something_legal(ann)
+        else:
+            ann.wait_for_timeout(50)
+    else:
+        raise AssertionError("the card game did not end")
+    expect(ann.locator(".game-over h3")).to_contain_text("Game over")
+    assert "Ann:" in ann.locator(".log").inner_text()
