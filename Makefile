@@ -32,8 +32,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# the tests with coverage, beside a throw-away PostgreSQL and Redis (scripts/with-services.sh installs and starts them)
 unit: $(STAMP)
-	$(BIN)/pytest -n 2 -m "not reference and not sweep and not frameworks and not browser" --doctest-modules --doctest-glob=README.md src tests README.md \
+	scripts/with-services.sh $(BIN)/pytest -n 2 -m "not reference and not sweep and not frameworks and not browser" --doctest-modules --doctest-glob=README.md src tests README.md \
 		--cov=cafe --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=95
 
 # the engine against the reference implementations, every bot at thousands of positions, other frameworks'

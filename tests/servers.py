@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import secrets
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -32,3 +36,21 @@ def start_server(port: int, data: Path) -> subprocess.Popen[bytes]:
             time.sleep(0.1)
     server.kill()
     raise AssertionError("the server did not become healthy")
+
+
+@contextlib.contextmanager
+def fresh_database() -> Iterator[str]:
+    """A new, empty PostgreSQL database on the test server of scripts/with-services.sh; dropped afterwards."""
+    import psycopg
+
+    url = os.environ.get("CAFE_TEST_DATABASE")
+    if not url:
+        raise AssertionError("no PostgreSQL for the tests: run them under scripts/with-services.sh (make test does)")
+    name = f"cafe_{secrets.token_hex(6)}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}".encode())
+    try:
+        yield url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)".encode())

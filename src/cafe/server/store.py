@@ -66,6 +66,10 @@ CREATE TABLE IF NOT EXISTS steps (
 MIGRATIONS = ["ALTER TABLE rooms ADD COLUMN match TEXT"]
 
 
+class StepConflict(Exception):
+    """Step N of a room is already stored: another server process appended it first (optimistic concurrency)."""
+
+
 def token_hash(token: str) -> str:
     """Only a hash of a player's token is stored: a stolen database does not let anyone act for them."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -115,7 +119,9 @@ class Store(Protocol):
     def set_match(self, room: str, match: dict[str, Any]) -> None: ...
     def replace_seat(self, room: str, seat: SeatRow) -> None: ...
     def set_host(self, room: str, player: int) -> None: ...
-    def add_step(self, room: str, n: int, seat: int, step: str) -> None: ...
+    def add_step(self, room: str, n: int, seat: int, step: str) -> None:
+        """Append step ``n``; raises :class:`StepConflict` if the room already has a step ``n``."""
+
     def remove_step(self, room: str, n: int) -> None: ...
     def finish_room(self, room: str, record: dict[str, Any], ratings: dict[int, Rating]) -> None: ...
     def ratings(self, players: list[int]) -> dict[int, Rating]: ...
@@ -197,9 +203,12 @@ class SQLiteStore:
         self._write("UPDATE rooms SET host = ? WHERE id = ?", player, room)
 
     def add_step(self, room: str, n: int, seat: int, step: str) -> None:
-        self._write(
-            "INSERT INTO steps (room, n, seat, step, at) VALUES (?, ?, ?, ?, ?)", room, n, seat, step, time.time()
-        )
+        try:
+            self._write(
+                "INSERT INTO steps (room, n, seat, step, at) VALUES (?, ?, ?, ?, ?)", room, n, seat, step, time.time()
+            )
+        except sqlite3.IntegrityError:
+            raise StepConflict(f"step {n} of room {room} is already stored") from None
 
     def remove_step(self, room: str, n: int) -> None:
         """A step taken back (always the room's last)."""

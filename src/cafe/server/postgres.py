@@ -1,0 +1,203 @@
+"""The café's storage on PostgreSQL (psycopg 3), for several server processes sharing one database.
+
+The same :class:`~cafe.server.store.Store` as SQLite.  Each room's steps are an append-only log
+keyed by (room, n): two processes can never both store step N, the second gets a
+:class:`~cafe.server.store.StepConflict` and must re-read the room before it tries again.  The
+schema is created and upgraded by numbered migrations, applied under an advisory lock so that
+processes starting together do not race.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from cafe.server.store import Rating, RoomRow, SeatRow, StepConflict, token_hash
+
+# Each entry upgrades the schema of the one before; a database records how many it has had.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE players (
+        id BIGSERIAL PRIMARY KEY,
+        name TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE rooms (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        edition TEXT NOT NULL,
+        rules JSONB NOT NULL,
+        host BIGINT NOT NULL,
+        status TEXT NOT NULL,
+        seed BIGINT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        record JSONB,
+        match JSONB
+    );
+    CREATE INDEX rooms_open ON rooms (created) WHERE status <> 'finished';
+    CREATE TABLE seats (
+        room TEXT NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        player BIGINT,
+        bot TEXT,
+        name TEXT NOT NULL,
+        PRIMARY KEY (room, seat)
+    );
+    CREATE TABLE ratings (
+        player BIGINT PRIMARY KEY REFERENCES players (id),
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL
+    );
+    CREATE TABLE steps (
+        room TEXT NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,
+        n INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        step TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (room, n)
+    );
+    """,
+]
+MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
+
+
+def migrate(db: psycopg.Connection[Any]) -> int:
+    """Bring the database up to the newest schema; returns its version (the number of migrations applied)."""
+    with db.transaction():
+        db.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        db.execute("CREATE TABLE IF NOT EXISTS cafe_schema (version INTEGER NOT NULL)")
+        row = db.execute("SELECT version FROM cafe_schema").fetchone()
+        version = 0 if row is None else int(row[0])
+        for statement in MIGRATIONS[version:]:
+            db.execute(statement.encode())
+        if row is None:
+            db.execute("INSERT INTO cafe_schema (version) VALUES (%s)", (len(MIGRATIONS),))
+        else:
+            db.execute("UPDATE cafe_schema SET version = %s", (len(MIGRATIONS),))
+    return len(MIGRATIONS)
+
+
+class PostgresStore:
+    """Rooms, seats, players, ratings and every room's step log in PostgreSQL."""
+
+    def __init__(self, url: str) -> None:
+        self._db = psycopg.connect(url, autocommit=True)
+        migrate(self._db)
+
+    def add_player(self, name: str, token: str) -> int:
+        row = self._db.execute(
+            "INSERT INTO players (name, token_hash, created) VALUES (%s, %s, %s) RETURNING id",
+            (name, token_hash(token), time.time()),
+        ).fetchone()
+        assert row is not None
+        return int(row[0])
+
+    def player_by_token(self, token: str) -> tuple[int, str] | None:
+        row = self._db.execute("SELECT id, name FROM players WHERE token_hash = %s", (token_hash(token),)).fetchone()
+        return (int(row[0]), str(row[1])) if row else None
+
+    def add_room(self, room: RoomRow) -> None:
+        self._db.execute(
+            "INSERT INTO rooms (id, name, edition, rules, host, status, seed, created, match) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (room.id, room.name, room.edition, Jsonb(room.rules), room.host, room.status, room.seed, time.time(),
+             None if room.match is None else Jsonb(room.match)),
+        )  # fmt: skip
+
+    def set_seats(self, room: str, seats: tuple[SeatRow, ...]) -> None:
+        with self._db.transaction():
+            self._db.execute("DELETE FROM seats WHERE room = %s", (room,))
+            with self._db.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO seats (room, seat, player, bot, name) VALUES (%s, %s, %s, %s, %s)",
+                    [(room, s.seat, s.player, s.bot, s.name) for s in seats],
+                )
+
+    def start_room(self, room: str) -> None:
+        self._db.execute("UPDATE rooms SET status = 'playing' WHERE id = %s", (room,))
+
+    def set_match(self, room: str, match: dict[str, Any]) -> None:
+        self._db.execute("UPDATE rooms SET match = %s WHERE id = %s", (Jsonb(match), room))
+
+    def replace_seat(self, room: str, seat: SeatRow) -> None:
+        self._db.execute(
+            "UPDATE seats SET player = %s, bot = %s, name = %s WHERE room = %s AND seat = %s",
+            (seat.player, seat.bot, seat.name, room, seat.seat),
+        )
+
+    def set_host(self, room: str, player: int) -> None:
+        self._db.execute("UPDATE rooms SET host = %s WHERE id = %s", (player, room))
+
+    def add_step(self, room: str, n: int, seat: int, step: str) -> None:
+        try:
+            self._db.execute(
+                "INSERT INTO steps (room, n, seat, step, at) VALUES (%s, %s, %s, %s, %s)",
+                (room, n, seat, step, time.time()),
+            )
+        except psycopg.errors.UniqueViolation:
+            raise StepConflict(f"step {n} of room {room} is already stored") from None
+
+    def remove_step(self, room: str, n: int) -> None:
+        self._db.execute("DELETE FROM steps WHERE room = %s AND n = %s", (room, n))
+
+    def finish_room(self, room: str, record: dict[str, Any], ratings: dict[int, Rating]) -> None:
+        with self._db.transaction():
+            self._db.execute("UPDATE rooms SET status = 'finished', record = %s WHERE id = %s", (Jsonb(record), room))
+            with self._db.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO ratings (player, mu, sigma, games) VALUES (%s, %s, %s, %s) ON CONFLICT (player) "
+                    "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games",
+                    [(player, r.mu, r.sigma, r.games) for player, r in ratings.items()],
+                )
+
+    def ratings(self, players: list[int]) -> dict[int, Rating]:
+        rows = self._db.execute(
+            "SELECT player, mu, sigma, games FROM ratings WHERE player = ANY(%s)", (players,)
+        ).fetchall()
+        return {int(row[0]): Rating(row[1], row[2], row[3]) for row in rows}
+
+    def leaderboard(self, limit: int) -> list[tuple[str, Rating]]:
+        rows = self._db.execute(
+            "SELECT name, mu, sigma, games FROM ratings JOIN players ON players.id = ratings.player "
+            "ORDER BY mu - 3 * sigma DESC LIMIT %s",
+            (limit,),
+        ).fetchall()
+        return [(row[0], Rating(row[1], row[2], row[3])) for row in rows]
+
+    def drop_room(self, room: str) -> None:
+        self._db.execute("DELETE FROM rooms WHERE id = %s AND status = 'waiting'", (room,))
+
+    def open_rooms(self) -> list[RoomRow]:
+        rooms = self._db.execute(
+            "SELECT id, name, edition, rules, host, status, seed, match FROM rooms WHERE status <> 'finished' "
+            "ORDER BY created"
+        ).fetchall()
+        seats: dict[str, list[SeatRow]] = {}
+        for room, seat, player, bot, name in self._db.execute(
+            "SELECT seats.room, seat, player, bot, seats.name FROM seats JOIN rooms ON rooms.id = seats.room "
+            "WHERE rooms.status <> 'finished' ORDER BY seats.room, seat"
+        ):
+            seats.setdefault(room, []).append(SeatRow(seat, name, player, bot))
+        steps: dict[str, list[str]] = {}
+        for room, step in self._db.execute(
+            "SELECT steps.room, step FROM steps JOIN rooms ON rooms.id = steps.room "
+            "WHERE rooms.status <> 'finished' ORDER BY steps.room, n"
+        ):
+            steps.setdefault(room, []).append(step)
+        return [
+            RoomRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], tuple(seats.get(r[0], ())), tuple(steps.get(r[0], ())),
+                    r[7])
+            for r in rooms
+        ]  # fmt: skip
+
+    def record(self, room: str) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT record FROM rooms WHERE id = %s", (room,)).fetchone()
+        return row[0] if row and row[0] is not None else None
+
+    def close(self) -> None:
+        self._db.close()

@@ -1,0 +1,143 @@
+"""Every storage backend keeps the same promises: SQLite (the default) and PostgreSQL (several processes).
+
+The PostgreSQL cases run against a real server started by scripts/with-services.sh.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cafe.server.postgres import PostgresStore, migrate
+from cafe.server.store import Rating, RoomRow, SeatRow, SQLiteStore, StepConflict, Store
+from servers import fresh_database
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.services)])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    if request.param == "sqlite":
+        opened: Store = SQLiteStore(tmp_path / "cafe.sqlite3")
+        yield opened
+        opened.close()
+        return
+    with fresh_database() as url:
+        opened = PostgresStore(url)
+        yield opened
+        opened.close()
+
+
+def room(room_id: str = "r1", match: dict[str, object] | None = None) -> RoomRow:
+    return RoomRow(room_id, "Ann's table", "board", {"preset": "printed", "regulars": True}, 1, "waiting", 1 << 61,
+                   (), (), match)  # fmt: skip
+
+
+def test_players_are_found_by_their_token_only(store: Store) -> None:
+    ann = store.add_player("Ann", "secret-a")
+    bob = store.add_player("Bob", "secret-b")
+    assert ann != bob
+    assert store.player_by_token("secret-a") == (ann, "Ann")
+    assert store.player_by_token("nonsense") is None
+
+
+def test_a_room_its_seats_and_steps_come_back_as_they_were(store: Store) -> None:
+    store.add_room(room(match={"best_of": 5}))
+    seats = (SeatRow(0, "Ann", player=1), SeatRow(1, "Easy bot 2", bot="easy"))
+    store.set_seats("r1", seats)
+    store.set_host("r1", 2)
+    store.start_room("r1")
+    for n, step in enumerate(["USAm@h3", "stop", "GERf@bar"]):
+        store.add_step("r1", n, n % 2, step)
+    store.remove_step("r1", 2)
+    store.replace_seat("r1", SeatRow(0, "Ann (bot)", bot="medium"))
+    store.set_match("r1", {"best_of": 5, "game": 1})
+    (row,) = store.open_rooms()
+    assert row.rules == {"preset": "printed", "regulars": True} and row.seed == 1 << 61 and row.host == 2
+    assert row.status == "playing" and row.steps == ("USAm@h3", "stop") and row.match == {"best_of": 5, "game": 1}
+    assert row.seats == (SeatRow(0, "Ann (bot)", bot="medium"), SeatRow(1, "Easy bot 2", bot="easy"))
+
+
+def test_two_appends_of_the_same_step_cannot_both_succeed(store: Store) -> None:
+    store.add_room(room())
+    store.add_step("r1", 0, 0, "USAm@h3")
+    with pytest.raises(StepConflict, match="step 0"):
+        store.add_step("r1", 0, 0, "GERf@bar")
+    assert store.open_rooms()[0].steps == ("USAm@h3",)
+
+
+def test_finishing_stores_the_record_and_the_ratings_together(store: Store) -> None:
+    ann, bob = store.add_player("Ann", "a"), store.add_player("Bob", "b")
+    store.add_room(room())
+    assert store.record("r1") is None
+    store.finish_room(
+        "r1", {"format": "cafe-record-1", "turns": ["pass"]}, {ann: Rating(27.0, 7.0, 1), bob: Rating(23.0, 7.0, 1)}
+    )
+    store.finish_room("r1", {"format": "cafe-record-1", "turns": ["pass"]}, {ann: Rating(28.0, 6.0, 2)})
+    assert store.record("r1") == {"format": "cafe-record-1", "turns": ["pass"]}
+    assert store.open_rooms() == []
+    assert store.ratings([ann, bob]) == {ann: Rating(28.0, 6.0, 2), bob: Rating(23.0, 7.0, 1)}
+    assert [name for name, _ in store.leaderboard(10)] == ["Ann", "Bob"]
+    assert len(store.leaderboard(1)) == 1
+
+
+def test_a_waiting_room_can_be_dropped_but_not_a_started_one(store: Store) -> None:
+    store.add_room(room("r1"))
+    store.add_room(room("r2"))
+    store.set_seats("r1", (SeatRow(0, "Ann", player=1),))
+    store.start_room("r2")
+    store.drop_room("r1")
+    store.drop_room("r2")
+    assert [r.id for r in store.open_rooms()] == ["r2"]
+
+
+@pytest.mark.services
+def test_postgresql_migrations_run_once_even_from_processes_starting_together() -> None:
+    import psycopg
+
+    with fresh_database() as url:
+        first, second = PostgresStore(url), PostgresStore(url)  # the second finds the schema made
+        with psycopg.connect(url, autocommit=True) as db:
+            assert migrate(db) == 1
+            assert db.execute("SELECT version FROM cafe_schema").fetchall() == [(1,)]
+        first.close()
+        second.close()
+
+
+@pytest.mark.services
+def test_the_cafe_plays_and_restarts_on_postgresql() -> None:
+    from starlette.testclient import TestClient
+
+    from cafe.server.app import create_app
+    from test_server import Person, close_all
+
+    with fresh_database() as url:
+        with TestClient(create_app(store=PostgresStore(url), bot_delay=0.0)) as client:
+            ann = Person(client, "Ann")
+            ann.send({"type": "create", "edition": "cards"})
+            room = ann.room()["id"]
+            ann.say(room, "/bot easy")
+            ann.say(room, "/start")
+            state = ann.room(status="playing")
+            while state["plies"] < 12:
+                if state["legal"]:
+                    ann.send({"type": "step", "room": room, "step": state["legal"][0], "plies": state["plies"]})
+                state = ann.room()
+            close_all()
+        with TestClient(create_app(store=PostgresStore(url), bot_delay=0.0)) as client:
+            again = Person(client, token=ann.token)
+            after = again.room(id=room)
+            close_all()
+        assert (
+            after["plies"] >= state["plies"]
+            and after["view"]["turns"][: len(state["view"]["turns"])] == state["view"]["turns"]
+        )
+
+
+def test_serve_names_a_database_it_cannot_use(capsys: pytest.CaptureFixture[str]) -> None:
+    from cafe.cli import main
+
+    assert main(["serve", "--database", "mysql://nowhere/cafe"]) == 2
+    assert "postgresql://" in capsys.readouterr().err
+    assert main(["serve", "--database", "postgresql://nobody@127.0.0.1:1/none"]) == 1
+    assert "cannot open the database" in capsys.readouterr().err
