@@ -20,13 +20,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, data: Path) -> subprocess.Popen[bytes]:
-    """`cafe serve` on 127.0.0.1:port with its database in ``data``, once its health check answers."""
-    server = subprocess.Popen(
-        [sys.executable, "-m", "cafe", "serve", "--port", str(port), "--data", str(data)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+def start_server(port: int, data: Path, *options: str) -> subprocess.Popen[bytes]:
+    """`cafe serve` on 127.0.0.1:port with its database in ``data`` (or as ``options`` say), once it is healthy.
+
+    What it prints goes to ``data/serve-PORT.log``."""
+    data.mkdir(parents=True, exist_ok=True)
+    with open(data / f"serve-{port}.log", "ab") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "cafe", "serve", "--port", str(port), "--data", str(data), *options],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     for _ in range(300):
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1) as answer:

@@ -68,6 +68,7 @@ def test_every_message_type_and_error_code_of_the_server_is_documented() -> None
         assert f"| `{kind}` |" in text, f"client message {kind} is not in docs/protocol.md"
     source = (ROOT / "src" / "cafe" / "server" / "hub.py").read_text()
     sent = set(re.findall(r'"type": "(\w+)"', source))
+    sent |= set(re.findall(r'publish\([^,]+, "(\w+)"', source)) - {"changed"}  # events sent as they are named
     codes = set(re.findall(r'ProtocolError\("(\w+)"', source)) | {"refused"}
     for kind in sent:
         assert f"| `{kind}` |" in text, f"server message {kind} is not in docs/protocol.md"

@@ -85,10 +85,13 @@ def test_a_waiting_room_can_be_dropped_but_not_a_started_one(store: Store) -> No
     store.add_room(room("r1"))
     store.add_room(room("r2"))
     store.set_seats("r1", (SeatRow(0, "Ann", player=1),))
+    store.set_seats("r2", (SeatRow(0, "Bob", player=2), SeatRow(1, "Easy bot 2", bot="easy")))
     store.start_room("r2")
     store.drop_room("r1")
     store.drop_room("r2")
-    assert [r.id for r in store.open_rooms()] == ["r2"]
+    assert [r.id for r in store.open_rooms()] == ["r2"] and len(store.open_rooms()[0].seats) == 2
+    assert store.load_room("r1") is None
+    assert store.load_room("r2") == store.open_rooms()[0]
 
 
 @pytest.mark.services

@@ -18,6 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cafe.ai.levels import LEVELS
 from cafe.options import CARD_PRESETS, PRESETS
+from cafe.server.broker import Broker
 from cafe.server.hub import Hub
 from cafe.server.store import SQLiteStore, Store
 from cafe.svg import LIGHT, NATION_COLOURS
@@ -28,19 +29,23 @@ CLIENT = Path(__file__).parent / "client"  # the browser client: plain ES module
 LEADERBOARD = 100  # players listed
 
 
-def create_app(data: Path | None = None, store: Store | None = None, **hub_options: Any) -> Starlette:
-    """The application over a store: the given one, or SQLite in ``data`` (default ./cafe-data)."""
+def create_app(
+    data: Path | None = None, store: Store | None = None, broker: Broker | None = None, **hub_options: Any
+) -> Starlette:
+    """The application over a store (the given one, or SQLite in ``data``, default ./cafe-data) and a broker (the
+    given one, or this process alone)."""
     hub: Hub | None = None
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         nonlocal hub
         opened = store or SQLiteStore((data or Path("cafe-data")) / DATABASE)
-        hub = app.state.hub = Hub(opened, **hub_options)
-        hub.resume()
+        hub = app.state.hub = Hub(opened, broker, **hub_options)
+        await hub.start()
         try:
             yield
         finally:
+            await hub.close()
             opened.close()
 
     async def page(request: Request) -> Response:

@@ -28,7 +28,22 @@ def add_parser(sub: Any) -> None:
         help="a PostgreSQL database (postgresql://user@host/name) instead of SQLite in --data, for several server "
         "processes sharing it; default $CAFE_DATABASE, else SQLite (needs the [scale] extra)",
     )
+    p.add_argument(
+        "--broker",
+        default=os.environ.get("CAFE_BROKER"),
+        metavar="URL",
+        help="a Redis server (redis://host:port/0) that carries room events between server processes sharing one "
+        "--database; default $CAFE_BROKER, else this process alone",
+    )
     p.set_defaults(run=run)
+
+
+class Unusable(Exception):
+    """A --database or --broker that cannot be used; the text says why, the code is the exit status."""
+
+    def __init__(self, text: str, code: int = 2) -> None:
+        super().__init__(text)
+        self.code = code
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,28 +51,33 @@ def run(args: argparse.Namespace) -> int:
 
     from cafe.server.app import create_app
 
-    if args.database:
-        if not args.database.startswith(("postgresql://", "postgres://")):
-            print(f"cafe serve: --database must be a postgresql:// URL, not {args.database!r}", file=sys.stderr)
-            return 2
-        try:
-            from cafe.server.postgres import PostgresStore
-
-            store = PostgresStore(args.database)
-        except ImportError:
-            print(
-                "cafe serve: PostgreSQL needs the [scale] extra: pip install 'cafe-international[scale]'",
-                file=sys.stderr,
-            )
-            return 2
-        except Exception as error:  # the database cannot be reached or refused us: say so, no traceback
-            print(f"cafe serve: cannot open the database: {error}".strip(), file=sys.stderr)
-            return 1
-        app = create_app(store=store)
-        where = "data in PostgreSQL"
-    else:
-        app = create_app(args.data)
-        where = f"data in {args.data}"
+    try:
+        if args.broker and not args.database:
+            raise Unusable("--broker joins server processes that share a --database (PostgreSQL)")
+        app, where = (create_app(args.data), f"data in {args.data}") if not args.database else _shared(args)
+    except Unusable as error:
+        print(f"cafe serve: {error}", file=sys.stderr)
+        return error.code
     print(f"Café International is open at http://{args.host}:{args.port}/ ({where})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_FRAME, log_level="warning")
     return 0
+
+
+def _shared(args: argparse.Namespace) -> tuple[Any, str]:
+    """The application on PostgreSQL (and Redis): one of several processes sharing them."""
+    from cafe.server.app import create_app
+
+    if not args.database.startswith(("postgresql://", "postgres://")):
+        raise Unusable(f"--database must be a postgresql:// URL, not {args.database!r}")
+    try:
+        from cafe.server.broker import RedisBroker
+        from cafe.server.postgres import PostgresStore
+    except ImportError:
+        raise Unusable("PostgreSQL and Redis need the [scale] extra: pip install 'cafe-international[scale]'") from None
+    try:
+        store = PostgresStore(args.database)
+    except Exception as error:  # the database cannot be reached or refused us: say so, no traceback
+        raise Unusable(f"cannot open the database: {error}".strip(), 1) from None
+    broker = RedisBroker(args.broker) if args.broker else None
+    where = "data in PostgreSQL" + (", events through Redis" if broker else "")
+    return create_app(store=store, broker=broker), where

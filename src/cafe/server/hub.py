@@ -3,22 +3,25 @@
 A connection sends JSON objects with a ``type``; the hub answers the sender
 and fans room changes out to every member, each getting its own view.  The
 hub is the only place that talks to connections; rooms only decide.  Room
-changes go out through a :class:`Fanout` so that another backend can carry
-them between server processes.
+events go out through a :class:`~cafe.server.broker.Broker`, which numbers
+them and brings them back to every server process (this one included), so
+that with several processes on one database everyone sees the same game.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from cafe.errors import CafeError
+from cafe.server.broker import Broker, Event, LocalBroker
 from cafe.server.matches import BEST_OF
 from cafe.server.rooms import Outcome, Room
 from cafe.server.store import Store
@@ -33,12 +36,6 @@ AWAY_SECONDS = 120.0  # a seated player gone this long from a game in progress i
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 log = logging.getLogger("cafe.server")
-
-
-class Fanout(Protocol):
-    """Carries "this room changed" to every process serving its members (here: the one process)."""
-
-    async def publish(self, room: str) -> None: ...
 
 
 @dataclass
@@ -73,24 +70,36 @@ class ProtocolError(Exception):
 
 
 class Hub:
-    def __init__(self, store: Store, away_seconds: float = AWAY_SECONDS, bot_delay: float = BOT_DELAY) -> None:
+    def __init__(
+        self,
+        store: Store,
+        broker: Broker | None = None,
+        away_seconds: float = AWAY_SECONDS,
+        bot_delay: float = BOT_DELAY,
+    ) -> None:
         self.store = store
+        self.broker: Broker = broker or LocalBroker()
         self.away_seconds, self.bot_delay = away_seconds, bot_delay
         self.rooms: dict[str, Room] = {}
         self.connections: dict[int, Connection] = {}
         self._next_id = 0
-        self.fanout: Fanout = self  # one process: changes go straight to this hub's connections
         self.counters = {"steps": 0, "rejected": 0, "messages": 0}
         self._tasks: set[asyncio.Future[None]] = set()  # computer players thinking, away timers
+        self._thinking: set[str] = set()  # rooms where one of this process's computer players is thinking
         self._listed: dict[str, dict[str, Any]] = {}  # each room's line as the lobby last heard it
-        self._locks: dict[str, asyncio.Lock] = {}
         for row in store.open_rooms():
             self.rooms[row.id] = Room.restore(store, row)
 
-    def resume(self) -> None:
-        """After a restart: computer players whose turn it is go on (call inside the event loop)."""
+    async def start(self) -> None:
+        """Begin hearing room events; computer players whose turn it is go on (after a restart)."""
+        await self.broker.start(self.deliver)
         for room in self.rooms.values():
             self._wake_bot(room)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await self.broker.close()
 
     # ------------------------------------------------------------------ connections
 
@@ -100,22 +109,24 @@ class Hub:
         return connection
 
     def disconnect(self, connection: Connection) -> None:
-        """A connection closed: its player's seats in games go to computer players unless they come back in time."""
+        """A connection closed: its player's seats in games go to computer players unless they come back in time.
+
+        Nothing here waits: a closing connection's handler may be cancelled, and this must happen all the same."""
         self.connections.pop(connection.id, None)
         player = connection.player
+        if player is None:
+            return
+        self._spawn(self.broker.depart(player))
         for room_id in connection.rooms:
-            room = self.rooms[room_id]
-            seat = room.seat_of(player) if player is not None else None
-            if seat is not None and room.status == "playing":
+            room = self.rooms.get(room_id)
+            seat = room.seat_of(player) if room is not None else None
+            if room is not None and seat is not None and room.status == "playing":
                 self._spawn(self._replace_if_away(room, seat, player))
 
-    def _present(self, player: int | None) -> bool:
-        return any(c.player == player for c in self.connections.values())
-
-    async def _replace_if_away(self, room: Room, seat: int, player: int | None) -> None:
+    async def _replace_if_away(self, room: Room, seat: int, player: int) -> None:
         await asyncio.sleep(self.away_seconds)
-        async with self._lock(room):
-            if self._present(player) or room.status != "playing" or room.seat_of(player or -1) != seat:
+        async with self._changing(room):
+            if await self.broker.present(player) or room.status != "playing" or room.seat_of(player) != seat:
                 return
             name = room.seats[seat].name
             room.replace_by_bot(seat)
@@ -170,12 +181,14 @@ class Hub:
             token = secrets.token_urlsafe(24)
             connection.player, connection.name = self.store.add_player(name, token), name
         connection.pictures = message.get("svg") is True
+        await self.broker.arrive(connection.player)
         await connection.send({"type": "welcome", "player": connection.player, "name": connection.name, "token": token})
         await self.lobby(connection, {})
-        for room in self.rooms.values():  # back in the rooms where this player has a seat
+        for room in list(self.rooms.values()):  # back in the rooms where this player has a seat
             if room.seat_of(connection.player) is not None:
                 connection.rooms.add(room.id)
                 await self._send_room(connection, room)
+                self._wake_bot(room)  # in case the process that woke it has gone
 
     async def lobby(self, connection: Connection, message: dict[str, Any]) -> None:
         connection.in_lobby = True
@@ -204,6 +217,7 @@ class Hub:
         connection.rooms.add(room.id)
         connection.in_lobby = False
         await self._send_room(connection, room)
+        self._wake_bot(room)
 
     async def sync(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
@@ -219,8 +233,7 @@ class Hub:
             player, name = connection.player, connection.name
             await self._apply(connection, room, lambda: room.command(player, name, text))
         else:
-            async with self._lock(room):
-                await self._to_room(room, {"type": "chat", "room": room.id, "from": connection.name, "text": text})
+            await self.broker.publish(room.id, "chat", {"from": connection.name, "text": text})
 
     async def step(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
@@ -241,24 +254,20 @@ class Hub:
         player, name = connection.player, connection.name
         await self._apply(connection, room, lambda: room.take_back(player, name, plies))
 
-    # ------------------------------------------------------------------ fan-out
+    # ------------------------------------------------------------------ changes and their news
 
-    async def publish(self, room_id: str) -> None:
-        room = self.rooms[room_id]
-        room.seq += 1
-        for connection in list(self.connections.values()):
-            if room_id in connection.rooms:
-                await self._send_room(connection, room)
-
-    def _lock(self, room: Room) -> asyncio.Lock:
-        """One room's changes and their messages go out one at a time, in the order they were made."""
-        lock = self._locks.get(room.id)
-        if lock is None:
-            lock = self._locks[room.id] = asyncio.Lock()
-        return lock
+    @contextlib.asynccontextmanager
+    async def _changing(self, room: Room) -> AsyncIterator[None]:
+        """Hold the room (no other request, here or in another process, changes it meanwhile), up to date."""
+        async with self.broker.lock(room.id):
+            stored = await self.broker.version(room.id)
+            if stored != room.version:  # another process changed it since this copy last heard
+                room.refresh(self.store.load_room(room.id))
+                room.version = stored
+            yield
 
     async def _apply(self, connection: Connection, room: Room, request: Callable[[], Outcome]) -> None:
-        async with self._lock(room):
+        async with self._changing(room):
             await self._answer(connection, room, request())
 
     async def _answer(self, connection: Connection, room: Room, outcome: Outcome) -> None:
@@ -274,22 +283,51 @@ class Hub:
         await self._after(room, outcome)
 
     async def _after(self, room: Room, outcome: Outcome) -> None:
-        """Tell everyone what changed (the room's lock is held)."""
+        """Tell everyone what changed (the room is held)."""
         self.counters["steps"] += outcome.stepped
-        if outcome.changed:
-            await self.fanout.publish(room.id)
-            await self._list(room)
-        if outcome.announce is not None:
-            await self._to_room(room, {"type": "info", "room": room.id, "text": outcome.announce})
+        news = [] if outcome.announce is None else [("info", {"text": outcome.announce})]
+        if outcome.changed:  # a closing room's last news goes first: once closed it is forgotten
+            state: list[tuple[str, dict[str, Any]]] = [("changed", {})]
+            news = news + state if room.status == "closed" else state + news
+        for kind, body in news:
+            version = await self.broker.publish(room.id, kind, body)
+            if kind == "changed":
+                room.version = version
         if outcome.next_game:
             await self._open_next_game(room)
+        self._wake_bot(room)
+
+    async def deliver(self, event: Event) -> None:
+        """A room event from the broker (made here or in another process): to this process's connections."""
+        room = self.rooms.get(event.room)
+        if room is None:  # a room another process made
+            row = self.store.load_room(event.room)
+            if row is None:
+                return
+            room = self.rooms[row.id] = Room.restore(self.store, row)
+            room.version = event.version
+            previous = room.match.previous if room.match else None
+            for connection in self.connections.values():  # the next game of a match is followed like the last
+                if previous in connection.rooms:
+                    connection.rooms.add(room.id)
+        room.seq = max(room.seq, event.seq)
+        followers = [c for c in self.connections.values() if room.id in c.rooms]
+        if event.kind != "changed":
+            message = {"type": event.kind, "room": room.id, **event.body, "seq": event.seq}
+            for connection in followers:
+                await connection.send(message)
+            return
+        if event.origin != self.broker.origin and event.version > room.version:
+            room.refresh(self.store.load_room(room.id))
+            room.version = event.version
+        for connection in followers:
+            await self._send_room(connection, room, event.seq)
+        await self._list(room)
         if room.status == "closed":  # its last person left before the start: forgotten
             self.rooms.pop(room.id, None)
             self._listed.pop(room.id, None)
-            self._locks.pop(room.id, None)
             for connection in self.connections.values():
                 connection.rooms.discard(room.id)
-        self._wake_bot(room)
 
     async def _open_next_game(self, room: Room) -> None:
         """A match goes on: everyone following this game's room follows the next game's."""
@@ -298,43 +336,41 @@ class Hub:
         for connection in self.connections.values():
             if room.id in connection.rooms:
                 connection.rooms.add(following.id)
-        async with self._lock(following):
+        async with self._changing(following):
             await self._after(following, Outcome(announce=f"Game {following.match and following.match.game} of the "
                                                  "match begins", changed=True))  # fmt: skip
 
     def _wake_bot(self, room: Room) -> None:
+        """A computer player whose turn it is starts thinking (once per room in this process)."""
         turn = room.bot_to_move()
-        if turn is not None:
+        if turn is not None and room.id not in self._thinking:
+            self._thinking.add(room.id)
             self._spawn(self._bot_turn(room, *turn))
 
     async def _bot_turn(self, room: Room, seat: int, bot: Any) -> None:
-        await asyncio.sleep(self.bot_delay)
-        game = room.game
-        if game is None or room.bot_to_move() != (seat, bot):
-            return
-        plies = room.plies
         try:
-            step = await asyncio.to_thread(bot.choose, game.view(seat), game.legal_steps())
-        except Exception:  # a failing computer player must not stop the room: a legal step instead
-            log.exception("computer player %s failed in room %s; it plays a legal step instead", bot.name, room.id)
-            step = game.legal_steps()[0]
-        async with self._lock(room):
+            await asyncio.sleep(self.bot_delay)
+            game = room.game
+            if game is None or room.bot_to_move() != (seat, bot):
+                return
+            plies = room.plies
+            try:
+                step = await asyncio.to_thread(bot.choose, game.view(seat), game.legal_steps())
+            except Exception:  # a failing computer player must not stop the room: a legal step instead
+                log.exception("computer player %s failed in room %s; it plays a legal step instead", bot.name, room.id)
+                step = game.legal_steps()[0]
+        finally:
+            self._thinking.discard(room.id)
+        async with self._changing(room):
             if room.plies == plies and room.bot_to_move() == (seat, bot):  # nothing else happened meanwhile
                 await self._after(room, room.play(seat, str(step)))
 
-    async def _send_room(self, connection: Connection, room: Room) -> None:
+    async def _send_room(self, connection: Connection, room: Room, seq: int | None = None) -> None:
         assert connection.player is not None
-        message = {"type": "room", "seq": room.seq, "room": room.state_for(connection.player)}
+        message = {"type": "room", "seq": room.seq if seq is None else seq, "room": room.state_for(connection.player)}
         if connection.pictures:
             message["svg"] = room.picture()
         await connection.send(message)
-
-    async def _to_room(self, room: Room, message: dict[str, Any]) -> None:
-        room.seq += 1
-        message = {**message, "seq": room.seq}
-        for connection in list(self.connections.values()):
-            if room.id in connection.rooms:
-                await connection.send(message)
 
     async def _list(self, room: Room) -> None:
         """A room's new line in the lobby, if it changed, to the connections following the lobby."""
@@ -348,9 +384,13 @@ class Hub:
                 await connection.send(message)
 
     def _room(self, message: dict[str, Any]) -> Room:
-        room = self.rooms.get(str(message.get("room")))
-        if room is None:
-            raise ProtocolError("room", f"no room '{message.get('room')}'")
+        room_id = str(message.get("room"))
+        room = self.rooms.get(room_id)
+        if room is None:  # made by another process a moment ago?
+            row = self.store.load_room(room_id) if len(room_id) <= 16 else None
+            if row is None or row.status == "finished":
+                raise ProtocolError("room", f"no room '{message.get('room')}'")
+            room = self.rooms[row.id] = Room.restore(self.store, row)
         return room
 
     async def idle(self) -> None:

@@ -173,20 +173,30 @@ class PostgresStore:
         self._db.execute("DELETE FROM rooms WHERE id = %s AND status = 'waiting'", (room,))
 
     def open_rooms(self) -> list[RoomRow]:
+        return self._rooms("rooms.status <> 'finished'")
+
+    def load_room(self, room: str) -> RoomRow | None:
+        found = self._rooms("rooms.id = %s", room)
+        return found[0] if found else None
+
+    def _rooms(self, where: str, *args: Any) -> list[RoomRow]:
+        """The rooms matching ``where``, each with its seats and steps (three queries in all)."""
+        columns = "id, name, edition, rules, host, status, seed, match"
         rooms = self._db.execute(
-            "SELECT id, name, edition, rules, host, status, seed, match FROM rooms WHERE status <> 'finished' "
-            "ORDER BY created"
+            f"SELECT {columns} FROM rooms WHERE {where} ORDER BY created".encode(), args
         ).fetchall()
         seats: dict[str, list[SeatRow]] = {}
         for room, seat, player, bot, name in self._db.execute(
             "SELECT seats.room, seat, player, bot, seats.name FROM seats JOIN rooms ON rooms.id = seats.room "
-            "WHERE rooms.status <> 'finished' ORDER BY seats.room, seat"
+            f"WHERE {where} ORDER BY seats.room, seat".encode(),
+            args,
         ):
             seats.setdefault(room, []).append(SeatRow(seat, name, player, bot))
         steps: dict[str, list[str]] = {}
         for room, step in self._db.execute(
-            "SELECT steps.room, step FROM steps JOIN rooms ON rooms.id = steps.room "
-            "WHERE rooms.status <> 'finished' ORDER BY steps.room, n"
+            f"SELECT steps.room, step FROM steps JOIN rooms ON rooms.id = steps.room WHERE {where} "
+            "ORDER BY steps.room, n".encode(),
+            args,
         ):
             steps.setdefault(room, []).append(step)
         return [

@@ -22,7 +22,7 @@ from cafe.options import make_rules
 from cafe.record import Record
 from cafe.server.matches import Match
 from cafe.server.ratings import rated_update
-from cafe.server.store import RoomRow, SeatRow, Store
+from cafe.server.store import RoomRow, SeatRow, StepConflict, Store
 from cafe.steps import parse_step
 from cafe.svg import view_svg
 
@@ -62,7 +62,8 @@ class Room:
     game: Game | None = None
     bots: dict[int, Player] = field(default_factory=dict)
     match: Match | None = None
-    seq: int = 0  # messages sent to the room's members: a gap tells a client to sync
+    seq: int = 0  # the last event's place in the room's sequence: a gap tells a client to sync
+    version: int = 0  # the changes this copy has heard of (the broker counts them for every process)
     _picture: str | None = field(default=None, repr=False)  # the SVG of the current position, once drawn
 
     @classmethod
@@ -101,15 +102,32 @@ class Room:
 
     @classmethod
     def restore(cls, store: Store, row: RoomRow) -> Room:
-        """A room as it was before a restart: a game in progress is replayed from its committed steps."""
-        room = cls(row.id, row.name, row.edition, row.rules, row.host, row.seed, store, list(row.seats), row.status)
-        room.match = None if row.match is None else Match.from_json(row.match)
-        if row.status == "playing":
-            room._begin()
-            assert room.game is not None
-            for text in row.steps:
-                room.game.push(text)
+        """A room as it is stored (after a restart, or made by another process): its game replayed."""
+        room = cls(row.id, row.name, row.edition, row.rules, row.host, row.seed, store)
+        room.refresh(row)
         return room
+
+    def refresh(self, row: RoomRow | None) -> None:
+        """Bring this copy up to the stored room, which another server process may have changed (None: dropped)."""
+        self._picture = None
+        if row is None:
+            self.status = "closed"
+            return
+        self.name, self.host, self.status, self.seats = row.name, row.host, row.status, list(row.seats)
+        self.match = None if row.match is None else Match.from_json(row.match)
+        if row.status not in ("playing", "finished"):
+            self.game, self.bots = None, {}
+            return
+        known = tuple(str(result.step) for result in self.game.results) if self.game is not None else None
+        if known is None or row.steps[: len(known)] != known:  # a step taken back, or a game new to this copy
+            self._begin()
+            known = ()
+        assert self.game is not None
+        for text in row.steps[len(known) :]:
+            self.game.push(text)
+        for seat in self.seats:  # a person's seat given to a computer player meanwhile
+            if seat.bot and seat.seat not in self.bots:
+                self.bots[seat.seat] = make_player(seat.bot, seed=self.seed + seat.seat)
 
     # ------------------------------------------------------------------ reading
 
@@ -332,6 +350,9 @@ class Room:
             return Outcome(error=str(error), rule=error.rule or None)
         try:
             self.store.add_step(self.id, self.plies - 1, seat, str(step))
+        except StepConflict:  # another server process stored this step number first: nothing changes here
+            self.game.pop()
+            return Outcome(error="the game moved on meanwhile; sync and try again")
         except Exception:
             self.game.pop()
             raise

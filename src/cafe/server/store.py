@@ -128,6 +128,9 @@ class Store(Protocol):
     def leaderboard(self, limit: int) -> list[tuple[str, Rating]]: ...
     def drop_room(self, room: str) -> None: ...
     def open_rooms(self) -> list[RoomRow]: ...
+    def load_room(self, room: str) -> RoomRow | None:
+        """One room as it is stored now (another process may have changed it)."""
+
     def record(self, room: str) -> dict[str, Any] | None: ...
     def close(self) -> None: ...
 
@@ -242,15 +245,22 @@ class SQLiteStore:
     def drop_room(self, room: str) -> None:
         """A waiting room that closed before its game began."""
         with self._db:
-            self._db.execute("DELETE FROM seats WHERE room = ?", (room,))
-            self._db.execute("DELETE FROM rooms WHERE id = ? AND status = 'waiting'", (room,))
+            if self._db.execute("DELETE FROM rooms WHERE id = ? AND status = 'waiting'", (room,)).rowcount:
+                self._db.execute("DELETE FROM seats WHERE room = ?", (room,))
 
     def open_rooms(self) -> list[RoomRow]:
         """Every room still waiting or playing, with its seats and steps, to continue after a restart."""
+        return self._rooms("status != 'finished'")
+
+    def load_room(self, room: str) -> RoomRow | None:
+        found = self._rooms("id = ?", room)
+        return found[0] if found else None
+
+    def _rooms(self, where: str, *args: Any) -> list[RoomRow]:
         rooms = []
         for row in self._db.execute(
-            "SELECT id, name, edition, rules, host, status, seed, match FROM rooms WHERE status != 'finished' "
-            "ORDER BY created"
+            f"SELECT id, name, edition, rules, host, status, seed, match FROM rooms WHERE {where} ORDER BY created",
+            args,
         ).fetchall():
             seats = tuple(
                 SeatRow(seat=s[0], player=s[1], bot=s[2], name=s[3])

@@ -1,0 +1,282 @@
+"""Several `cafe serve` processes sharing one PostgreSQL database and one Redis broker.
+
+People connected to different processes play one game; a process killed mid-game loses nothing
+acknowledged and its players go on from another; two processes racing to apply steps to one
+room never corrupt it.  Real servers, started by scripts/with-services.sh.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from cafe.arena.match import new_game
+from cafe.server.postgres import PostgresStore
+from servers import free_port, fresh_database, start_server
+
+pytestmark = pytest.mark.services
+
+
+class Cluster:
+    """Server processes on their own ports, sharing a fresh database and the test Redis."""
+
+    def __init__(self, url: str, data: Path) -> None:
+        self.url, self.data = url, data
+        self.servers: dict[int, subprocess.Popen[bytes]] = {}
+
+    def start(self) -> int:
+        port = free_port()
+        broker = os.environ["CAFE_TEST_BROKER"]
+        self.servers[port] = start_server(port, self.data, "--database", self.url, "--broker", broker)
+        return port
+
+    def kill(self, port: int) -> None:
+        os.kill(self.servers[port].pid, signal.SIGKILL)
+        self.servers.pop(port).wait()
+
+    def stop(self) -> None:
+        for server in self.servers.values():
+            server.kill()
+            server.wait()
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    with fresh_database() as url:
+        started = Cluster(url, tmp_path)
+        try:
+            yield started
+        finally:
+            while OPEN:
+                OPEN.pop().close()
+            started.stop()
+
+
+OPEN: list[ClientConnection] = []  # the running test's connections, closed at its end
+
+
+class Player:
+    def __init__(self, port: int, name: str | None = None, token: str | None = None) -> None:
+        self.ws: ClientConnection = connect(f"ws://127.0.0.1:{port}/ws").__enter__()
+        OPEN.append(self.ws)
+        self.send({"type": "hello", "name": name} if token is None else {"type": "hello", "token": token})
+        welcome = self.expect("welcome")
+        self.token, self.player = welcome["token"], welcome["player"]
+        self.state: dict[str, Any] = {}
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(message))
+
+    def expect(self, kind: str, **fields: Any) -> dict[str, Any]:
+        while True:
+            message = json.loads(self.ws.recv(timeout=30))
+            if message["type"] == "room":
+                self.state = message["room"]
+            assert message["type"] != "error" or kind == "error", message
+            if message["type"] == kind and all(message.get(k) == v for k, v in fields.items()):
+                return message
+
+    def refusals_before_help(self, room: str) -> list[dict[str, Any]]:
+        """The refusals of this connection's requests so far: a connection's requests are answered in order, so
+        every refusal comes before the answer to a /help sent now."""
+        self.send({"type": "say", "room": room, "text": "/help"})
+        refusals = []
+        while True:
+            message = json.loads(self.ws.recv(timeout=30))
+            if message["type"] == "room":
+                self.state = message["room"]
+            elif message["type"] == "error":
+                refusals.append(message)
+            elif message["type"] == "info" and "seq" not in message and message["text"].startswith("/join"):
+                return refusals
+
+    def room(self, **wanted: Any) -> dict[str, Any]:
+        while True:
+            state = self.expect("room")["room"]
+            if all(state.get(k) == v for k, v in wanted.items()):
+                return state
+
+
+def replayed(url: str, room: str) -> list[str]:
+    """The room's steps as stored, checked by replaying them into a fresh game."""
+    store = PostgresStore(url)
+    row = store.load_room(room)
+    store.close()
+    assert row is not None
+    game = new_game(row.edition, [s.name for s in row.seats], row.seed, row.rules)
+    for step in row.steps:
+        game.push(step)  # raises if a stored step was illegal
+    return list(row.steps)
+
+
+def test_people_on_different_processes_play_one_game_to_its_end(cluster: Cluster) -> None:
+    first, second = cluster.start(), cluster.start()
+    ann, bob = Player(first, "Ann"), Player(second, "Bob")
+    ann.send({"type": "create", "edition": "cards"})
+    room = ann.room()["id"]
+    bob.send({"type": "enter", "room": room})  # a room made by the other process
+    bob.room(id=room)
+    bob.send({"type": "say", "room": room, "text": "/join"})
+    while len(ann.room()["seats"]) < 2:
+        pass
+    bob.send({"type": "say", "room": room, "text": "Hello from the other server"})
+    assert ann.expect("chat")["text"] == "Hello from the other server"
+    ann.send({"type": "say", "room": room, "text": "/start"})
+    people = {0: ann, 1: bob}
+    for person in people.values():
+        person.room(status="playing")
+    while ann.state["status"] == "playing":
+        mover = people[ann.state["view"]["current_player"]]
+        plies = ann.state["plies"]
+        mover.room(plies=plies) if mover.state.get("plies") != plies else None
+        time.sleep(0.06)  # a person's pace: under the rate limit
+        mover.send({"type": "step", "room": room, "step": mover.state["legal"][0], "plies": plies})
+        ann.room(plies=plies + 1)
+    final = bob.room(status="finished")
+    assert final["view"]["scores"] == ann.state["view"]["scores"] and final["plies"] == ann.state["plies"]
+    assert len(replayed(cluster.url, room)) == final["plies"]
+
+
+def play_to(people: dict[int, Player], room: str, watcher: Player, plies: int | None = None) -> None:
+    """The people whose turn it is play their first legal step until ``plies`` steps (or the end); the computer
+    players play theirs.  ``watcher`` follows every step."""
+    while watcher.state["status"] == "playing" and (plies is None or watcher.state["plies"] < plies):
+        current = watcher.state["view"]["current_player"]
+        at = watcher.state["plies"]
+        if current not in people:
+            watcher.room()  # a computer player's step
+            continue
+        mover = people[current]
+        while mover.state.get("plies") != at:
+            mover.room()
+        time.sleep(0.06)
+        mover.send({"type": "step", "room": room, "step": mover.state["legal"][0], "plies": at})
+        while watcher.state["plies"] == at:
+            watcher.room()
+
+
+def test_a_killed_process_loses_nothing_and_its_players_go_on_from_another(cluster: Cluster) -> None:
+    first, second, third = cluster.start(), cluster.start(), cluster.start()
+    ann, bob = Player(first, "Ann"), Player(second, "Bob")
+    ann.send({"type": "create", "edition": "board"})
+    room = ann.room()["id"]
+    bob.send({"type": "say", "room": room, "text": "/join"})
+    ann.send({"type": "say", "room": room, "text": "/bot easy"})
+    while len(ann.room()["seats"]) < 3:
+        pass
+    ann.send({"type": "say", "room": room, "text": "/start"})
+    ann.room(status="playing")
+    seat = bob.room(status="playing")["you"]
+    people = {0: ann, seat: bob}
+    play_to(people, room, ann, plies=15)
+    acknowledged = bob.state["plies"]
+    seen_turns = bob.state["view"]["turns"]
+    cluster.kill(second)  # Bob's process, mid-game
+    bob = Player(third, token=bob.token)  # Bob comes back through another process
+    again = bob.room(id=room)
+    assert again["you"] == seat and again["plies"] >= acknowledged
+    assert again["view"]["turns"][: len(seen_turns)] == seen_turns
+    play_to({0: ann, seat: bob}, room, ann)
+    assert bob.room(status="finished")["plies"] == ann.state["plies"]
+    assert len(replayed(cluster.url, room)) == ann.state["plies"]
+
+
+def test_two_processes_racing_on_one_room_never_corrupt_it(cluster: Cluster) -> None:
+    first, second = cluster.start(), cluster.start()
+    ann = Player(first, "Ann")
+    ann.send({"type": "create", "edition": "board"})
+    room = ann.room()["id"]
+    ann.send({"type": "say", "room": room, "text": "/bot easy"})
+    ann.room(status="waiting", plies=0)
+    ann.send({"type": "say", "room": room, "text": "/start"})
+    ann.room(status="playing")
+    twin = Player(second, token=ann.token)  # Ann again, through the other process
+    twin.room(id=room)
+    refused = accepted = 0
+    while ann.state["status"] == "playing" and accepted < 25:
+        if ann.state["view"]["current_player"] != 0:
+            ann.room()
+            continue
+        at = ann.state["plies"]
+        while twin.state.get("plies") != at:
+            twin.room()
+        legal = ann.state["legal"]
+        steps = (legal[0], legal[-1])  # different steps, when there is a choice
+        time.sleep(0.12)  # two messages each round: under the rate limit
+        racers = [
+            threading.Thread(target=person.send, args=({"type": "step", "room": room, "step": step, "plies": at},))
+            for person, step in zip((ann, twin), steps, strict=True)
+        ]
+        for racer in racers:
+            racer.start()
+        for racer in racers:
+            racer.join()
+        errors = [person.refusals_before_help(room) for person in (ann, twin)]
+        assert sorted(len(e) for e in errors) == [0, 1], errors  # exactly one of the two won, the other was told
+        accepted += 1
+        refused += 1
+        while ann.state["plies"] <= at:
+            ann.room()
+    assert accepted == refused == 25
+    stored = replayed(cluster.url, room)
+    for person in (ann, twin):
+        person.send({"type": "sync", "room": room})
+        state = person.room(id=room)
+        assert state["plies"] == len(stored)
+
+
+def test_two_hubs_share_rooms_chat_steps_and_presence_through_redis() -> None:
+    """The same as above inside one test process (two applications, each with its own broker connection)."""
+    from starlette.testclient import TestClient
+
+    from cafe.server.app import create_app
+    from cafe.server.broker import RedisBroker
+    from test_server import Person, close_all
+
+    broker = os.environ["CAFE_TEST_BROKER"]
+    with fresh_database() as url:
+        one = create_app(store=PostgresStore(url), broker=RedisBroker(broker), bot_delay=0.0, away_seconds=0.3)
+        two = create_app(store=PostgresStore(url), broker=RedisBroker(broker), bot_delay=0.0, away_seconds=0.3)
+        with TestClient(one) as a, TestClient(two) as b:
+            try:
+                ann, bob = Person(a, "Ann"), Person(b, "Bob")
+                ann.send({"type": "create", "edition": "board"})
+                room = ann.room()["id"]
+                assert bob.expect("listing")["room"]["id"] == room  # the other process's lobby hears of it
+                bob.send({"type": "enter", "room": room})
+                bob.room(id=room)
+                bob.say(room, "/join")
+                ann.say(room, "/bot easy")
+                ann.say(room, "/start")
+                bob.say(room, "Good luck!")
+                assert ann.expect("chat")["text"] == "Good luck!"
+                state = ann.room(status="playing")
+                people = {seat["seat"]: {"Ann": ann, "Bob": bob}.get(seat["name"]) for seat in state["seats"]}
+                while ann.latest["plies"] < 20:
+                    mover = people[ann.latest["view"]["current_player"]]
+                    if mover is None:
+                        ann.expect("room")
+                        continue
+                    at = ann.latest["plies"]
+                    mine = mover.at(at)
+                    mover.send({"type": "step", "room": room, "step": mine["legal"][0], "plies": at})
+                    ann.at(at + 1)
+                plies = ann.latest["plies"]
+                assert bob.at(plies)["view"]["turns"] == ann.at(plies)["view"]["turns"]
+                bob_seat = bob.latest["you"]
+                bob.close()  # Bob leaves for good: once he is connected nowhere, a computer player takes over
+                while "computer player takes over" not in ann.expect("info", room=room)["text"]:
+                    pass
+                assert ann.latest["seats"][bob_seat]["bot"] == "medium"  # the room changed before the news
+            finally:
+                close_all()
