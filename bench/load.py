@@ -1,13 +1,19 @@
 """Many simultaneous games over real WebSocket connections against the game server.
 
     python bench/load.py [--games 200] [--seconds 60] [--think 1.0] [--url ws://HOST:PORT/ws]
+    python bench/load.py --processes 2 --database postgresql://... --broker redis://...
 
-Without --url it starts `cafe serve` itself on a free port with a fresh data directory.  Every
-game is two scripted clients in one room; a client whose turn it is waits --think seconds (a
-person's pace), sends a random legal step and times the round trip until the room state with
-that step arrives.  After --seconds it reports steps per second and the round trip's
-percentiles, then checks with the server's database that every acknowledged step was stored.
-Prints one JSON object.
+Without --url it starts `cafe serve` itself on a free port with a fresh data directory (SQLite),
+or with --database and --broker that many processes sharing PostgreSQL and Redis; then each
+game's two clients connect to two different processes.  Every game is two scripted clients in
+one room; a client whose turn it is waits --think seconds (a person's pace), sends a random
+legal step and times the round trip until the room state with that step arrives (with several
+processes, through the broker).  After --seconds it reports steps per second and
+the round trip's percentiles, then checks with the server's database that every acknowledged
+step was stored.  Prints one JSON object.
+
+    scripts/with-services.sh sh -c 'python bench/load.py --processes 2 \
+        --database "$CAFE_TEST_DATABASE" --broker "$CAFE_TEST_BROKER"'
 """
 
 from __future__ import annotations
@@ -81,9 +87,9 @@ class Client:
                 await self.send({"type": "step", "room": room, "step": step, "plies": state["plies"]})
 
 
-async def one_game(url: str, seed: int, think: float, stop_at: float) -> tuple[Client, Client, str]:
+async def one_game(urls: list[str], seed: int, think: float, stop_at: float) -> tuple[Client, Client, str]:
     rng = random.Random(seed)
-    host_ws, guest_ws = await connect(url), await connect(url)
+    host_ws, guest_ws = await connect(urls[seed % len(urls)]), await connect(urls[(seed + 1) % len(urls)])
     host, guest = Client(host_ws, rng, think), Client(guest_ws, random.Random(seed + 1), think)
     await host.send({"type": "hello", "name": f"host{seed}"})
     await guest.send({"type": "hello", "name": f"guest{seed}"})
@@ -91,6 +97,8 @@ async def one_game(url: str, seed: int, think: float, stop_at: float) -> tuple[C
     await guest.receive("welcome")
     await host.send({"type": "create", "edition": "board"})
     room = (await host.receive("room"))["room"]["id"]
+    await guest.send({"type": "enter", "room": room})  # made by the host's process, maybe not the guest's
+    await guest.receive("room")
     await guest.send({"type": "say", "room": room, "text": "/join"})
     while len((await host.receive("room"))["room"]["seats"]) < 2:
         pass
@@ -108,10 +116,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(data: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(data: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "cafe", "serve", "--port", str(port), "--data", str(data)], stdout=subprocess.DEVNULL
+        [sys.executable, "-m", "cafe", "serve", "--port", str(port), "--data", str(data), *options],
+        stdout=subprocess.DEVNULL,
     )
     for _ in range(300):
         try:
@@ -128,11 +137,25 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-async def run(url: str, games: int, seconds: float, think: float) -> tuple[list[tuple[Client, Client, str]], float]:
+async def run(
+    urls: list[str], games: int, seconds: float, think: float
+) -> tuple[list[tuple[Client, Client, str]], float]:
     started = time.perf_counter()
     stop_at = started + seconds
-    results = await asyncio.gather(*(one_game(url, 1000 + 2 * g, think, stop_at) for g in range(games)))
+    results = await asyncio.gather(*(one_game(urls, 1000 + 2 * g, think, stop_at) for g in range(games)))
     return list(results), time.perf_counter() - started
+
+
+def stored_steps(data: Path, database: str | None) -> dict[str, int]:
+    """How many steps each room has in the servers' database."""
+    query = "SELECT room, COUNT(*) FROM steps GROUP BY room"
+    if database is None:
+        with sqlite3.connect(data / "cafe.sqlite3") as db:
+            return dict(db.execute(query).fetchall())
+    import psycopg
+
+    with psycopg.connect(database) as db:
+        return {room: count for room, count in db.execute(query).fetchall()}
 
 
 def main() -> None:
@@ -141,21 +164,27 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--think", type=float, default=1.0, help="seconds a client waits before its step")
     parser.add_argument("--url", help="a running server's WebSocket (default: start one)")
+    parser.add_argument("--processes", type=int, default=1, help="server processes to start (with --database)")
+    parser.add_argument("--database", help="PostgreSQL for the started processes (default: SQLite, one process)")
+    parser.add_argument("--broker", help="Redis for the started processes")
     args = parser.parse_args()
+    if args.processes > 1 and not (args.database and args.broker):
+        parser.error("several processes need a shared --database and --broker")
     data = Path(tempfile.mkdtemp(prefix="cafe-load-"))
-    server = None
-    url = args.url
-    if url is None:
-        server, url = start_server(data)
+    shared = ["--database", args.database, "--broker", args.broker] if args.database else []
+    servers = [] if args.url else [start_server(data, *shared) for _ in range(args.processes)]
+    urls = [args.url] if args.url else [url for _, url in servers]
     try:
-        results, wall = asyncio.run(run(url, args.games, args.seconds, args.think))
+        results, wall = asyncio.run(run(urls, args.games, args.seconds, args.think))
     finally:
-        if server is not None:
+        for server, _ in servers:
             server.terminate()
             server.wait()
     trips = [t * 1000 for host, guest, _ in results for t in host.round_trips + guest.round_trips]
     report: dict[str, Any] = {
         "games": args.games,
+        "processes": len(urls),
+        "backend": "postgresql+redis" if args.database else "sqlite",
         "seconds": round(wall, 1),
         "think": args.think,
         "steps_acknowledged": len(trips),
@@ -168,9 +197,8 @@ def main() -> None:
             "max": round(max(trips), 2) if trips else None,
         },
     }
-    if server is not None:  # nothing acknowledged is missing from the database
-        with sqlite3.connect(data / "cafe.sqlite3") as db:
-            stored = dict(db.execute("SELECT room, COUNT(*) FROM steps GROUP BY room").fetchall())
+    if servers:  # nothing acknowledged is missing from the database
+        stored = stored_steps(data, args.database)
         seen = {room: max(h.acknowledged.get(room, 0), g.acknowledged.get(room, 0)) for h, g, room in results}
         report["rooms_with_lost_steps"] = sum(stored.get(room, 0) < plies for room, plies in seen.items())
     print(json.dumps(report, indent=1))

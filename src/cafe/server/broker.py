@@ -110,6 +110,7 @@ class LocalBroker:
 
 CHANNEL = "cafe:events"
 LEASE = 10.0  # seconds a room's lock is held at most (a process that dies holding it frees it then)
+CONNECTIONS = 32  # Redis connections a process uses at most (beside its subscription)
 HEARTBEAT = 5.0  # seconds between a process's signs of life; its connections count as present while they last
 # KEYS: the room's sequence and version counters; ARGV: the event without them, whether it changes the room.
 # Numbering and publishing in one script keeps the channel in sequence order.
@@ -129,7 +130,11 @@ class RedisBroker:
         from redis import asyncio as aioredis
 
         self.origin = secrets.token_hex(6)
-        self._redis = aioredis.from_url(url, decode_responses=True)
+        # many requests at once wait for one of a bounded number of connections, rather than fail
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=CONNECTIONS, timeout=LEASE, decode_responses=True
+        )
+        self._redis = aioredis.Redis(connection_pool=pool)
         self._publish = self._redis.register_script(PUBLISH)
         self._locks = RoomLocks()
         self._tasks: list[asyncio.Task[None]] = []
@@ -161,7 +166,7 @@ class RedisBroker:
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            with contextlib.suppress(asyncio.CancelledError, Exception):  # gone already, or failed with Redis
                 await task
         await self._redis.delete(f"cafe:present:{self.origin}", f"cafe:alive:{self.origin}")
         await self._redis.srem("cafe:processes", self.origin)
