@@ -243,18 +243,14 @@ class Hub:
     async def step(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
         text = _text(message, "step", 40)
-        plies = message.get("plies")
-        if plies is not None and not isinstance(plies, int):
-            raise ProtocolError("step", "'plies' is the number of steps seen, an integer")
+        plies = _plies(message)
         assert connection.player is not None
         player = connection.player
         await self._apply(connection, room, lambda: room.step(player, text, plies))
 
     async def undo(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
-        plies = message.get("plies")
-        if plies is not None and not isinstance(plies, int):
-            raise ProtocolError("step", "'plies' is the number of steps seen, an integer")
+        plies = _plies(message)
         assert connection.player is not None
         player, name = connection.player, connection.name
         await self._apply(connection, room, lambda: room.take_back(player, name, plies))
@@ -267,9 +263,25 @@ class Hub:
         async with self.broker.lock(room.id):
             stored = await self.broker.version(room.id)
             if stored != room.version:  # another process changed it since this copy last heard
-                room.refresh(self.store.load_room(room.id))
-                room.version = stored
+                self._reload(room, stored)
             yield
+
+    def _reload(self, room: Room, version: int) -> None:
+        """This copy of a room brought up to the store, where another process changed it (to ``version``)."""
+        room.refresh(self.store.load_room(room.id))
+        room.version = version
+
+    def _load(self, room_id: str) -> Room | None:
+        """A room this process has not heard of yet (another process made it), from the store."""
+        row = self.store.load_room(room_id)
+        if row is None or row.status == "finished":
+            return None
+        room = self.rooms[row.id] = Room.restore(self.store, row)
+        previous = room.match.previous if room.match else None
+        for connection in self.connections.values():  # the next game of a match is followed like the last
+            if previous in connection.rooms:
+                connection.rooms.add(room.id)
+        return room
 
     async def _apply(self, connection: Connection, room: Room, request: Callable[[], Outcome]) -> None:
         async with self._changing(room):
@@ -305,16 +317,11 @@ class Hub:
     async def deliver(self, event: Event) -> None:
         """A room event from the broker (made here or in another process): to this process's connections."""
         room = self.rooms.get(event.room)
-        if room is None:  # a room another process made
-            row = self.store.load_room(event.room)
-            if row is None:
+        if room is None:
+            room = self._load(event.room)
+            if room is None:  # gone, or finished before this process heard of it: nobody here follows it
                 return
-            room = self.rooms[row.id] = Room.restore(self.store, row)
-            room.version = event.version
-            previous = room.match.previous if room.match else None
-            for connection in self.connections.values():  # the next game of a match is followed like the last
-                if previous in connection.rooms:
-                    connection.rooms.add(room.id)
+            room.version = event.version  # read just now: as new as this event
         room.seq = max(room.seq, event.seq)
         followers = [c for c in self.connections.values() if room.id in c.rooms]
         if event.kind != "changed":
@@ -323,8 +330,7 @@ class Hub:
                 await connection.send(message)
             return
         if event.origin != self.broker.origin and event.version > room.version:
-            room.refresh(self.store.load_room(room.id))
-            room.version = event.version
+            self._reload(room, event.version)
         for connection in followers:
             await self._send_room(connection, room, event.seq)
         await self._list(room)
@@ -390,18 +396,18 @@ class Hub:
 
     def _room(self, message: dict[str, Any]) -> Room:
         room_id = str(message.get("room"))
-        room = self.rooms.get(room_id)
-        if room is None:  # made by another process a moment ago?
-            row = self.store.load_room(room_id) if len(room_id) <= 16 else None
-            if row is None or row.status == "finished":
-                raise ProtocolError("room", f"no room '{message.get('room')}'")
-            room = self.rooms[row.id] = Room.restore(self.store, row)
+        room = self.rooms.get(room_id) or (self._load(room_id) if len(room_id) <= 16 else None)
+        if room is None:
+            raise ProtocolError("room", f"no room '{message.get('room')}'")
         return room
 
-    async def idle(self) -> None:
-        """Wait until no computer player is thinking and no timer runs (for tests)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+def _plies(message: dict[str, Any]) -> int | None:
+    """The number of steps the client has seen, if it says (a step or an undo on an older position is stale)."""
+    plies = message.get("plies")
+    if plies is not None and not isinstance(plies, int):
+        raise ProtocolError("step", "'plies' is the number of steps seen, an integer")
+    return plies
 
 
 def _text(message: dict[str, Any], key: str, limit: int) -> str:

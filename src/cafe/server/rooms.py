@@ -75,27 +75,28 @@ class Room:
         make_rules(edition, rules)  # raises a RulesError naming what is wrong, an unknown edition included
         match = None if best_of is None else Match.begin(best_of)
         room = cls(room_id, name, edition, rules, host, _seed(), store, match=match)
-        store.add_room(RoomRow(room_id, name, edition, rules, host, "waiting", room.seed, (), (), room._match_json()))
+        room._store_new()
         return room
 
     def next_game(self, room_id: str) -> Room:
         """The room of a match's next game: the same players, seats turned by one, started at once."""
         assert self.match is not None
-        seats = self.seats[1:] + self.seats[:1]
-        seats = [SeatRow(k, s.name, s.player, s.bot) for k, s in enumerate(seats)]
+        seats = _numbered(self.seats[1:] + self.seats[:1])
         match = self.match.following(self.id)
         name = f"{self.name.split(' · game ')[0]} · game {match.game}"
         room = Room(room_id, name, self.edition, self.rules, self.host, _seed(), self.store, seats, "playing",
                     match=match)  # fmt: skip
-        self.store.add_room(
-            RoomRow(
-                room_id, name, self.edition, self.rules, self.host, "waiting", room.seed, (), (), room._match_json()
-            )
-        )
+        room._store_new()
         self.store.set_seats(room_id, tuple(seats))
         self.store.start_room(room_id)
         room._begin()
         return room
+
+    def _store_new(self) -> None:
+        """Store this new room, waiting (its seats and start follow)."""
+        row = RoomRow(self.id, self.name, self.edition, self.rules, self.host, "waiting", self.seed, (), (),
+                      self._match_json())  # fmt: skip
+        self.store.add_room(row)
 
     def _match_json(self) -> dict[str, Any] | None:
         return None if self.match is None else self.match.to_json()
@@ -297,7 +298,7 @@ class Room:
 
     def _remove(self, seat: int) -> None:
         del self.seats[seat]
-        self.seats = [SeatRow(k, s.name, s.player, s.bot) for k, s in enumerate(self.seats)]
+        self.seats = _numbered(self.seats)
         self.store.set_seats(self.id, tuple(self.seats))
 
     def _begin(self) -> None:
@@ -385,3 +386,8 @@ class Room:
 def _seed() -> int:
     """A game's secret seed: the bag's order follows from it, so it never leaves the server."""
     return random.SystemRandom().randrange(1 << 62)
+
+
+def _numbered(seats: list[SeatRow]) -> list[SeatRow]:
+    """The same seats, numbered afresh in their order."""
+    return [SeatRow(k, s.name, s.player, s.bot) for k, s in enumerate(seats)]
