@@ -1,6 +1,8 @@
 // The café as the server draws it (SVG with data-chair / data-place / data-stool attributes), made
 // clickable: the chairs a selected guest may take light up with the points they would score.
 
+import { signed } from "./dom.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 
 export function drawBoard(holder, svgText, lit, onPick) {
@@ -21,7 +23,7 @@ export function drawBoard(holder, svgText, lit, onPick) {
     label.setAttribute("x", x);
     label.setAttribute("y", y);
     label.setAttribute("class", "points");
-    label.textContent = points > 0 ? `+${points}` : String(points); // what it scores at once
+    label.textContent = signed(points); // what it scores at once
     svg.append(label);
   }
   svg.addEventListener("click", (event) => {

@@ -1,4 +1,5 @@
-// Building DOM nodes without innerHTML: names and chat are other people's text and stay text.
+// Small helpers of the page: DOM nodes built without innerHTML (names and chat are other people's text
+// and stay text), and points written as players write them.
 
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -19,3 +20,6 @@ export function h(tag, attrs = {}, ...children) {
 export function replace(parent, ...children) {
   parent.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
 }
+
+// Points as players write them: +3, 0, -2.
+export const signed = (n) => (n > 0 ? `+${n}` : String(n));

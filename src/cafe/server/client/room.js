@@ -1,10 +1,8 @@
 // A room: the café, the players, your hand and what you may do, the turn log, the chat, the end.
 
 import { drawBoard } from "./board.js";
-import { h, replace } from "./dom.js";
+import { h, replace, signed } from "./dom.js";
 import { movesOf, parseStep, playableTiles, tileWords } from "./steps.js";
-
-const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 export class RoomView {
   constructor(catalogue, actions) {
@@ -129,7 +127,7 @@ export class RoomView {
     if (view.edition === "board") {
       const next = view.bar_values[view.bar.length];
       return h("p", { class: "counts" }, `Bag: ${view.bag_count} guests · Bar: ${view.bar.length}/${view.bar_values.length}`,
-        next !== undefined ? ` · next stool ${next > 0 ? "+" : ""}${next}` : "");
+        next !== undefined ? ` · next stool ${signed(next)}` : "");
     }
     return h("p", { class: "counts" }, `Deck: ${view.deck_count} cards · Table cards left: ${view.table_pile_count}`);
   }
