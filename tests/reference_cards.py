@@ -132,7 +132,8 @@ def normal_prefix(game: CardGame, start: Position, played: list[tuple[Tile, str]
 
 def tribe_complete(game: CardGame, start: Position, cards: list[tuple[Tile, str]]) -> bool:
     """A whole tribe/circle turn (RULES.md §4.7): 2-4 cards of one gender, all touching a table T that
-    ends with four clients all of that gender; no table fills before the last card, and only such a T."""
+    ends with four clients all of that gender; no table fills before the last card, which may fill
+    another table beside T."""
     if not 2 <= len(cards) <= 4 or len({card.gender for card, _ in cards}) != 1:
         return False
     gender = cards[0][0].gender
@@ -152,8 +153,7 @@ def tribe_complete(game: CardGame, start: Position, cards: list[tuple[Tile, str]
         for t in common
         if len(clients_at(game, clients, t)) == 4 and all(c.gender == gender for c in clients_at(game, clients, t))
     ]
-    full = [t for t in tables if len(clients_at(game, clients, t)) == 4]
-    return bool(tribe) and set(full) <= set(tribe)
+    return bool(tribe)
 
 
 def tribe_extendable(game: CardGame, start: Position, cards: list[tuple[Tile, str]], hand: list[Tile]) -> bool:

@@ -292,6 +292,34 @@ def test_r4_7_a_tribe_must_be_completed_and_only_with_the_variant() -> None:
     assert rule_of(game, "FRAf@d3") == "R4.7"  # every card of the circle touches its table
 
 
+def test_r4_7_the_last_card_of_a_circle_may_fill_another_table_too() -> None:
+    # France (c3) holds two clients already; the circle's third card, on c4, brings it to three
+    game = position(["ITAf", "ITAf", "ITAf", "FRAf", "RUSm"], {"d3": "FRAm", "c2": "FRAf"}, rules=TRIBES,
+                    table_pile=["ESP", "TUR"])  # fmt: skip
+    for step in ("ITAf@b5", "ITAf@a4", "ITAf@c4"):
+        assert not game.push(step).turn_over
+    assert "FRAf@b3" in legal(game)
+    last = game.push("FRAf@b3")  # four ladies at Italy, and the fourth client at France
+    points = dict(last.table_points)
+    assert points["b4"] == 20  # the circle, once
+    assert points["c3"] == 4 + 3  # France full as usual: four clients, three of them French
+    assert points["b2"] == 2  # the USA table: c2 and b3, nobody American
+    assert last.points == 20 + 7 + 2 and last.turn_over
+    assert last.completed == ("c3", "b4")  # both leave together, replaced in slot order
+    assert game.table_at("c3") == Nation.ESP and game.table_at("b4") == Nation.TUR
+    assert all(game.occupant(p) is None for p in ("b5", "a4", "c4", "b3", "d3", "c2"))
+
+
+def test_r4_7_one_card_completing_two_circles_scores_both() -> None:
+    # b3 touches c3 and b4; every card of the turn touches both, and both end with four ladies
+    game = position(["ITAf", "FRAf", "FRAf", "RUSm"], {"b5": "ITAf", "a4": "ITAf", "d3": "FRAf", "c2": "FRAf"},
+                    rules=TRIBES, table_pile=["ESP", "TUR"])  # fmt: skip
+    game.push("ITAf@c4")
+    last = game.push("FRAf@b3")
+    points = dict(last.table_points)
+    assert points["b4"] == 20 and points["c3"] == 20 and last.completed == ("c3", "b4")
+
+
 def test_refusals_name_the_rule() -> None:
     game = position(["ITAm", "ITAf", "GERm"], {"b5": "ITAf"})
     assert rule_of(game, "ITAm@b5") == "R4.2"  # taken

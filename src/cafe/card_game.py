@@ -396,8 +396,8 @@ class CardGame(SteppedGame):
         if not tables or k >= MAX_TRIBE_CARDS:
             return NOT_TRIBE
         filled = [t for t in self.board.place_slots[p] if s.slot_clients[t] == 3]
-        if filled:  # only T may fill, with the turn's last card, and the turn has at least 2 cards
-            return 0 if k >= 1 and all(t in tables for t in filled) else NOT_TRIBE
+        if filled:  # the turn's last card (of at least 2) fills T, and maybe another table beside it
+            return 0 if k >= 1 and any(t in tables for t in filled) else NOT_TRIBE
         if k + 1 >= MAX_TRIBE_CARDS:
             return NOT_TRIBE
         self._sit(s, card, p)
