@@ -172,6 +172,7 @@ def main() -> None:
         parser.error("several processes need a shared --database and --broker")
     data = Path(tempfile.mkdtemp(prefix="cafe-load-"))
     shared = ["--database", args.database, "--broker", args.broker] if args.database else []
+    shared += ["--limit", f"per_address={2 * args.games + 10}"]  # every client here comes from this one address
     servers = [] if args.url else [start_server(data, *shared) for _ in range(args.processes)]
     urls = [args.url] if args.url else [url for _, url in servers]
     try:

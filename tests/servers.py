@@ -58,3 +58,59 @@ def fresh_database() -> Iterator[str]:
     finally:
         with psycopg.connect(url, autocommit=True) as admin:
             admin.execute(f"DROP DATABASE {name} WITH (FORCE)".encode())
+
+
+@contextlib.contextmanager
+def serving(app: object) -> Iterator[int]:
+    """An application served by uvicorn on a real loopback port, in a thread of the test; yields the port."""
+    import threading
+
+    import uvicorn
+
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", http="h11")  # type: ignore[arg-type]
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(300):
+        if server.started:
+            break
+        time.sleep(0.02)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+def stalled_socket(port: int) -> socket.socket:
+    """A WebSocket client on /ws that will never read (its receive buffer is tiny); write with :func:`send_frames`."""
+    import base64
+
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    raw.connect(("127.0.0.1", port))
+    key = base64.b64encode(secrets.token_bytes(16)).decode()
+    raw.sendall(
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += raw.recv(1)
+    assert b" 101 " in answer, answer
+    return raw
+
+
+def send_frames(raw: socket.socket, *texts: str) -> None:
+    """Masked text frames, as a client must send them; a server that has hung up is no error here."""
+    import struct
+
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        for text in texts:
+            payload = text.encode()
+            mask = secrets.token_bytes(4)
+            size = (
+                bytes([0x80 | len(payload)]) if len(payload) < 126 else bytes([0xFE]) + struct.pack("!H", len(payload))
+            )
+            raw.sendall(bytes([0x81]) + size + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))

@@ -66,7 +66,8 @@ def test_every_message_type_and_error_code_of_the_server_is_documented() -> None
     text = (ROOT / "docs" / "protocol.md").read_text()
     for kind in hub.HANDLERS:
         assert f"| `{kind}` |" in text, f"client message {kind} is not in docs/protocol.md"
-    source = (ROOT / "src" / "cafe" / "server" / "hub.py").read_text()
+    server = ROOT / "src" / "cafe" / "server"
+    source = "".join((server / name).read_text() for name in ("hub.py", "fields.py", "app.py"))
     sent = set(re.findall(r'"type": "(\w+)"', source))
     sent |= set(re.findall(r'publish\([^,]+, "(\w+)"', source)) - {"changed"}  # events sent as they are named
     codes = set(re.findall(r'ProtocolError\("(\w+)"', source)) | {"refused"}

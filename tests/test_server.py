@@ -14,7 +14,8 @@ from starlette.testclient import TestClient
 
 from cafe.record import Record
 from cafe.server.app import DATABASE, create_app
-from cafe.server.hub import BURST, MAX_MESSAGE
+from cafe.server.hub import MAX_MESSAGE
+from cafe.server.limits import Limits
 
 SECRETS = ("bag", "deck", "table_cards", "seed", "token_hash")
 
@@ -199,7 +200,7 @@ def test_bad_messages_get_answers_and_the_connection_lives(server: TestClient) -
         assert cid.expect("error")["code"] == code
     cid.socket.send_bytes(b"\xff\xfe")
     assert cid.expect("error")["code"] == "json"
-    for _ in range(int(BURST) + 5):
+    for _ in range(Limits().burst + 5):
         cid.send({"type": "lobby"})
     assert cid.expect("error")["code"] == "rate"
     stranger = server.websocket_connect("/ws").__enter__()
@@ -467,13 +468,16 @@ def test_a_best_of_three_match_plays_game_after_game_with_the_seats_turned(serve
 
 
 def test_an_older_database_is_upgraded_and_its_rooms_kept(tmp_path: Path) -> None:
-    from cafe.server.store import SQLiteStore
+    from cafe.server.store import MIGRATIONS, SQLiteStore
 
     with sqlite3.connect(tmp_path / "old.sqlite3") as db:  # the first schema: rooms had no match column
         db.executescript(
             "CREATE TABLE rooms (id TEXT PRIMARY KEY, name TEXT NOT NULL, edition TEXT NOT NULL, rules TEXT NOT NULL,"
             " host INTEGER NOT NULL, status TEXT NOT NULL, seed INTEGER NOT NULL, created REAL NOT NULL, record TEXT);"
             "CREATE TABLE seats (room TEXT, seat INTEGER, player INTEGER, bot TEXT, name TEXT);"
+            "CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE,"
+            " created REAL NOT NULL);"
+            "INSERT INTO players VALUES (1, 'ÉVA', 'hash', 0);"
             "CREATE TABLE steps (room TEXT, n INTEGER, seat INTEGER, step TEXT, at REAL);"
             "INSERT INTO rooms VALUES ('r1', 'Old room', 'board', '\"printed\"', 1, 'waiting', 7, 0, NULL);"
         )
@@ -483,7 +487,8 @@ def test_an_older_database_is_upgraded_and_its_rooms_kept(tmp_path: Path) -> Non
         assert row.id == "r1" and row.match is None
         store.set_match("r1", {"best_of": 5})
         assert store.open_rooms()[0].match == {"best_of": 5}
-        assert store._db.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert store._db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+        assert store.players_named("ÉVA") == [1]  # an old player is found by name
     finally:
         store.close()
     again = SQLiteStore(tmp_path / "old.sqlite3")  # already upgraded: nothing runs twice

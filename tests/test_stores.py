@@ -5,13 +5,14 @@ The PostgreSQL cases run against a real server started by scripts/with-services.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from cafe.server.postgres import PostgresStore, migrate
-from cafe.server.store import Rating, RoomRow, SeatRow, SQLiteStore, StepConflict, Store
+from cafe.server.postgres import MIGRATIONS, PostgresStore, migrate
+from cafe.server.store import Ending, Rating, RoomRow, SeatRow, SQLiteStore, StepConflict, Store
 from servers import fresh_database
 
 
@@ -66,19 +67,44 @@ def test_two_appends_of_the_same_step_cannot_both_succeed(store: Store) -> None:
     assert store.open_rooms()[0].steps == ("USAm@h3",)
 
 
-def test_finishing_stores_the_record_and_the_ratings_together(store: Store) -> None:
+def test_finishing_stores_the_last_step_record_ratings_and_next_game_together(store: Store) -> None:
     ann, bob = store.add_player("Ann", "a"), store.add_player("Bob", "b")
     store.add_room(room())
     assert store.record("r1") is None
-    store.finish_room(
-        "r1", {"format": "cafe-record-1", "turns": ["pass"]}, {ann: Rating(27.0, 7.0, 1), bob: Rating(23.0, 7.0, 1)}
-    )
-    store.finish_room("r1", {"format": "cafe-record-1", "turns": ["pass"]}, {ann: Rating(28.0, 6.0, 2)})
-    assert store.record("r1") == {"format": "cafe-record-1", "turns": ["pass"]}
-    assert store.open_rooms() == []
-    assert store.ratings([ann, bob]) == {ann: Rating(28.0, 6.0, 2), bob: Rating(23.0, 7.0, 1)}
+    record = {"format": "cafe-record-1", "turns": ["pass"]}
+    seats = (SeatRow(0, "Bob", player=bob), SeatRow(1, "Ann", player=ann))
+    following = RoomRow("r2", "Ann's table · game 2", "board", "printed", 1, "playing", 5, seats, (),
+                        {"best_of": 3, "game": 2})  # fmt: skip
+    ending = Ending(record, {ann: Rating(27.0, 7.0, 1), bob: Rating(23.0, 7.0, 1)}, (0, 0, "pass"),
+                    {"best_of": 3, "game": 1, "wins": [1, 0]}, following)  # fmt: skip
+    store.finish_game("r1", ending)
+    assert store.record("r1") == record
+    assert [r.id for r in store.open_rooms()] == ["r2"] and store.open_rooms()[0] == following
+    assert store.ratings([ann, bob]) == {ann: Rating(27.0, 7.0, 1), bob: Rating(23.0, 7.0, 1)}
     assert [name for name, _ in store.leaderboard(10)] == ["Ann", "Bob"]
     assert len(store.leaderboard(1)) == 1
+    with pytest.raises(StepConflict):  # finished twice: nothing of the second is written
+        store.finish_game("r1", Ending({"turns": []}, {ann: Rating(1.0, 1.0, 9)}, (0, 0, "pass")))
+    assert store.record("r1") == record and store.ratings([ann])[ann].games == 1
+
+
+def test_an_abandoned_game_keeps_its_record_without_ratings(store: Store) -> None:
+    store.add_room(room())
+    store.add_step("r1", 0, 0, "pass")
+    store.finish_game("r1", Ending({"format": "cafe-record-1", "turns": ["pass"]}, {}))
+    assert store.open_rooms() == [] and store.record("r1") == {"format": "cafe-record-1", "turns": ["pass"]}
+
+
+def test_players_are_found_by_name_and_unused_ones_forgotten(store: Store) -> None:
+    ann, seated, rated, dee = (store.add_player(name, name) for name in ("Ann", "Bob", "Cy", "Dee"))
+    assert store.players_named("ANN") == [ann] and store.players_named("Eve") == []
+    store.add_room(RoomRow("r1", "t", "board", "printed", seated, "waiting", 1, (SeatRow(0, "Bob", seated),), ()))
+    store.finish_game("r1", Ending({}, {rated: Rating(25.0, 8.0, 1)}))
+    assert store.forget_players(0.0) == 0  # made after that moment
+    assert store.forget_players(time.time() + 1) == 2  # Ann and Dee never sat, hosted or were rated
+    assert store.player_by_token("Ann") is None and store.player_by_token("Dee") is None
+    assert store.player_by_token("Bob") == (seated, "Bob") and store.player_by_token("Cy") == (rated, "Cy")
+    assert store.players_named("Dee") == [] and dee not in store.ratings([dee])
 
 
 def test_a_waiting_room_can_be_dropped_but_not_a_started_one(store: Store) -> None:
@@ -101,8 +127,8 @@ def test_postgresql_migrations_run_once_even_from_processes_starting_together() 
     with fresh_database() as url:
         first, second = PostgresStore(url), PostgresStore(url)  # the second finds the schema made
         with psycopg.connect(url, autocommit=True) as db:
-            assert migrate(db) == 1
-            assert db.execute("SELECT version FROM cafe_schema").fetchall() == [(1,)]
+            assert migrate(db) == len(MIGRATIONS)
+            assert db.execute("SELECT version FROM cafe_schema").fetchall() == [(len(MIGRATIONS),)]
         first.close()
         second.close()
 

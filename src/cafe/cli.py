@@ -26,11 +26,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         # replay's errors stand alone (`turn N: R...`), as scripts rely on them
         print(exc if args.command == "replay" else f"cafe {args.command}: {exc}", file=sys.stderr)
         return 1
+    except ModuleNotFoundError as exc:
+        extra = _extra_for(args.command, exc.name or "")
+        if extra is None:
+            raise
+        missing = (exc.name or "").split(".")[0]
+        print(f"cafe {args.command}: needs the [{extra}] extra (no module named {missing!r}): "
+              f"pip install 'cafe-international[{extra}]'", file=sys.stderr)  # fmt: skip
+        return 3
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+
+
+# Each extra and the optional libraries it brings (pyproject.toml); `cafe serve`, `arena` and `play` have their own
+EXTRAS = {
+    "serve": {"uvicorn", "starlette", "openskill"},
+    "arena": {"rich", "matplotlib", "openskill"},
+    "play": {"textual"},
+    "scale": {"psycopg", "redis"},
+    "rl": {"numpy", "pettingzoo", "gymnasium", "pyspiel", "open_spiel"},
+}
+
+
+def _extra_for(command: str, module: str) -> str | None:
+    """The extra that brings ``module`` (the command's own first), or None if it is no optional library."""
+    top = module.split(".")[0]
+    if top in EXTRAS.get(command, ()):
+        return command
+    return next((extra for extra, modules in EXTRAS.items() if top in modules), None)
 
 
 def build_parser() -> argparse.ArgumentParser:

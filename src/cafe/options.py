@@ -108,7 +108,7 @@ def make_rules(edition: str, spec: str | dict[str, Any] | None = None, **overrid
     options = dict(spec)
     options.update(overrides)
     preset = options.pop("preset", "printed")
-    if preset not in presets:
+    if not isinstance(preset, str) or preset not in presets:
         raise RulesError(f"unknown preset {preset!r} for the {edition} game (one of {', '.join(presets)})")
     values: dict[str, Any] = dict(presets[preset])
     known = _option_names(cls)

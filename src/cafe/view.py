@@ -168,6 +168,14 @@ def board_view(game: BoardGame, seat: int | None = None) -> BoardView:
     )
 
 
+def seen_step(game: BoardGame | CardGame, text: str, player: int, seat: int | None) -> str:
+    """A step (or turn) of ``player`` as ``seat`` sees it: another's face-down card is only 'down' until the card
+    game ends (RULES.md §5); everything else is open."""
+    if text.startswith("down:") and player != seat and not game.is_over():
+        return "down"
+    return text
+
+
 def card_view(game: CardGame, seat: int | None = None) -> CardView:
     """The view of ``seat`` (or a spectator's) of a card game; hands are shown to all once it is over."""
     s = game.state
@@ -175,10 +183,7 @@ def card_view(game: CardGame, seat: int | None = None) -> CardView:
     seats = range(len(game.players))
     shown = [s.over or p == seat for p in seats]
     turn_players = [r.player for r in game.results if r.turn_over]
-    turns = tuple(
-        "down" if text.startswith("down:") and not shown[player] else text
-        for text, player in zip(game.turns(), turn_players, strict=True)
-    )
+    turns = tuple(seen_step(game, text, player, seat) for text, player in zip(game.turns(), turn_players, strict=True))
     return CardView(
         **_common(game, seat, shown, turns),
         board=board,

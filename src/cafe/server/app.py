@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
@@ -20,6 +21,8 @@ from cafe.ai.levels import LEVELS
 from cafe.options import CARD_PRESETS, PRESETS
 from cafe.server.broker import Broker
 from cafe.server.hub import Hub
+from cafe.server.limits import Limits
+from cafe.server.outbox import Outbox
 from cafe.server.store import SQLiteStore, Store
 from cafe.svg import LIGHT, NATION_COLOURS
 from cafe.tiles import ADJECTIVES, NATION_TITLES, Nation
@@ -30,17 +33,21 @@ LEADERBOARD = 100  # players listed
 
 
 def create_app(
-    data: Path | None = None, store: Store | None = None, broker: Broker | None = None, **hub_options: Any
+    data: Path | None = None,
+    store: Store | None = None,
+    broker: Broker | None = None,
+    limits: Limits | None = None,
+    **hub_options: Any,
 ) -> Starlette:
     """The application over a store (the given one, or SQLite in ``data``, default ./cafe-data) and a broker (the
-    given one, or this process alone)."""
+    given one, or this process alone), within ``limits`` (``hub_options`` change single ones)."""
     hub: Hub | None = None
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         nonlocal hub
         opened = store or SQLiteStore((data or Path("cafe-data")) / DATABASE)
-        hub = app.state.hub = Hub(opened, broker, **hub_options)
+        hub = app.state.hub = Hub(opened, broker, limits, **hub_options)
         await hub.start()
         try:
             yield
@@ -70,6 +77,7 @@ def create_app(
             "cafe_connections": len(hub.connections),
             "cafe_rooms": len(hub.rooms),
             "cafe_games_playing": sum(room.status == "playing" for room in hub.rooms.values()),
+            "cafe_players_present": len({c.player for c in hub.connections.values() if c.player is not None}),
             **{f"cafe_{name}_total": value for name, value in hub.counters.items()},
         }
         return PlainTextResponse("".join(f"{name} {value}\n" for name, value in figures.items()))
@@ -94,28 +102,40 @@ def create_app(
         return Response(json.dumps(found, indent=1), media_type="application/json", headers=headers)
 
     async def socket(websocket: WebSocket) -> None:
+        """One client: its messages read here, its outbox written by a task of its own (nobody waits for it)."""
         assert hub is not None
         await websocket.accept()
-
-        async def send(message: dict[str, Any]) -> None:
-            # a client that has gone gets nothing more; its reader below sees the disconnect and cleans up
+        outbox = Outbox(websocket.send_text, hub.limits.send_buffer)
+        address = websocket.client.host if websocket.client else ""
+        connection = hub.connect(outbox.put, address)
+        if connection is None:
             with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+                message = {"type": "error", "code": "busy", "message": "too many connections from your address"}
                 await websocket.send_json(message)
+                await websocket.close(code=1008)
+            return
 
-        connection = hub.connect(send)
-        try:
+        async def read() -> None:
             while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
-                    break
+                    return
                 text = message.get("text")
                 if text is None:  # a binary frame: read as text, so that it gets the usual answer
                     text = (message.get("bytes") or b"").decode("utf-8", "replace")
                 await hub.receive(connection, text)
-        except WebSocketDisconnect:
-            pass
+
+        tasks = [asyncio.ensure_future(read()), asyncio.ensure_future(outbox.run()),
+                 asyncio.ensure_future(outbox.overflowed.wait())]  # fmt: skip
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            hub.disconnect(connection)
+            for task in tasks:
+                task.cancel()
+            hub.disconnect(connection, dropped=outbox.overflowed.is_set())
+            for task in tasks:  # a writer stuck on a full socket, or a reader that failed: gone either way
+                with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError, OSError):
+                    await task
 
     return Starlette(
         routes=[

@@ -52,6 +52,8 @@ class Broker(Protocol):
     async def arrive(self, player: int) -> None: ...
     async def depart(self, player: int) -> None: ...
     async def present(self, player: int) -> bool: ...
+    async def forget(self, room: str) -> None:
+        """A room that will not change again (finished or closed): what is kept for it may go."""
 
 
 class RoomLocks:
@@ -65,6 +67,11 @@ class RoomLocks:
         if lock is None:
             lock = self._locks[room] = asyncio.Lock()
         return lock
+
+    def forget(self, room: str) -> None:
+        lock = self._locks.get(room)
+        if lock is not None and not lock.locked():
+            del self._locks[room]
 
 
 class LocalBroker:
@@ -102,16 +109,26 @@ class LocalBroker:
         self._present[player] = self._present.get(player, 0) + 1
 
     async def depart(self, player: int) -> None:
-        self._present[player] = self._present.get(player, 1) - 1
+        count = self._present.get(player, 1) - 1
+        if count > 0:
+            self._present[player] = count
+        else:
+            self._present.pop(player, None)
 
     async def present(self, player: int) -> bool:
         return self._present.get(player, 0) > 0
+
+    async def forget(self, room: str) -> None:
+        self._seq.pop(room, None)
+        self._versions.pop(room, None)
+        self._locks.forget(room)
 
 
 CHANNEL = "cafe:events"
 LEASE = 10.0  # seconds a room's lock is held at most (a process that dies holding it frees it then)
 CONNECTIONS = 32  # Redis connections a process uses at most (beside its subscription)
 HEARTBEAT = 5.0  # seconds between a process's signs of life; its connections count as present while they last
+KEEP = 86_400  # seconds a finished room's counters stay in Redis (a late event still gets the next number)
 # KEYS: the room's sequence and version counters; ARGV: the event without them, whether it changes the room.
 # Numbering and publishing in one script keeps the channel in sequence order.
 PUBLISH = """
@@ -192,6 +209,11 @@ class RedisBroker:
 
     async def depart(self, player: int) -> None:
         await self._redis.hincrby(f"cafe:present:{self.origin}", str(player), -1)
+
+    async def forget(self, room: str) -> None:
+        self._locks.forget(room)
+        await self._redis.expire(f"cafe:seq:{room}", KEEP)
+        await self._redis.expire(f"cafe:version:{room}", KEEP)
 
     async def present(self, player: int) -> bool:
         for origin in await self._redis.smembers("cafe:processes"):

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cafe.server.limits import Limits, parse_limit
+
 MAX_FRAME = 64 * 1024  # bytes: larger WebSocket frames are refused by the server itself
 
 
@@ -35,6 +37,14 @@ def add_parser(sub: Any) -> None:
         help="a Redis server (redis://host:port/0) that carries room events between server processes sharing one "
         "--database; default $CAFE_BROKER, else this process alone",
     )
+    p.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one of the server's limits (repeatable), e.g. --limit turn_seconds=180 --limit per_address=50; "
+        "docs/deploy.md lists them and their defaults",
+    )
     p.set_defaults(run=run)
 
 
@@ -52,18 +62,30 @@ def run(args: argparse.Namespace) -> int:
     from cafe.server.app import create_app
 
     try:
+        limits = Limits()
+        for text in args.limit:
+            limits = parse_limit(text, limits)
+    except ValueError as error:
+        print(f"cafe serve: {error}", file=sys.stderr)
+        return 2
+    try:
         if args.broker and not args.database:
             raise Unusable("--broker joins server processes that share a --database (PostgreSQL)")
-        app, where = (create_app(args.data), f"data in {args.data}") if not args.database else _shared(args)
+        if args.database:
+            app, where = _shared(args, limits)
+        else:
+            app, where = create_app(args.data, limits=limits), f"data in {args.data}"
     except Unusable as error:
         print(f"cafe serve: {error}", file=sys.stderr)
         return error.code
     print(f"Café International is open at http://{args.host}:{args.port}/ ({where})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_FRAME, log_level="warning")
+    # h11 bounds a request's line and headers (httptools reads them whole, however long)
+    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_FRAME, log_level="warning", http="h11",
+                h11_max_incomplete_event_size=limits.header_bytes)  # fmt: skip
     return 0
 
 
-def _shared(args: argparse.Namespace) -> tuple[Any, str]:
+def _shared(args: argparse.Namespace, limits: Limits) -> tuple[Any, str]:
     """The application on PostgreSQL (and Redis): one of several processes sharing them."""
     from cafe.server.app import create_app
 
@@ -80,4 +102,4 @@ def _shared(args: argparse.Namespace) -> tuple[Any, str]:
         raise Unusable(f"cannot open the database: {error}".strip(), 1) from None
     broker = RedisBroker(args.broker) if args.broker else None
     where = "data in PostgreSQL" + (", events through Redis" if broker else "")
-    return create_app(store=store, broker=broker), where
+    return create_app(store=store, broker=broker, limits=limits), where

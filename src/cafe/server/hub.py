@@ -6,6 +6,9 @@ hub is the only place that talks to connections; rooms only decide.  Room
 events go out through a :class:`~cafe.server.broker.Broker`, which numbers
 them and brings them back to every server process (this one included), so
 that with several processes on one database everyone sees the same game.
+
+Sending never waits: each connection has its own bounded outbox
+(:mod:`cafe.server.outbox`), and a client that falls too far behind is dropped.
 """
 
 from __future__ import annotations
@@ -16,44 +19,54 @@ import json
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from cafe.ai.base import Player
+from cafe.ai.levels import make_player
 from cafe.errors import CafeError
+from cafe.options import make_rules, rules_to_json
+from cafe.server import fields
 from cafe.server.broker import Broker, Event, LocalBroker
+from cafe.server.fields import ProtocolError
+from cafe.server.limits import Limits
 from cafe.server.matches import BEST_OF
-from cafe.server.rooms import Outcome, Room
-from cafe.server.store import Store
+from cafe.server.rooms import REPLACEMENT_BOT, Outcome, Room
+from cafe.server.store import RoomRow, Store
 
 MAX_MESSAGE = 4096  # bytes of one message from a client
-MAX_NAME = 24
 MAX_CHAT = 500
-RATE = 20.0  # messages a second a connection may send on average ...
-BURST = 40.0  # ... and at most this many at once
-BOT_DELAY = 0.3  # seconds a computer player waits before its step, so that people can follow
-AWAY_SECONDS = 120.0  # a seated player gone this long from a game in progress is replaced by a computer player
+PRUNE_SECONDS = 3600.0  # how often unused players are looked for
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[dict[str, Any]], None]
 log = logging.getLogger("cafe.server")
 
 
 @dataclass
 class Connection:
     id: int
-    send: Send
+    send: Send  # queues a message for this client; never waits
+    address: str = ""
     player: int | None = None
     name: str = ""
     rooms: set[str] = field(default_factory=set)
     in_lobby: bool = False  # follows the lobby: gets a `listing` whenever a room changes
     pictures: bool = False  # wants the café drawn in SVG with every room state (browsers)
-    allowance: float = BURST
+    rate: float = 20.0  # messages a second on average ...
+    burst: float = 40.0  # ... and at most this many at once
+    allowance: float = 0.0
     checked: float = field(default_factory=time.monotonic)
 
+    def __post_init__(self) -> None:
+        self.allowance = self.burst
+
     def allow(self) -> bool:
-        """A token bucket: RATE messages a second, BURST at once."""
+        """A token bucket: ``rate`` messages a second, ``burst`` at once."""
         now = time.monotonic()
-        self.allowance = min(BURST, self.allowance + (now - self.checked) * RATE)
+        self.allowance = min(self.burst, self.allowance + (now - self.checked) * self.rate)
         self.checked = now
         if self.allowance < 1:
             return False
@@ -61,32 +74,26 @@ class Connection:
         return True
 
 
-class ProtocolError(Exception):
-    """A message that cannot be served; its text goes back to the sender."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
 class Hub:
     def __init__(
-        self,
-        store: Store,
-        broker: Broker | None = None,
-        away_seconds: float = AWAY_SECONDS,
-        bot_delay: float = BOT_DELAY,
+        self, store: Store, broker: Broker | None = None, limits: Limits | None = None, **overrides: Any
     ) -> None:
         self.store = store
         self.broker: Broker = broker or LocalBroker()
-        self.away_seconds, self.bot_delay = away_seconds, bot_delay
+        self.limits = replace(limits or Limits(), **overrides)
         self.rooms: dict[str, Room] = {}
         self.connections: dict[int, Connection] = {}
         self._next_id = 0
-        self.counters = {"steps": 0, "rejected": 0, "messages": 0}
-        self._tasks: set[asyncio.Future[None]] = set()  # computer players thinking, away timers
+        self._addresses: Counter[str] = Counter()
+        self.counters = {"steps": 0, "rejected": 0, "messages": 0, "dropped": 0}
+        self._tasks: set[asyncio.Future[None]] = set()  # computer players thinking, timers, the sweeper
         self._thinking: set[str] = set()  # rooms where one of this process's computer players is thinking
+        self._thinkers = ThreadPoolExecutor(max(1, self.limits.thinkers), thread_name_prefix="cafe-bot")
+        self._clocks: dict[str, tuple[int, asyncio.Future[None]]] = {}  # room -> (turn, its turn clock)
         self._listed: dict[str, dict[str, Any]] = {}  # each room's line as the lobby last heard it
+        self._quiet: dict[str, float] = {}  # room -> since when no person has been there
+        self._finished: dict[str, float] = {}  # finished room -> when it finished (it leaves memory later)
+        self._pruned = 0.0
         for row in store.open_rooms():
             self.rooms[row.id] = Room.restore(store, row)
 
@@ -95,24 +102,37 @@ class Hub:
         await self.broker.start(self.deliver)
         for room in self.rooms.values():
             self._wake_bot(room)
+        self._spawn(self._sweeper())
 
     async def close(self) -> None:
         for task in list(self._tasks):
             task.cancel()
+        self._thinkers.shutdown(wait=False, cancel_futures=True)
         await self.broker.close()
 
     # ------------------------------------------------------------------ connections
 
-    def connect(self, send: Send) -> Connection:
+    def connect(self, send: Send, address: str = "") -> Connection | None:
+        """A new connection, or None when its address has as many open as it may."""
+        if address and self._addresses[address] >= self.limits.per_address:
+            return None
         self._next_id += 1
-        connection = self.connections[self._next_id] = Connection(self._next_id, send)
+        self._addresses[address] += 1
+        connection = Connection(self._next_id, send, address, rate=self.limits.rate, burst=self.limits.burst)
+        self.connections[self._next_id] = connection
         return connection
 
-    def disconnect(self, connection: Connection) -> None:
-        """A connection closed: its player's seats in games go to computer players unless they come back in time.
+    def disconnect(self, connection: Connection, dropped: bool = False) -> None:
+        """A connection closed (or was dropped for falling behind): its player's seats in games go to computer
+        players unless they come back in time.
 
         Nothing here waits: a closing connection's handler may be cancelled, and this must happen all the same."""
-        self.connections.pop(connection.id, None)
+        if self.connections.pop(connection.id, None) is None:
+            return
+        self.counters["dropped"] += dropped
+        self._addresses[connection.address] -= 1
+        if self._addresses[connection.address] <= 0:
+            del self._addresses[connection.address]
         player = connection.player
         if player is None:
             return
@@ -124,7 +144,7 @@ class Hub:
                 self._spawn(self._replace_if_away(room, seat, player))
 
     async def _replace_if_away(self, room: Room, seat: int, player: int) -> None:
-        await asyncio.sleep(self.away_seconds)
+        await asyncio.sleep(self.limits.away_seconds)
         async with self._changing(room):
             if await self.broker.present(player) or room.status != "playing" or room.seat_of(player) != seat:
                 return
@@ -132,10 +152,11 @@ class Hub:
             room.replace_by_bot(seat)
             await self._after(room, Outcome(announce=f"{name} is away: a computer player takes over", changed=True))
 
-    def _spawn(self, work: Awaitable[None]) -> None:
+    def _spawn(self, work: Awaitable[None]) -> asyncio.Future[None]:
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._done)
+        return task
 
     def _done(self, task: asyncio.Future[None]) -> None:
         self._tasks.discard(task)
@@ -148,69 +169,89 @@ class Hub:
         try:
             if not connection.allow():
                 raise ProtocolError("rate", "too many messages: slow down")
-            if len(text.encode()) > MAX_MESSAGE:
-                raise ProtocolError("size", f"message too long (at most {MAX_MESSAGE} bytes)")
-            try:
-                message = json.loads(text)
-            except ValueError:
-                raise ProtocolError("json", "not a JSON object") from None
-            if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-                raise ProtocolError("json", "a message is a JSON object with a 'type'")
+            message = fields.parse(text, MAX_MESSAGE)
             handler = HANDLERS.get(message["type"])
             if handler is None:
-                raise ProtocolError("type", f"unknown message type '{message['type']}' (see docs/protocol.md)")
+                shown = message["type"][:40]
+                raise ProtocolError("type", f"unknown message type '{shown}' (see docs/protocol.md)")
             if message["type"] != "hello" and connection.player is None:
                 raise ProtocolError("hello", 'say hello first: {"type": "hello", "name": ...}')
             await handler(self, connection, message)
         except ProtocolError as error:
             self.counters["rejected"] += 1
-            await connection.send({"type": "error", "code": error.code, "message": str(error)})
+            connection.send({"type": "error", "code": error.code, "message": str(error)})
         except Exception:  # a fault of the server's own: logged, answered, and the connection lives on
             log.exception("message %r failed", text[:200])
             self.counters["rejected"] += 1
-            await connection.send({"type": "error", "code": "internal", "message": "the server failed; try again"})
+            connection.send({"type": "error", "code": "internal", "message": "the server failed; try again"})
 
     # ------------------------------------------------------------------ handlers
 
     async def hello(self, connection: Connection, message: dict[str, Any]) -> None:
+        if connection.player is not None:
+            raise ProtocolError("hello", "this connection has said hello already")
         token = message.get("token")
         if token is not None:
-            if not isinstance(token, str):
-                raise ProtocolError("token", "a token is a string")
+            if not isinstance(token, str) or len(token) > 100:
+                raise ProtocolError("token", "a token is the string the server gave you")
             known = self.store.player_by_token(token)
             if known is None:
                 raise ProtocolError("token", "unknown token: say hello with a name to start afresh")
-            connection.player, connection.name = known
+            player, name = known
         else:
-            name = _text(message, "name", MAX_NAME)
+            name = fields.name(message)
+            if await self._name_in_use(name):
+                raise ProtocolError("name", f"'{name}' is someone else's name here now: choose another")
             token = secrets.token_urlsafe(24)
-            connection.player, connection.name = self.store.add_player(name, token), name
+            player = self.store.add_player(name, token)
+        connection.player, connection.name = player, name
         connection.pictures = message.get("svg") is True
-        await self.broker.arrive(connection.player)
-        await connection.send({"type": "welcome", "player": connection.player, "name": connection.name, "token": token})
+        await self.broker.arrive(player)
+        connection.send({"type": "welcome", "player": player, "name": name, "token": token})
         await self.lobby(connection, {})
         for room in list(self.rooms.values()):  # back in the rooms where this player has a seat
-            if room.seat_of(connection.player) is not None:
+            if room.seat_of(player) is not None and room.status != "finished":
                 connection.rooms.add(room.id)
-                await self._send_room(connection, room)
-                self._wake_bot(room)  # in case the process that woke it has gone
+                self._send_room(connection, room)
+                self._wake_bot(room)  # in case the process that woke it has gone, or nobody was there
+
+    async def _name_in_use(self, name: str) -> bool:
+        """Whether a person with this name is connected, or holds a seat in a room here."""
+        seated = {s.player for room in self.rooms.values() for s in room.seats if s.player is not None}
+        for player in self.store.players_named(name):
+            if player in seated or await self.broker.present(player):
+                return True
+        return False
 
     async def lobby(self, connection: Connection, message: dict[str, Any]) -> None:
         connection.in_lobby = True
-        await connection.send({"type": "lobby", "rooms": [room.summary() for room in self.rooms.values()]})
+        listed = [room for room in reversed(self.rooms.values()) if room.status in ("waiting", "playing")]
+        listed.sort(key=lambda room: room.status != "waiting")  # waiting rooms first, each kind newest first
+        rooms = [room.summary() for room in listed[: self.limits.lobby_rooms]]
+        connection.send({"type": "lobby", "rooms": rooms, "total": len(listed)})
 
     async def create(self, connection: Connection, message: dict[str, Any]) -> None:
         edition = message.get("edition", "board")
-        rules = message.get("rules", "printed")
-        name = _text(message, "name", 40) if "name" in message else f"{connection.name}'s table"
+        if edition not in ("board", "cards"):
+            raise ProtocolError("rules", "'edition' is board or cards")
+        name = fields.text(message, "name", 40) if "name" in message else f"{connection.name}'s table"
         best_of = message.get("match")
-        if best_of is not None and best_of not in BEST_OF:
+        if best_of is not None and (best_of not in BEST_OF or isinstance(best_of, bool)):
             raise ProtocolError("field", f"'match' is the number of games of a match: {' or '.join(map(str, BEST_OF))}")
         assert connection.player is not None
         try:
-            room = Room.create(self.store, secrets.token_hex(4), name, str(edition), rules, connection.player, best_of)
+            rules = rules_to_json(make_rules(edition, message.get("rules", "printed")))
         except CafeError as error:
             raise ProtocolError("rules", str(error)) from None
+        if len(json.dumps(rules)) > self.limits.rules_bytes:
+            raise ProtocolError("rules", f"the rules object is too long (at most {self.limits.rules_bytes} bytes)")
+        open_rooms = [room for room in self.rooms.values() if room.status in ("waiting", "playing")]
+        if len(open_rooms) >= self.limits.max_rooms:
+            raise ProtocolError("busy", "the café is full: join a table in the lobby, or try again later")
+        hosting = sum(room.status == "waiting" and room.host == connection.player for room in open_rooms)
+        if hosting >= self.limits.rooms_per_player:
+            raise ProtocolError("busy", f"you host {hosting} waiting tables already: start or leave one first")
+        room = Room.create(self.store, secrets.token_hex(4), name, edition, rules, connection.player, best_of)
         self.rooms[room.id] = room
         connection.rooms.add(room.id)
         connection.in_lobby = False
@@ -221,16 +262,16 @@ class Hub:
         room = self._room(message)
         connection.rooms.add(room.id)
         connection.in_lobby = False
-        await self._send_room(connection, room)
+        self._send_room(connection, room)
         self._wake_bot(room)
 
     async def sync(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
-        await self._send_room(connection, room)
+        self._send_room(connection, room)
 
     async def say(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
-        text = _text(message, "text", MAX_CHAT)
+        text = fields.text(message, "text", MAX_CHAT)
         connection.rooms.add(room.id)  # whoever talks in a room follows it, and no longer the lobby
         connection.in_lobby = False
         assert connection.player is not None
@@ -238,21 +279,20 @@ class Hub:
             player, name = connection.player, connection.name
             await self._apply(connection, room, lambda: room.command(player, name, text))
         else:
-            await self.broker.publish(room.id, "chat", {"from": connection.name, "text": text})
+            await self.broker.publish(room.id, "chat", {"from": connection.name, "player": player_of(connection),
+                                                        "text": text})  # fmt: skip
 
     async def step(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
-        text = _text(message, "step", 40)
-        plies = _plies(message)
-        assert connection.player is not None
-        player = connection.player
+        text = fields.text(message, "step", 40)
+        plies = fields.plies(message)
+        player = player_of(connection)
         await self._apply(connection, room, lambda: room.step(player, text, plies))
 
     async def undo(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
-        plies = _plies(message)
-        assert connection.player is not None
-        player, name = connection.player, connection.name
+        plies = fields.plies(message)
+        player, name = player_of(connection), connection.name
         await self._apply(connection, room, lambda: room.take_back(player, name, plies))
 
     # ------------------------------------------------------------------ changes and their news
@@ -276,9 +316,13 @@ class Hub:
         row = self.store.load_room(room_id)
         if row is None or row.status == "finished":
             return None
+        return self._add(row)
+
+    def _add(self, row: RoomRow) -> Room:
+        """A stored room, new to this process: everyone following the match's previous game follows it."""
         room = self.rooms[row.id] = Room.restore(self.store, row)
         previous = room.match.previous if room.match else None
-        for connection in self.connections.values():  # the next game of a match is followed like the last
+        for connection in self.connections.values():
             if previous in connection.rooms:
                 connection.rooms.add(room.id)
         return room
@@ -293,10 +337,10 @@ class Hub:
             reply = {"type": "error", "code": "refused", "room": room.id, "message": outcome.error}
             if outcome.rule:
                 reply["rule"] = outcome.rule
-            await connection.send(reply)
+            connection.send(reply)
             return
         if outcome.answer is not None:
-            await connection.send({"type": "info", "room": room.id, "text": outcome.answer})
+            connection.send({"type": "info", "room": room.id, "text": outcome.answer})
         await self._after(room, outcome)
 
     async def _after(self, room: Room, outcome: Outcome) -> None:
@@ -310,9 +354,10 @@ class Hub:
             version = await self.broker.publish(room.id, kind, body)
             if kind == "changed":
                 room.version = version
-        if outcome.next_game:
-            await self._open_next_game(room)
+        if outcome.next_game is not None:
+            await self._open_next_game(outcome.next_game)
         self._wake_bot(room)
+        self._wind_clock(room)
 
     async def deliver(self, event: Event) -> None:
         """A room event from the broker (made here or in another process): to this process's connections."""
@@ -327,29 +372,39 @@ class Hub:
         if event.kind != "changed":
             message = {"type": event.kind, "room": room.id, **event.body, "seq": event.seq}
             for connection in followers:
-                await connection.send(message)
+                connection.send(message)
             return
         if event.origin != self.broker.origin and event.version > room.version:
             self._reload(room, event.version)
         for connection in followers:
-            await self._send_room(connection, room, event.seq)
-        await self._list(room)
+            self._send_room(connection, room, event.seq)
+        self._list(room)
         if room.status == "closed":  # its last person left before the start: forgotten
-            self.rooms.pop(room.id, None)
-            self._listed.pop(room.id, None)
-            for connection in self.connections.values():
-                connection.rooms.discard(room.id)
+            await self._forget(room)
+        elif room.status == "finished":
+            self._finished.setdefault(room.id, time.monotonic())
 
-    async def _open_next_game(self, room: Room) -> None:
-        """A match goes on: everyone following this game's room follows the next game's."""
-        following = room.next_game(secrets.token_hex(4))
-        self.rooms[following.id] = following
+    async def _forget(self, room: Room) -> None:
+        """A closed room, or a finished one whose time in memory is up, leaves this process (its record stays)."""
+        self.rooms.pop(room.id, None)
+        self._listed.pop(room.id, None)
+        self._quiet.pop(room.id, None)
+        self._finished.pop(room.id, None)
+        clock = self._clocks.pop(room.id, None)
+        if clock is not None:
+            clock[1].cancel()
         for connection in self.connections.values():
-            if room.id in connection.rooms:
-                connection.rooms.add(following.id)
+            connection.rooms.discard(room.id)
+        await self.broker.forget(room.id)
+
+    async def _open_next_game(self, row: RoomRow) -> None:
+        """A match goes on (its next game is stored already): everyone following this game follows the next."""
+        following = self._add(row)
         async with self._changing(following):
             await self._after(following, Outcome(announce=f"Game {following.match and following.match.game} of the "
                                                  "match begins", changed=True))  # fmt: skip
+
+    # ------------------------------------------------------------------ computer players and clocks
 
     def _wake_bot(self, room: Room) -> None:
         """A computer player whose turn it is starts thinking (once per room in this process)."""
@@ -358,32 +413,123 @@ class Hub:
             self._thinking.add(room.id)
             self._spawn(self._bot_turn(room, *turn))
 
-    async def _bot_turn(self, room: Room, seat: int, bot: Any) -> None:
+    async def _someone_there(self, room: Room) -> bool:
+        """A person follows the room here, or one of its seated people is connected anywhere."""
+        if any(room.id in c.rooms for c in self.connections.values()):
+            return True
+        for seat in room.seats:
+            if seat.player is not None and await self.broker.present(seat.player):
+                return True
+        return False
+
+    async def _think(self, bot: Player, room: Room, seat: int) -> str:
+        """A computer player's step, thought out in the bounded pool (the event loop never thinks)."""
+        game = room.game
+        assert game is not None
+        view, legal = game.view(seat), game.legal_steps()
         try:
-            await asyncio.sleep(self.bot_delay)
-            game = room.game
-            if game is None or room.bot_to_move() != (seat, bot):
-                return
+            step = await asyncio.get_running_loop().run_in_executor(self._thinkers, bot.choose, view, legal)
+        except Exception:  # a failing computer player must not stop the room: a legal step instead
+            log.exception("computer player %s failed in room %s; it plays a legal step instead", bot.name, room.id)
+            step = legal[0]
+        return str(step)
+
+    async def _bot_turn(self, room: Room, seat: int, bot: Player) -> None:
+        try:
+            await asyncio.sleep(self.limits.bot_delay)
+            if room.game is None or room.bot_to_move() != (seat, bot) or not await self._someone_there(room):
+                return  # nobody is there: the computer players wait (a person coming back wakes them)
             plies = room.plies
-            try:
-                step = await asyncio.to_thread(bot.choose, game.view(seat), game.legal_steps())
-            except Exception:  # a failing computer player must not stop the room: a legal step instead
-                log.exception("computer player %s failed in room %s; it plays a legal step instead", bot.name, room.id)
-                step = game.legal_steps()[0]
+            step = await self._think(bot, room, seat)
         finally:
             self._thinking.discard(room.id)
         async with self._changing(room):
             if room.plies == plies and room.bot_to_move() == (seat, bot):  # nothing else happened meanwhile
-                await self._after(room, room.play(seat, str(step)))
+                await self._after(room, room.play(seat, step))
 
-    async def _send_room(self, connection: Connection, room: Room, seq: int | None = None) -> None:
-        assert connection.player is not None
-        message = {"type": "room", "seq": room.seq if seq is None else seq, "room": room.state_for(connection.player)}
+    def _wind_clock(self, room: Room) -> None:
+        """A person's turn runs on a clock (Limits.turn_seconds); a new turn winds it anew."""
+        game = room.game
+        if self.limits.turn_seconds <= 0 or game is None or room.status != "playing" or game.is_over():
+            return
+        turn = game.turn_number
+        known = self._clocks.get(room.id)
+        if known is not None and known[0] == turn:
+            return
+        if known is not None:
+            known[1].cancel()
+        self._clocks[room.id] = (turn, self._spawn(self._time_up(room, game.current_player, turn)))
+
+    async def _time_up(self, room: Room, seat: int, turn: int) -> None:
+        """The turn clock ran out: a computer player plays the rest of this turn for the person, who keeps
+        the seat (as BrettspielWelt's clock did)."""
+        await asyncio.sleep(self.limits.turn_seconds)
+        async with self._changing(room):
+            game = room.game
+
+            def still() -> bool:
+                return (
+                    game is not None and room.status == "playing" and game.turn_number == turn
+                    and game.current_player == seat and seat not in room.bots
+                )  # fmt: skip
+
+            if not still():
+                return
+            self._clocks.pop(room.id, None)
+            stand_in = make_player(REPLACEMENT_BOT, seed=room.seed + turn)
+            name = room.seats[seat].name
+            await self._after(room, Outcome(announce=f"{name}'s time is up: a computer player plays this turn"))
+            while still():
+                outcome = room.play(seat, await self._think(stand_in, room, seat))
+                if outcome.error is not None:
+                    break
+                await self._after(room, outcome)
+
+    # ------------------------------------------------------------------ the sweeper
+
+    async def _sweeper(self) -> None:
+        """Now and then: rooms nobody is in close, finished games leave memory, unused players are forgotten."""
+        while True:
+            await asyncio.sleep(self.limits.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:  # the next round tries again
+                log.exception("sweeping failed")
+
+    async def sweep(self) -> None:
+        now = time.monotonic()
+        for room in list(self.rooms.values()):
+            if room.status == "finished":
+                if now - self._finished.setdefault(room.id, now) >= self.limits.finished_seconds:
+                    await self._forget(room)
+                continue
+            if await self._someone_there(room):
+                self._quiet.pop(room.id, None)
+            elif now - self._quiet.setdefault(room.id, now) >= self.limits.waiting_seconds:
+                await self._close_quiet(room)
+        if time.time() - self._pruned >= PRUNE_SECONDS:
+            self._pruned = time.time()
+            forgotten = self.store.forget_players(time.time() - self.limits.unused_player_days * 86_400)
+            if forgotten:
+                log.info("forgot %d players who never played", forgotten)
+
+    async def _close_quiet(self, room: Room) -> None:
+        """No person has been in the room for a while: a waiting room closes; a game whose seats are all
+        computer players by now is abandoned (a person's seat waits for them)."""
+        async with self._changing(room):
+            if room.status == "waiting":
+                await self._after(room, room.close())
+            elif room.status == "playing" and all(s.player is None for s in room.seats):
+                await self._after(room, room.abandon())
+
+    def _send_room(self, connection: Connection, room: Room, seq: int | None = None) -> None:
+        state = room.state_for(player_of(connection))
+        message = {"type": "room", "seq": room.seq if seq is None else seq, "room": state}
         if connection.pictures:
             message["svg"] = room.picture()
-        await connection.send(message)
+        connection.send(message)
 
-    async def _list(self, room: Room) -> None:
+    def _list(self, room: Room) -> None:
         """A room's new line in the lobby, if it changed, to the connections following the lobby."""
         summary = room.summary()
         if self._listed.get(room.id) == summary:
@@ -392,31 +538,22 @@ class Hub:
         message = {"type": "listing", "room": summary}
         for connection in list(self.connections.values()):
             if connection.in_lobby:
-                await connection.send(message)
+                connection.send(message)
 
     def _room(self, message: dict[str, Any]) -> Room:
-        room_id = str(message.get("room"))
-        room = self.rooms.get(room_id) or (self._load(room_id) if len(room_id) <= 16 else None)
+        room_id = message.get("room")
+        room = None
+        if isinstance(room_id, str) and len(room_id) <= 16:
+            room = self.rooms.get(room_id) or self._load(room_id)
         if room is None:
-            raise ProtocolError("room", f"no room '{message.get('room')}'")
+            raise ProtocolError("room", f"no room '{str(room_id)[:16]}'")
         return room
 
 
-def _plies(message: dict[str, Any]) -> int | None:
-    """The number of steps the client has seen, if it says (a step or an undo on an older position is stale)."""
-    plies = message.get("plies")
-    if plies is not None and not isinstance(plies, int):
-        raise ProtocolError("step", "'plies' is the number of steps seen, an integer")
-    return plies
-
-
-def _text(message: dict[str, Any], key: str, limit: int) -> str:
-    value = message.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise ProtocolError("field", f"'{key}' must be a non-empty string")
-    if len(value) > limit:
-        raise ProtocolError("field", f"'{key}' is too long (at most {limit} characters)")
-    return value.strip()
+def player_of(connection: Connection) -> int:
+    """The player behind a connection that has said hello."""
+    assert connection.player is not None
+    return connection.player
 
 
 Handler = Callable[[Hub, Connection, dict[str, Any]], Awaitable[None]]

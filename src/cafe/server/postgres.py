@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from cafe.server.store import Rating, RoomRow, SeatRow, StepConflict, token_hash
+from cafe.server.store import UNUSED_PLAYERS, Ending, Rating, RoomRow, SeatRow, StepConflict, name_key, token_hash
 
 # Each entry upgrades the schema of the one before; a database records how many it has had.
 MIGRATIONS: list[str] = [
@@ -62,6 +62,11 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (room, n)
     );
     """,
+    """
+    ALTER TABLE players ADD COLUMN name_key TEXT;
+    UPDATE players SET name_key = lower(name);
+    CREATE INDEX players_name_key ON players (name_key);
+    """,
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -91,32 +96,47 @@ class PostgresStore:
 
     def add_player(self, name: str, token: str) -> int:
         row = self._db.execute(
-            "INSERT INTO players (name, token_hash, created) VALUES (%s, %s, %s) RETURNING id",
-            (name, token_hash(token), time.time()),
+            "INSERT INTO players (name, token_hash, created, name_key) VALUES (%s, %s, %s, %s) RETURNING id",
+            (name, token_hash(token), time.time(), name_key(name)),
         ).fetchone()
         assert row is not None
         return int(row[0])
+
+    def players_named(self, name: str) -> list[int]:
+        rows = self._db.execute("SELECT id FROM players WHERE name_key = %s", (name_key(name),)).fetchall()
+        return [int(row[0]) for row in rows]
+
+    def forget_players(self, created_before: float) -> int:
+        return self._db.execute(UNUSED_PLAYERS.encode(), (created_before,)).rowcount
 
     def player_by_token(self, token: str) -> tuple[int, str] | None:
         row = self._db.execute("SELECT id, name FROM players WHERE token_hash = %s", (token_hash(token),)).fetchone()
         return (int(row[0]), str(row[1])) if row else None
 
     def add_room(self, room: RoomRow) -> None:
+        with self._db.transaction():
+            self._add_room(room)
+
+    def _add_room(self, room: RoomRow) -> None:
         self._db.execute(
             "INSERT INTO rooms (id, name, edition, rules, host, status, seed, created, match) "
             "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (room.id, room.name, room.edition, Jsonb(room.rules), room.host, room.status, room.seed, time.time(),
              None if room.match is None else Jsonb(room.match)),
         )  # fmt: skip
+        self._set_seats(room.id, room.seats)
 
     def set_seats(self, room: str, seats: tuple[SeatRow, ...]) -> None:
         with self._db.transaction():
-            self._db.execute("DELETE FROM seats WHERE room = %s", (room,))
-            with self._db.cursor() as cursor:
-                cursor.executemany(
-                    "INSERT INTO seats (room, seat, player, bot, name) VALUES (%s, %s, %s, %s, %s)",
-                    [(room, s.seat, s.player, s.bot, s.name) for s in seats],
-                )
+            self._set_seats(room, seats)
+
+    def _set_seats(self, room: str, seats: tuple[SeatRow, ...]) -> None:
+        self._db.execute("DELETE FROM seats WHERE room = %s", (room,))
+        with self._db.cursor() as cursor:
+            cursor.executemany(
+                "INSERT INTO seats (room, seat, player, bot, name) VALUES (%s, %s, %s, %s, %s)",
+                [(room, s.seat, s.player, s.bot, s.name) for s in seats],
+            )
 
     def start_room(self, room: str) -> None:
         self._db.execute("UPDATE rooms SET status = 'playing' WHERE id = %s", (room,))
@@ -145,15 +165,30 @@ class PostgresStore:
     def remove_step(self, room: str, n: int) -> None:
         self._db.execute("DELETE FROM steps WHERE room = %s AND n = %s", (room, n))
 
-    def finish_room(self, room: str, record: dict[str, Any], ratings: dict[int, Rating]) -> None:
-        with self._db.transaction():
-            self._db.execute("UPDATE rooms SET status = 'finished', record = %s WHERE id = %s", (Jsonb(record), room))
-            with self._db.cursor() as cursor:
-                cursor.executemany(
-                    "INSERT INTO ratings (player, mu, sigma, games) VALUES (%s, %s, %s, %s) ON CONFLICT (player) "
-                    "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games",
-                    [(player, r.mu, r.sigma, r.games) for player, r in ratings.items()],
+    def finish_game(self, room: str, ending: Ending) -> None:
+        try:
+            with self._db.transaction():
+                if ending.last_step is not None:
+                    n, seat, step = ending.last_step
+                    self._db.execute(
+                        "INSERT INTO steps (room, n, seat, step, at) VALUES (%s, %s, %s, %s, %s)",
+                        (room, n, seat, step, time.time()),
+                    )
+                match = None if ending.match is None else Jsonb(ending.match)
+                self._db.execute(
+                    "UPDATE rooms SET status = 'finished', record = %s, match = coalesce(%s, match) WHERE id = %s",
+                    (Jsonb(ending.record), match, room),
                 )
+                with self._db.cursor() as cursor:
+                    cursor.executemany(
+                        "INSERT INTO ratings (player, mu, sigma, games) VALUES (%s, %s, %s, %s) ON CONFLICT (player) "
+                        "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games",
+                        [(player, r.mu, r.sigma, r.games) for player, r in ending.ratings.items()],
+                    )
+                if ending.next_game is not None:
+                    self._add_room(ending.next_game)
+        except psycopg.errors.UniqueViolation:
+            raise StepConflict(f"the last step of room {room} is already stored") from None
 
     def ratings(self, players: list[int]) -> dict[int, Rating]:
         rows = self._db.execute(

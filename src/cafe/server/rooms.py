@@ -9,6 +9,7 @@ store before the outcome reports it, so nothing acknowledged is ever lost.
 from __future__ import annotations
 
 import random
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,16 +23,17 @@ from cafe.options import make_rules
 from cafe.record import Record
 from cafe.server.matches import Match
 from cafe.server.ratings import rated_update
-from cafe.server.store import RoomRow, SeatRow, StepConflict, Store
+from cafe.server.store import Ending, RoomRow, SeatRow, StepConflict, Store, name_key
 from cafe.steps import parse_step
 from cafe.svg import view_svg
+from cafe.view import seen_step
 
 MIN_PLAYERS = 2
 REPLACEMENT_BOT = "medium"  # who takes over the seat of a player who left a game
 HELP = (
     "/join: take a seat · /leave: give it up (in a game, a computer player takes over) · "
     "/start: begin the game (host) · /bot LEVEL: seat a computer player (host; easy, medium, hard, expert) · "
-    "/kick NAME: remove a seat before the start (host) · /help: this text. Anything else is chat."
+    "/kick SEAT or NAME: remove a seat before the start (host) · /help: this text. Anything else is chat."
 )
 
 
@@ -45,7 +47,7 @@ class Outcome:
     announce: str | None = None
     changed: bool = False
     stepped: bool = False  # a step of the game was accepted and stored
-    next_game: bool = False  # a game of a match ended and the match goes on: the next game's room opens
+    next_game: RoomRow | None = None  # a game of a match ended and the match goes on: the next game's room (stored)
 
 
 @dataclass
@@ -78,19 +80,14 @@ class Room:
         room._store_new()
         return room
 
-    def next_game(self, room_id: str) -> Room:
-        """The room of a match's next game: the same players, seats turned by one, started at once."""
-        assert self.match is not None
-        seats = _numbered(self.seats[1:] + self.seats[:1])
-        match = self.match.following(self.id)
+    def _next_game(self, match: Match) -> RoomRow:
+        """The room of the next game of ``match`` (as this game left it): the same players, seats turned by one,
+        playing at once."""
+        match = match.following(self.id)
         name = f"{self.name.split(' · game ')[0]} · game {match.game}"
-        room = Room(room_id, name, self.edition, self.rules, self.host, _seed(), self.store, seats, "playing",
-                    match=match)  # fmt: skip
-        room._store_new()
-        self.store.set_seats(room_id, tuple(seats))
-        self.store.start_room(room_id)
-        room._begin()
-        return room
+        seats = tuple(_numbered(self.seats[1:] + self.seats[:1]))
+        return RoomRow(secrets.token_hex(4), name, self.edition, self.rules, self.host, "playing", _seed(), seats, (),
+                       match.to_json())  # fmt: skip
 
     def _store_new(self) -> None:
         """Store this new room, waiting (its seats and start follow)."""
@@ -164,7 +161,7 @@ class Room:
         if self.game is not None:
             game = self.game
             out["view"] = game.view(seat).to_json()
-            out["log"] = self._log()
+            out["log"] = self._log(seat)
             mine = seat is not None and not game.is_over() and game.current_player == seat
             legal = game.legal_steps() if mine else []
             out["legal"] = [str(step) for step in legal]
@@ -172,17 +169,19 @@ class Room:
             out["can_undo"] = mine and game.can_take_back()
         return out
 
-    def _log(self) -> list[dict[str, Any]]:
-        """The turns so far (the last one maybe in progress): who, which steps, and the points they made."""
-        assert self.game is not None
+    def _log(self, seat: int | None) -> list[dict[str, Any]]:
+        """The turns so far as ``seat`` may see them (the last one maybe in progress): who, which steps, and the
+        points they made."""
+        game = self.game
+        assert game is not None
         log: list[dict[str, Any]] = []
         turn: dict[str, Any] | None = None
-        for result in self.game.results:
+        for result in game.results:
             if turn is None:
                 turn = {"seat": result.player, "steps": [], "points": 0}
                 log.append(turn)
             if str(result.step) != "stop":
-                turn["steps"].append(str(result.step))
+                turn["steps"].append(seen_step(game, str(result.step), result.player, seat))
             turn["points"] += result.points
             if result.turn_over:
                 turn = None
@@ -242,9 +241,7 @@ class Room:
             self._remove(seat)
             heir = next((s for s in self.seats if s.player is not None), None)
             if heir is None:  # nobody left to start it
-                self.status = "closed"
-                self.store.drop_room(self.id)
-                return Outcome(announce=f"{name} leaves the table; the room closes", changed=True)
+                return self.close(f"{name} leaves the table; the room closes")
             if player == self.host and heir.player is not None:
                 self.host = heir.player
                 self.store.set_host(self.id, heir.player)
@@ -254,6 +251,12 @@ class Room:
             self.replace_by_bot(seat)
             return Outcome(announce=f"{name} leaves; a computer player ({REPLACEMENT_BOT}) takes over", changed=True)
         return Outcome(error="the game is over")
+
+    def close(self, why: str = "Nobody has been here for a while: the room closes") -> Outcome:
+        """A waiting room closes: nobody is left to start it."""
+        self.status = "closed"
+        self.store.drop_room(self.id)
+        return Outcome(announce=why, changed=True)
 
     def _start(self, player: int, name: str, arg: str) -> Outcome:
         if player != self.host:
@@ -290,9 +293,18 @@ class Room:
             return Outcome(error="only the host can remove a seat")
         if self.status != "waiting":
             return Outcome(error="seats can be changed only before the start")
-        found = [s for s in self.seats if s.name.lower() == arg.lower()]
-        if not found:
-            return Outcome(error=f"nobody called '{arg}' has a seat")
+        if arg.isdigit():  # a seat by its number, as the room shows it (from 1)
+            found = [s for s in self.seats if s.seat == int(arg) - 1]
+            if not found:
+                return Outcome(error=f"there is no seat {arg}")
+        else:
+            found = [s for s in self.seats if name_key(s.name) == name_key(arg)]
+            if not found:
+                return Outcome(error=f"nobody called '{arg}' has a seat")
+            if len(found) > 1:
+                return Outcome(error=f"several seats are called '{arg}': /kick the seat's number")
+        if found[0].player == player:
+            return Outcome(error="the host leaves with /leave, not /kick")
         self._remove(found[0].seat)
         return Outcome(announce=f"{found[0].name} was removed from the table", changed=True)
 
@@ -342,15 +354,18 @@ class Room:
         return Outcome(announce=f"{name} takes back {step}", changed=True)
 
     def play(self, seat: int, text: str) -> Outcome:
-        """Apply a step for ``seat``, commit it, and finish the game if it ended."""
+        """Apply a step for ``seat``, commit it (with the game's ending, if it ends the game), and report it."""
         assert self.game is not None
         try:
             step = parse_step(text)
             self.game.push(step)
         except CafeError as error:
             return Outcome(error=str(error), rule=error.rule or None)
+        n = self.plies - 1
         try:
-            self.store.add_step(self.id, self.plies - 1, seat, str(step))
+            if self.game.is_over():
+                return self._finish((n, seat, str(step)))
+            self.store.add_step(self.id, n, seat, str(step))
         except StepConflict:  # another server process stored this step number first: nothing changes here
             self.game.pop()
             return Outcome(error="the game moved on meanwhile; sync and try again")
@@ -358,29 +373,41 @@ class Room:
             self.game.pop()
             raise
         self._picture = None
-        announce = None
-        if self.game.is_over():
-            record = Record.of(self.game).to_json()
-            people = [s for s in self.seats if s.player is not None]
-            places = self.game.places() or tuple(1 for _ in self.seats)
-            players = [s.player for s in people if s.player is not None]
-            ratings = rated_update(players, [places[s.seat] for s in people], self.store.ratings(players))
-            self.store.finish_room(self.id, record, ratings)
-            self.status = "finished"
-            winner = self.game.winner()
-            scores = ", ".join(f"{s.name} {score}" for s, score in zip(self.seats, self.game.scores, strict=True))
-            who = "a shared first place" if winner is None else f"{self.seats[winner].name} wins"
-            announce = f"Game over: {who} ({scores})"
-            if self.match is not None:
-                self.match = self.match.won(winner)
-                self.store.set_match(self.id, self.match.to_json())
-                announce += f". The match: {self.match.standing()}"
-                if not self.match.decided:
-                    return Outcome(changed=True, announce=announce + "; the next game begins", stepped=True,
-                                   next_game=True)  # fmt: skip
-                champion = self.match.winner()
+        return Outcome(changed=True, stepped=True)
+
+    def abandon(self) -> Outcome:
+        """End a game that no person plays or watches any more: its record is kept, nobody is rated."""
+        assert self.game is not None
+        self.store.finish_game(self.id, Ending(Record.of(self.game).to_json(), {}))
+        self.status = "finished"
+        return Outcome(changed=True, announce="Nobody is left at the table: the game is abandoned")
+
+    def _finish(self, last_step: tuple[int, int, str]) -> Outcome:
+        """The game is over: its last step, record, ratings and match (and the match's next game) in one write."""
+        assert self.game is not None
+        record = Record.of(self.game).to_json()
+        people = [s for s in self.seats if s.player is not None]
+        places = self.game.places() or tuple(1 for _ in self.seats)
+        players = [s.player for s in people if s.player is not None]
+        ratings = rated_update(players, [places[s.seat] for s in people], self.store.ratings(players))
+        winner = self.game.winner()
+        scores = ", ".join(f"{s.name} {score}" for s, score in zip(self.seats, self.game.scores, strict=True))
+        who = "a shared first place" if winner is None else f"{self.seats[winner].name} wins"
+        announce = f"Game over: {who} ({scores})"
+        match, following = self.match, None
+        if match is not None:
+            match = match.won(winner)
+            announce += f". The match: {match.standing()}"
+            if not match.decided:
+                announce += "; the next game begins"
+                following = self._next_game(match)
+            else:
+                champion = match.winner()
                 announce += f"; {champion} wins the match" if champion else "; the match is shared"
-        return Outcome(changed=True, announce=announce, stepped=True)
+        ending = Ending(record, ratings, last_step, None if match is None else match.to_json(), following)
+        self.store.finish_game(self.id, ending)
+        self.status, self.match, self._picture = "finished", match, None
+        return Outcome(changed=True, announce=announce, stepped=True, next_game=following)
 
 
 def _seed() -> int:

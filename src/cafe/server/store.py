@@ -10,10 +10,13 @@ killed (synchronous=NORMAL; a power cut may lose the last commits).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
 import time
+import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -23,8 +26,10 @@ CREATE TABLE IF NOT EXISTS players (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
     token_hash TEXT NOT NULL UNIQUE,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    name_key TEXT
 );
+CREATE INDEX IF NOT EXISTS players_name_key ON players (name_key);
 CREATE TABLE IF NOT EXISTS rooms (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -63,11 +68,28 @@ CREATE TABLE IF NOT EXISTS steps (
 
 
 # Each upgrades a database of the schema before it; SCHEMA is what they add up to.
-MIGRATIONS = ["ALTER TABLE rooms ADD COLUMN match TEXT"]
+MIGRATIONS = [
+    "ALTER TABLE rooms ADD COLUMN match TEXT",
+    "ALTER TABLE players ADD COLUMN name_key TEXT",
+    "UPDATE players SET name_key = name_key(name)",
+    "CREATE INDEX IF NOT EXISTS players_name_key ON players (name_key)",
+]
+
+
+# Players made long ago who never took a seat, hosted a room or were rated (both stores' SQL)
+UNUSED_PLAYERS = (
+    "DELETE FROM players WHERE created < %s AND id NOT IN (SELECT player FROM ratings) "
+    "AND id NOT IN (SELECT player FROM seats WHERE player IS NOT NULL) AND id NOT IN (SELECT host FROM rooms)"
+)
 
 
 class StepConflict(Exception):
     """Step N of a room is already stored: another server process appended it first (optimistic concurrency)."""
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same name: case and Unicode normalisation aside ('ANN' is 'Ann')."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def token_hash(token: str) -> str:
@@ -108,11 +130,28 @@ class RoomRow:
     match: dict[str, Any] | None = None  # a game of a match (cafe.server.matches)
 
 
+@dataclass(frozen=True)
+class Ending:
+    """Everything the end of a game writes, in one transaction: a kill cannot leave half of it behind."""
+
+    record: dict[str, Any]
+    ratings: dict[int, Rating]
+    last_step: tuple[int, int, str] | None = None  # (n, seat, step) that ended it; None for an abandoned game
+    match: dict[str, Any] | None = None  # the match after this game
+    next_game: RoomRow | None = None  # the match's next game, stored as playing with its seats
+
+
 class Store(Protocol):
     """The storage behind the server (SQLite here; another backend implements the same methods)."""
 
     def add_player(self, name: str, token: str) -> int: ...
     def player_by_token(self, token: str) -> tuple[int, str] | None: ...
+    def players_named(self, name: str) -> list[int]:
+        """The players whose name is ``name`` (by :func:`name_key`)."""
+
+    def forget_players(self, created_before: float) -> int:
+        """Remove players made before then who never sat, hosted or were rated; returns how many."""
+
     def add_room(self, room: RoomRow) -> None: ...
     def set_seats(self, room: str, seats: tuple[SeatRow, ...]) -> None: ...
     def start_room(self, room: str) -> None: ...
@@ -123,7 +162,9 @@ class Store(Protocol):
         """Append step ``n``; raises :class:`StepConflict` if the room already has a step ``n``."""
 
     def remove_step(self, room: str, n: int) -> None: ...
-    def finish_room(self, room: str, record: dict[str, Any], ratings: dict[int, Rating]) -> None: ...
+    def finish_game(self, room: str, ending: Ending) -> None:
+        """The game's end, all at once; raises :class:`StepConflict` if its last step is stored already."""
+
     def ratings(self, players: list[int]) -> dict[int, Rating]: ...
     def leaderboard(self, limit: int) -> list[tuple[str, Rating]]: ...
     def drop_room(self, room: str) -> None: ...
@@ -144,51 +185,75 @@ class SQLiteStore:
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.create_function("name_key", 1, name_key, deterministic=True)
         self._migrate()
 
     def _migrate(self) -> None:
         """Create the tables, or bring an older database up to this schema (PRAGMA user_version counts MIGRATIONS)."""
         fresh = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'rooms'").fetchone() is None
         version = 0 if fresh else int(self._db.execute("PRAGMA user_version").fetchone()[0])
-        with self._db:
-            if fresh:
-                self._db.executescript(SCHEMA)
-            else:
-                for statement in MIGRATIONS[version:]:
-                    self._db.execute(statement)
+        with self._transaction():
+            for statement in SCHEMA.split(";") if fresh else MIGRATIONS[version:]:
+                self._db.execute(statement)
             self._db.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
 
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One transaction (outside one, the connection commits each statement on its own)."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
     def _write(self, sql: str, *args: Any) -> sqlite3.Cursor:
-        with self._db:  # one committed transaction
-            return self._db.execute(sql, args)
+        return self._db.execute(sql, args)  # a statement alone is a committed transaction
 
     def add_player(self, name: str, token: str) -> int:
         cursor = self._write(
-            "INSERT INTO players (name, token_hash, created) VALUES (?, ?, ?)", name, token_hash(token), time.time()
-        )
+            "INSERT INTO players (name, token_hash, created, name_key) VALUES (?, ?, ?, ?)",
+            name, token_hash(token), time.time(), name_key(name),
+        )  # fmt: skip
         assert cursor.lastrowid is not None
         return cursor.lastrowid
+
+    def players_named(self, name: str) -> list[int]:
+        return [int(row[0]) for row in self._db.execute("SELECT id FROM players WHERE name_key = ?", (name_key(name),))]
+
+    def forget_players(self, created_before: float) -> int:
+        return self._write(UNUSED_PLAYERS.replace("%s", "?"), created_before).rowcount
 
     def player_by_token(self, token: str) -> tuple[int, str] | None:
         row = self._db.execute("SELECT id, name FROM players WHERE token_hash = ?", (token_hash(token),)).fetchone()
         return (int(row[0]), str(row[1])) if row else None
 
     def add_room(self, room: RoomRow) -> None:
-        self._write(
+        """A new room with its seats (the seats of a match's next game are known at once)."""
+        with self._transaction():
+            self._add_room(room)
+
+    def _add_room(self, room: RoomRow) -> None:
+        self._db.execute(
             "INSERT INTO rooms (id, name, edition, rules, host, status, seed, created, match) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            room.id, room.name, room.edition, json.dumps(room.rules), room.host, room.status, room.seed, time.time(),
-            None if room.match is None else json.dumps(room.match),
+            (room.id, room.name, room.edition, json.dumps(room.rules), room.host, room.status, room.seed, time.time(),
+             None if room.match is None else json.dumps(room.match)),
         )  # fmt: skip
+        self._set_seats(room.id, room.seats)
 
     def set_seats(self, room: str, seats: tuple[SeatRow, ...]) -> None:
         """A waiting room's seats as they are now (someone joined, left, was kicked, or a bot sat down)."""
-        with self._db:
-            self._db.execute("DELETE FROM seats WHERE room = ?", (room,))
-            self._db.executemany(
-                "INSERT INTO seats (room, seat, player, bot, name) VALUES (?, ?, ?, ?, ?)",
-                [(room, s.seat, s.player, s.bot, s.name) for s in seats],
-            )
+        with self._transaction():
+            self._set_seats(room, seats)
+
+    def _set_seats(self, room: str, seats: tuple[SeatRow, ...]) -> None:
+        self._db.execute("DELETE FROM seats WHERE room = ?", (room,))
+        self._db.executemany(
+            "INSERT INTO seats (room, seat, player, bot, name) VALUES (?, ?, ?, ?, ?)",
+            [(room, s.seat, s.player, s.bot, s.name) for s in seats],
+        )
 
     def start_room(self, room: str) -> None:
         self._write("UPDATE rooms SET status = 'playing' WHERE id = ?", room)
@@ -217,16 +282,29 @@ class SQLiteStore:
         """A step taken back (always the room's last)."""
         self._write("DELETE FROM steps WHERE room = ? AND n = ?", room, n)
 
-    def finish_room(self, room: str, record: dict[str, Any], ratings: dict[int, Rating]) -> None:
-        """The game's record and its players' new ratings, in one transaction."""
-        with self._db:
-            self._db.execute(
-                "UPDATE rooms SET status = 'finished', record = ? WHERE id = ?", (json.dumps(record), room)
-            )
-            self._db.executemany(
-                "INSERT OR REPLACE INTO ratings (player, mu, sigma, games) VALUES (?, ?, ?, ?)",
-                [(player, r.mu, r.sigma, r.games) for player, r in ratings.items()],
-            )
+    def finish_game(self, room: str, ending: Ending) -> None:
+        """The last step, the record, the ratings, the match and its next game, in one transaction."""
+        try:
+            with self._transaction():
+                if ending.last_step is not None:
+                    n, seat, step = ending.last_step
+                    self._db.execute(
+                        "INSERT INTO steps (room, n, seat, step, at) VALUES (?, ?, ?, ?, ?)",
+                        (room, n, seat, step, time.time()),
+                    )
+                match = None if ending.match is None else json.dumps(ending.match)
+                self._db.execute(
+                    "UPDATE rooms SET status = 'finished', record = ?, match = coalesce(?, match) WHERE id = ?",
+                    (json.dumps(ending.record), match, room),
+                )
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO ratings (player, mu, sigma, games) VALUES (?, ?, ?, ?)",
+                    [(player, r.mu, r.sigma, r.games) for player, r in ending.ratings.items()],
+                )
+                if ending.next_game is not None:
+                    self._add_room(ending.next_game)
+        except sqlite3.IntegrityError:
+            raise StepConflict(f"the last step of room {room} is already stored") from None
 
     def ratings(self, players: list[int]) -> dict[int, Rating]:
         marks = ", ".join("?" * len(players))
@@ -244,7 +322,7 @@ class SQLiteStore:
 
     def drop_room(self, room: str) -> None:
         """A waiting room that closed before its game began."""
-        with self._db:
+        with self._transaction():
             if self._db.execute("DELETE FROM rooms WHERE id = ? AND status = 'waiting'", (room,)).rowcount:
                 self._db.execute("DELETE FROM seats WHERE room = ?", (room,))
 

@@ -93,6 +93,10 @@ function receive(message) {
         askName("That player is not known here any more: choose a name.");
         return;
       }
+      if (message.code === "name") {
+        askName(message.message); // the name cannot be used: the server says why
+        return;
+      }
       showNotice(message.rule ? `${message.message} (${message.rule})` : message.message);
       if (view && message.room === roomInHash()) view.say(`✗ ${message.message}`, "error");
       if (message.code === "room") location.hash = "";

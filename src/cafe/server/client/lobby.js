@@ -5,7 +5,7 @@ import { h } from "./dom.js";
 const EDITIONS = { board: "board game", cards: "card game" };
 
 export function lobbyView(rooms, presets, actions) {
-  const list = [...rooms.values()].filter((room) => room.status !== "closed");
+  const list = [...rooms.values()].filter((room) => room.status === "waiting" || room.status === "playing");
   const edition = h("select", { name: "edition", "aria-label": "edition" },
     Object.entries(EDITIONS).map(([value, label]) => h("option", { value }, label)));
   const rules = h("select", { name: "rules", "aria-label": "rules" });

@@ -24,7 +24,9 @@ export class Link {
   open(name = null) {
     if (name) this.name = name;
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+    const old = this.socket;
     const socket = (this.socket = new WebSocket(url));
+    if (old) old.close(); // a name the server refused: this socket never said hello
     this.onStatus("connecting");
     socket.addEventListener("open", () => {
       this.retry = 500;

@@ -1,0 +1,94 @@
+"""What a client sends, checked at the edge: every field has its type and length, every string is
+proper Unicode, and a person's name is one that others can tell apart (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from typing import Any
+
+MAX_NAME = 24
+MAX_DEPTH = 8  # nesting of a message's objects and lists
+RESERVED = re.compile(r"\bbot\b", re.IGNORECASE)  # computer players are named "Easy bot 2", "Ann (bot)"
+
+
+class ProtocolError(Exception):
+    """A message that cannot be served; its text goes back to the sender."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def parse(text: str, limit: int) -> dict[str, Any]:
+    """A client's message as a JSON object with a string ``type``, or a ProtocolError saying what is wrong."""
+    if len(text.encode("utf-8", "surrogatepass")) > limit:
+        raise ProtocolError("size", f"message too long (at most {limit} bytes)")
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("json", "not a JSON object") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise ProtocolError("json", "a message is a JSON object with a 'type'")
+    _check_strings(message, 0)
+    return message
+
+
+def _check_strings(value: Any, depth: int) -> None:
+    """No lone surrogates (they cannot be stored or sent) and no deep nesting, anywhere in a message."""
+    if depth > MAX_DEPTH:
+        raise ProtocolError("json", f"a message nests at most {MAX_DEPTH} levels")
+    if isinstance(value, str):
+        if not _encodable(value):
+            raise ProtocolError("json", "a string in the message is not proper Unicode (a lone surrogate)")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_strings(key, depth + 1)
+            _check_strings(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _check_strings(item, depth + 1)
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def text(message: dict[str, Any], key: str, limit: int) -> str:
+    """A required, non-empty string field of at most ``limit`` characters, stripped."""
+    value = message.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise ProtocolError("field", f"'{key}' must be a non-empty string")
+    if len(value) > limit:
+        raise ProtocolError("field", f"'{key}' is too long (at most {limit} characters)")
+    return value.strip()
+
+
+def plies(message: dict[str, Any]) -> int | None:
+    """The number of steps the client has seen, if it says (a step or an undo on an older position is stale)."""
+    value = message.get("plies")
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise ProtocolError("step", "'plies' is the number of steps seen, an integer")
+    return value
+
+
+def name(message: dict[str, Any]) -> str:
+    """A person's name: Unicode NFC, no control or format characters (right-to-left overrides, zero-width
+    spaces), spaces collapsed, not empty after that, and not a computer player's."""
+    raw = message.get("name")
+    if not isinstance(raw, str):
+        raise ProtocolError("field", "'name' must be a non-empty string")
+    kept = "".join(c for c in unicodedata.normalize("NFC", raw) if not unicodedata.category(c).startswith("C"))
+    cleaned = " ".join(kept.split())
+    if not cleaned:
+        raise ProtocolError("name", "a name needs letters or digits that can be seen")
+    if len(cleaned) > MAX_NAME:
+        raise ProtocolError("name", f"a name has at most {MAX_NAME} characters")
+    if RESERVED.search(cleaned):
+        raise ProtocolError("name", "'bot' is kept for the names of computer players: choose another name")
+    return cleaned

@@ -1,0 +1,47 @@
+"""The bounds a server keeps so that no client, clumsy or hostile, costs the others (docs/deploy.md).
+
+Every limit has a default that suits one machine and is set with ``cafe serve --limit NAME=VALUE``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Limits:
+    away_seconds: float = 120.0  # a seated player gone this long from a game in progress is replaced by a bot
+    turn_seconds: float = 300.0  # a person's turn lasting longer is played by a computer player (0: no clock)
+    bot_delay: float = 0.3  # seconds a computer player waits before its step, so that people can follow
+    thinkers: int = 2  # computer players thinking at once (the rest wait their turn)
+    rate: float = 20.0  # messages a second one connection may send on average ...
+    burst: int = 40  # ... and at most this many at once
+    send_buffer: int = 1_000_000  # bytes waiting to go out to one connection; past that it is dropped
+    per_address: int = 20  # connections open at once from one address
+    max_rooms: int = 1000  # rooms waiting or playing at once in one process
+    rooms_per_player: int = 3  # waiting rooms one person may host at once
+    lobby_rooms: int = 200  # rooms a lobby message lists at most (waiting ones first, newest first)
+    rules_bytes: int = 1024  # a room's rules object, as JSON
+    waiting_seconds: float = 600.0  # a room where no person has been this long closes (or, playing, is abandoned)
+    finished_seconds: float = 300.0  # a finished game stays in memory this long; its record stays in the store
+    unused_player_days: float = 7.0  # players who never sat, hosted or were rated are forgotten after this
+    sweep_seconds: float = 10.0  # how often the server looks for rooms to close and players to forget
+    header_bytes: int = 16_384  # an HTTP request's line and headers, at most
+
+
+def parse_limit(text: str, limits: Limits) -> Limits:
+    """``limits`` with one ``NAME=VALUE`` changed; a ValueError names what is wrong."""
+    name, sep, value = text.partition("=")
+    known = {f.name: f for f in fields(Limits)}
+    if not sep or name.strip() not in known:
+        raise ValueError(f"--limit takes NAME=VALUE, NAME one of {', '.join(known)}; not {text!r}")
+    name = name.strip()
+    whole = isinstance(getattr(limits, name), int)
+    try:
+        number: Any = int(value) if whole else float(value)
+    except ValueError:
+        raise ValueError(f"--limit {name} takes {'a whole number' if whole else 'a number'}, not {value!r}") from None
+    if number < 0:
+        raise ValueError(f"--limit {name} cannot be negative")
+    return replace(limits, **{name: number})
