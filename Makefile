@@ -1,5 +1,5 @@
 # make run   - install into .venv and open the online café (http://127.0.0.1:8000/; `cafe play` plays in the terminal)
-# make test  - install into .venv and run every check: lint, types, tests with coverage, then the slow checks
+# make test  - install into .venv and run every check: lint, types, tests with coverage, the slow checks, the package
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint typecheck unit slow bench clean
+.PHONY: run test lint typecheck unit slow package bench clean
 
 # the browser tests drive Debian's Chromium (never a test tool's own browser download)
 $(CHROMIUM):
@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/cafe serve
 
-test: lint typecheck unit slow
+test: lint typecheck unit slow package
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples
@@ -41,6 +41,11 @@ unit: $(STAMP)
 # bots playing whole games, and the browser client in Chromium (no coverage tracing)
 slow: $(STAMP) $(CHROMIUM)
 	$(BIN)/pytest -n 2 -m "reference or sweep or frameworks or browser" tests
+
+# the sdist and the wheel built, the wheel installed into fresh environments (the core only, then [all]),
+# and every command run from there
+package: $(STAMP)
+	scripts/smoke-install.sh $(PYTHON)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

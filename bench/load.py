@@ -12,6 +12,9 @@ processes, through the broker).  After --seconds it reports steps per second and
 the round trip's percentiles, then checks with the server's database that every acknowledged
 step was stored.  Prints one JSON object.
 
+With --stalled N, N more clients ask for the café in SVG, follow the lobby and 20 rooms each,
+and then never read again: the players' round trips show whether anyone waits for them.
+
     scripts/with-services.sh sh -c 'python bench/load.py --processes 2 \
         --database "$CAFE_TEST_DATABASE" --broker "$CAFE_TEST_BROKER"'
 """
@@ -137,13 +140,41 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
+async def stalled(url: str, number: int, seconds: float) -> None:
+    """A client that follows the lobby and 20 rooms, with pictures, and stops reading (its queue holds one)."""
+    await asyncio.sleep(2.0)  # the games' rooms are open by then
+    host, port = url.split("//")[1].split("/")[0].split(":")
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # a slow phone's small window
+    raw.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(raw, (host, int(port)))
+    async with connect(url, max_queue=1, sock=raw) as ws:
+        await ws.send(json.dumps({"type": "hello", "name": f"stalled{number}", "svg": True}))
+        while (message := json.loads(await ws.recv()))["type"] != "lobby":
+            pass
+        with contextlib.suppress(ConnectionClosed):
+            for room in message["rooms"][number : number + 20]:
+                await ws.send(json.dumps({"type": "enter", "room": room["id"]}))
+            await asyncio.sleep(seconds)
+
+
 async def run(
-    urls: list[str], games: int, seconds: float, think: float
+    urls: list[str], games: int, seconds: float, think: float, stalling: int = 0
 ) -> tuple[list[tuple[Client, Client, str]], float]:
     started = time.perf_counter()
     stop_at = started + seconds
-    results = await asyncio.gather(*(one_game(urls, 1000 + 2 * g, think, stop_at) for g in range(games)))
+    idle = [stalled(urls[n % len(urls)], n, seconds) for n in range(stalling)]
+    results, *_ = await asyncio.gather(
+        asyncio.gather(*(one_game(urls, 1000 + 2 * g, think, stop_at) for g in range(games))), *idle
+    )
     return list(results), time.perf_counter() - started
+
+
+def dropped(url: str) -> int:
+    """Connections a server dropped for falling behind (from its metrics)."""
+    with urllib.request.urlopen(url.replace("ws://", "http://").replace("/ws", "/metrics")) as answer:
+        lines = dict(line.split() for line in answer.read().decode().splitlines())
+    return int(lines.get("cafe_dropped_total", 0))
 
 
 def stored_steps(data: Path, database: str | None) -> dict[str, int]:
@@ -167,16 +198,19 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1, help="server processes to start (with --database)")
     parser.add_argument("--database", help="PostgreSQL for the started processes (default: SQLite, one process)")
     parser.add_argument("--broker", help="Redis for the started processes")
+    parser.add_argument("--stalled", type=int, default=0, help="clients that follow rooms and never read")
     args = parser.parse_args()
     if args.processes > 1 and not (args.database and args.broker):
         parser.error("several processes need a shared --database and --broker")
     data = Path(tempfile.mkdtemp(prefix="cafe-load-"))
     shared = ["--database", args.database, "--broker", args.broker] if args.database else []
-    shared += ["--limit", f"per_address={2 * args.games + 10}"]  # every client here comes from this one address
+    # every client here comes from this one address
+    shared += ["--limit", f"per_address={2 * args.games + args.stalled + 10}"]
     servers = [] if args.url else [start_server(data, *shared) for _ in range(args.processes)]
     urls = [args.url] if args.url else [url for _, url in servers]
     try:
-        results, wall = asyncio.run(run(urls, args.games, args.seconds, args.think))
+        results, wall = asyncio.run(run(urls, args.games, args.seconds, args.think, args.stalled))
+        dropped_connections = sum(dropped(url) for url in urls)
     finally:
         for server, _ in servers:
             server.terminate()
@@ -191,6 +225,8 @@ def main() -> None:
         "steps_acknowledged": len(trips),
         "steps_per_second": round(len(trips) / wall, 1),
         "connections_lost": sum(h.lost_connection + g.lost_connection for h, g, _ in results),
+        "stalled_clients": args.stalled,
+        "connections_dropped_by_the_server": dropped_connections,
         "round_trip_ms": {
             "median": round(statistics.median(trips), 2) if trips else None,
             "p90": round(percentile(trips, 0.90), 2),

@@ -45,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 EXTRAS = {
     "serve": {"uvicorn", "starlette", "openskill"},
     "arena": {"rich", "matplotlib", "openskill"},
-    "play": {"textual"},
+    "play": {"textual", "rich"},
     "scale": {"psycopg", "redis"},
     "rl": {"numpy", "pettingzoo", "gymnasium", "pyspiel", "open_spiel"},
 }

@@ -41,7 +41,7 @@ MAX_MESSAGE = 4096  # bytes of one message from a client
 MAX_CHAT = 500
 PRUNE_SECONDS = 3600.0  # how often unused players are looked for
 
-Send = Callable[[dict[str, Any]], None]
+Send = Callable[[dict[str, Any] | str], None]  # a message, or one already encoded as JSON
 log = logging.getLogger("cafe.server")
 
 
@@ -376,8 +376,12 @@ class Hub:
             return
         if event.origin != self.broker.origin and event.version > room.version:
             self._reload(room, event.version)
+        encoded: dict[tuple[int | None, bool], str] = {}  # the same state for every follower in the same seat
         for connection in followers:
-            self._send_room(connection, room, event.seq)
+            key = (room.seat_of(player_of(connection)), connection.pictures)
+            if key not in encoded:
+                encoded[key] = json.dumps(self._room_message(connection, room, event.seq))
+            connection.send(encoded[key])
         self._list(room)
         if room.status == "closed":  # its last person left before the start: forgotten
             await self._forget(room)
@@ -522,12 +526,15 @@ class Hub:
             elif room.status == "playing" and all(s.player is None for s in room.seats):
                 await self._after(room, room.abandon())
 
-    def _send_room(self, connection: Connection, room: Room, seq: int | None = None) -> None:
-        state = room.state_for(player_of(connection))
-        message = {"type": "room", "seq": room.seq if seq is None else seq, "room": state}
+    def _send_room(self, connection: Connection, room: Room) -> None:
+        connection.send(self._room_message(connection, room, room.seq))
+
+    def _room_message(self, connection: Connection, room: Room, seq: int) -> dict[str, Any]:
+        """The room as this connection's player may see it (and the café drawn, if it asked)."""
+        message = {"type": "room", "seq": seq, "room": room.state_for(player_of(connection))}
         if connection.pictures:
             message["svg"] = room.picture()
-        connection.send(message)
+        return message
 
     def _list(self, room: Room) -> None:
         """A room's new line in the lobby, if it changed, to the connections following the lobby."""

@@ -24,11 +24,11 @@ class Outbox:
         self._ready = asyncio.Event()
         self.overflowed = asyncio.Event()  # set once the client fell too far behind
 
-    def put(self, message: dict[str, Any]) -> None:
-        """Queue a message (never waits); past the limit the outbox closes instead."""
+    def put(self, message: dict[str, Any] | str) -> None:
+        """Queue a message, or one already encoded (never waits); past the limit the outbox closes instead."""
         if self.overflowed.is_set():
             return
-        text = json.dumps(message)  # ASCII: nothing a client sent can make the encoding fail
+        text = message if isinstance(message, str) else json.dumps(message)  # ASCII: always encodable
         if self._waiting + len(text) > self.limit:
             self._queue.clear()
             self._waiting = 0

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds the sdist and the wheel (from the sdist), installs the wheel into fresh virtual environments, the core
+# only and then with [all], and runs every command from there. A green run from the working tree can hide a file
+# missing from the package; this cannot.
+# Usage: scripts/smoke-install.sh [PYTHON]   (PYTHON builds the environments; default python3)
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+python="${1:-python3}"
+work="$(mktemp -d)"
+trap 'kill "${server:-}" 2> /dev/null || true; rm -rf "$work"' EXIT
+
+step() { printf '\n== %s\n' "$*"; }
+free_port() { "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+step "build the sdist and the wheel"
+"$here/.venv/bin/python" -m build --outdir "$work/dist" "$here" > "$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+wheel="$(ls "$work"/dist/*.whl)"
+ls -l "$work/dist"
+cd "$work"  # away from the source tree: only the installed package can be imported
+
+step "the core only: no dependencies"
+"$python" -m venv core
+core/bin/python -m pip install --quiet "$wheel"
+core/bin/cafe --version
+core/bin/cafe demo --seed 3 --delay 0 --record board.json > /dev/null
+core/bin/cafe demo --edition cards --players 3 --seed 4 --delay 0 --record cards.json > /dev/null
+core/bin/cafe replay board.json --json > /dev/null
+core/bin/cafe replay cards.json --turns > /dev/null
+core/bin/cafe bench --seconds 0.2 --json > /dev/null
+printf 'cep\nisready\nquit\n' | core/bin/cafe engine --player greedy > /dev/null
+for command in "serve" "play" "arena greedy random --games 2"; do
+  set +e
+  message="$(core/bin/cafe $command 2>&1 > /dev/null)"
+  status=$?
+  set -e
+  echo "cafe $command -> exit $status: $message"
+  [ "$status" -eq 3 ] && [ "$(printf '%s\n' "$message" | wc -l)" -eq 1 ] && [[ "$message" == *"pip install 'cafe-international["* ]] \
+    || { echo "cafe $command without its extra must name the extra in one line and exit 3"; exit 1; }
+done
+
+step "with [all]"
+"$python" -m venv all
+all/bin/python -m pip install --quiet "$wheel[all]"
+all/bin/cafe arena greedy random --games 2 --json > /dev/null
+all/bin/python -c "import cafe.play.app, cafe.envs.pettingzoo, cafe.envs.gymnasium, cafe.envs.openspiel, cafe.server.postgres"
+port="$(free_port)"
+all/bin/cafe serve --port "$port" --data data > serve.log 2>&1 &
+server=$!
+for _ in $(seq 100); do
+  all/bin/python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/health')" 2> /dev/null && break
+  sleep 0.2
+done
+for path in / /health /catalogue.json /client/app.js /client/style.css; do
+  all/bin/python -c "import urllib.request; assert urllib.request.urlopen('http://127.0.0.1:$port$path').status == 200" \
+    || { echo "GET $path failed"; cat serve.log; exit 1; }
+done
+echo "cafe serve answered /, /health, /catalogue.json and the client's files"
+echo "smoke test of the installed package: every command ran"
