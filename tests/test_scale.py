@@ -256,11 +256,13 @@ def test_two_hubs_share_rooms_chat_steps_and_presence_through_redis() -> None:
                 bob.send({"type": "enter", "room": room})
                 bob.room(id=room)
                 bob.say(room, "/join")
+                while len(ann.room()["seats"]) < 2:  # Bob's seat, taken through the other process
+                    pass
                 ann.say(room, "/bot easy")
                 ann.say(room, "/start")
+                state = ann.room(status="playing")
                 bob.say(room, "Good luck!")
                 assert ann.expect("chat")["text"] == "Good luck!"
-                state = ann.room(status="playing")
                 people = {seat["seat"]: {"Ann": ann, "Bob": bob}.get(seat["name"]) for seat in state["seats"]}
                 while ann.latest["plies"] < 20:
                     mover = people[ann.latest["view"]["current_player"]]

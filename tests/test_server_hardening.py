@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
+from cafe.record import Record
 from cafe.server.app import create_app
 from cafe.server.hub import HANDLERS
 from cafe.server.store import Ending, SQLiteStore
@@ -455,3 +456,39 @@ def test_any_message_gets_an_answer_and_never_an_internal_error(quick: TestClien
         assert answer.get("code") != "internal", (message, answer)
         if answer["type"] == "lobby":
             break
+
+
+def test_a_game_left_to_computer_players_and_nobody_is_abandoned(tmp_path: Path) -> None:
+    options = {"bot_delay": 0.0, "waiting_seconds": 0.2, "sweep_seconds": 0.05, "finished_seconds": 3600.0}
+    with TestClient(create_app(tmp_path, **options)) as client:
+        ann = Person(client, "Ann")
+        ann.send({"type": "create", "edition": "board"})
+        room = ann.room()["id"]
+        ann.say(room, "/bot easy")
+        ann.say(room, "/start")
+        ann.say(room, "/leave")
+        ann.close()
+        store = client.app.state.hub.store  # type: ignore[attr-defined]
+        for _ in range(600):
+            if store.record(room) is not None:
+                break
+            time.sleep(0.05)
+        record = store.record(room)
+        assert record is not None and not Record.from_json(record).replay().is_over()  # ended where it stood
+        row = store.load_room(room)
+        assert row is not None and row.status == "finished" and store.leaderboard(10) == []
+        close_all()
+
+
+def test_limits_are_set_by_name_and_wrong_ones_are_named(capsys: pytest.CaptureFixture[str]) -> None:
+    from cafe.cli import main
+    from cafe.server.limits import Limits, parse_limit
+
+    limits = parse_limit("turn_seconds=90", parse_limit("per_address = 5", Limits()))
+    assert limits.turn_seconds == 90.0 and limits.per_address == 5 and limits.away_seconds == Limits().away_seconds
+    for wrong, says in (("speed=3", "NAME=VALUE"), ("per_address=1.5", "whole number"), ("turn_seconds=-1", "negative"),
+                        ("away_seconds=soon", "a number")):  # fmt: skip
+        with pytest.raises(ValueError, match=says):
+            parse_limit(wrong, Limits())
+        assert main(["serve", "--limit", wrong]) == 2
+        assert says in capsys.readouterr().err
