@@ -50,6 +50,18 @@ def say(socket: Any, room: str, text: str) -> None:
     socket.send(json.dumps({"type": "say", "room": room, "text": text}))
 
 
+def bots_only(client: TestClient, edition: str, bots: int) -> tuple[Person, str]:
+    """Ann opens a room with ``bots`` easy computer players, starts and leaves her seat to one: she only watches."""
+    ann = Person(client, "Ann")
+    ann.send({"type": "create", "edition": edition})
+    room = ann.room()["id"]
+    for _ in range(bots):
+        ann.say(room, "/bot easy")
+    ann.say(room, "/start")
+    ann.say(room, "/leave")
+    return ann, room
+
+
 # ---------------------------------------------------------------------- 1. a client that stops reading
 
 
@@ -197,13 +209,7 @@ def test_finished_games_leave_memory_and_abandoned_rooms_close(tmp_path: Path) -
     options = {"bot_delay": 0.0, "finished_seconds": 0.0, "waiting_seconds": 0.0, "sweep_seconds": 0.05}
     with TestClient(create_app(tmp_path, **options)) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
-        ann = Person(client, "Ann")
-        ann.send({"type": "create", "edition": "cards"})
-        room = ann.room()["id"]
-        ann.say(room, "/bot easy")
-        ann.say(room, "/bot easy")
-        ann.say(room, "/start")
-        ann.say(room, "/leave")
+        ann, room = bots_only(client, "cards", 2)
         while ann.room()["status"] != "finished":
             pass
         bob = Person(client, "Bob")
@@ -222,13 +228,7 @@ def test_finished_games_leave_memory_and_abandoned_rooms_close(tmp_path: Path) -
 
 def test_computer_players_wait_while_nobody_is_there(tmp_path: Path) -> None:
     with TestClient(create_app(tmp_path, bot_delay=0.0, waiting_seconds=3600.0)) as client:
-        ann = Person(client, "Ann")
-        ann.send({"type": "create", "edition": "board"})
-        room = ann.room()["id"]
-        for _ in range(3):
-            ann.say(room, "/bot easy")
-        ann.say(room, "/start")
-        ann.say(room, "/leave")
+        ann, room = bots_only(client, "board", 3)
         ann.at(5)
         ann.close()  # nobody follows the room now
         store = client.app.state.hub.store  # type: ignore[attr-defined]
@@ -320,12 +320,7 @@ class FailingStore(SQLiteStore):
 def test_a_failure_at_the_end_of_a_game_leaves_it_whole(tmp_path: Path) -> None:
     store = FailingStore(tmp_path / "cafe.sqlite3")
     with TestClient(create_app(store=store, bot_delay=0.0)) as client:
-        ann = Person(client, "Ann")
-        ann.send({"type": "create", "edition": "cards"})
-        room = ann.room()["id"]
-        ann.say(room, "/bot easy")
-        ann.say(room, "/start")
-        ann.say(room, "/leave")
+        _watcher, room = bots_only(client, "cards", 1)
         while not store.failures:  # the computer players play on until the last step cannot be written ...
             time.sleep(0.05)
         row = store.load_room(room)
@@ -461,12 +456,7 @@ def test_any_message_gets_an_answer_and_never_an_internal_error(quick: TestClien
 def test_a_game_left_to_computer_players_and_nobody_is_abandoned(tmp_path: Path) -> None:
     options = {"bot_delay": 0.0, "waiting_seconds": 0.2, "sweep_seconds": 0.05, "finished_seconds": 3600.0}
     with TestClient(create_app(tmp_path, **options)) as client:
-        ann = Person(client, "Ann")
-        ann.send({"type": "create", "edition": "board"})
-        room = ann.room()["id"]
-        ann.say(room, "/bot easy")
-        ann.say(room, "/start")
-        ann.say(room, "/leave")
+        ann, room = bots_only(client, "board", 1)
         ann.close()
         store = client.app.state.hub.store  # type: ignore[attr-defined]
         for _ in range(600):
