@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from cafe import __version__
 from cafe.errors import CafeError
@@ -24,7 +25,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args))
     except CafeError as exc:
         # replay's errors stand alone (`turn N: R...`), as scripts rely on them
-        print(exc if args.command == "replay" else f"cafe {args.command}: {exc}", file=sys.stderr)
+        print(exc if args.command in ("replay", "analyse") else f"cafe {args.command}: {exc}", file=sys.stderr)
         return 1
     except ModuleNotFoundError as exc:
         extra = _extra_for(args.command, exc.name or "")
@@ -72,6 +73,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--turns", action="store_true", help="list every turn with its player and points")
     p.add_argument("--svg", metavar="OUT", help="also write the final position as an SVG file")
     p.set_defaults(run=cmd_replay)
+
+    from cafe.ai.analysis import DEFAULT_BUDGET
+
+    p = sub.add_parser(
+        "analyse",
+        help="judge every turn of a game record against the search's best turns",
+        description="For every turn: the best turns the search finds from the mover's own view (never the bag, "
+        "hidden hands or face-down cards), their values in points of score margin, and what the played turn lost "
+        "(docs/analysis.md). Same record, budget and seed: the same analysis.",
+    )
+    p.add_argument("file", help="a game record (cafe-record-1), either edition")
+    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help=f"iterations below each candidate turn "
+                   f"(default {DEFAULT_BUDGET}; more is slower and steadier)")  # fmt: skip
+    p.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: the cores)")
+    p.add_argument("--json", action="store_true", help="print one JSON object: turns and players")
+    p.set_defaults(run=cmd_analyse)
 
     p = sub.add_parser("bench", help="measure the engine's speed")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -136,6 +154,47 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print()
     print(game)
     return 0
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from cafe.ai.analysis import VERDICTS, review_record, summarise
+
+    if args.budget < 1 or args.jobs < 1:
+        raise CafeError("--budget and --jobs must be at least 1")
+    record = Record.load(args.file)
+    progress = None if args.json else _progress("analysing")
+    reviews = review_record(record, args.budget, args.seed, args.jobs, progress)
+    players = summarise(record.players, reviews)
+    if args.json:
+        out = {"budget": args.budget, "seed": args.seed, "turns": [r.to_json() for r in reviews],
+               "players": [p.to_json() for p in players]}  # fmt: skip
+        print(json.dumps(out))
+        return 0
+    print(f"{'turn':>4}  {'player':<12} {'played':<26} {'pts':>4}  {'best':<26} {'value':>6} {'loss':>5}  class")
+    for r in reviews:
+        best = "=" if r.best == r.played else r.best
+        print(f"{r.turn:>4}  {r.player[:12]:<12} {r.played:<26} {r.points:>+4}  {best:<26} {r.best_value:>+6.1f} "
+              f"{r.loss:>5.1f}  {r.verdict}")  # fmt: skip
+    print()
+    print(f"{'player':<12} {'turns':>5} {'mean loss':>9}  " + "  ".join(f"{v:>10}" for v in VERDICTS))
+    for p in players:
+        counts = "  ".join(f"{p.counts[v]:>10}" for v in VERDICTS)
+        print(f"{p.name[:12]:<12} {p.turns:>5} {p.mean_loss:>9.2f}  {counts}")
+    return 0
+
+
+def _progress(what: str) -> Callable[[int, int], None] | None:
+    """A progress bar on the terminal (nothing when stderr is not one)."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        filled = 30 * done // max(total, 1)
+        end = "\n" if done == total else ""
+        bar = "#" * filled + "." * (30 - filled)
+        print(f"\r{what} [{bar}] {done}/{total} turns", end=end, file=sys.stderr, flush=True)
+
+    return show
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

@@ -148,15 +148,39 @@ class MCTSPlayer:
         finally:
             self._spent += self.clock() - started
 
+    def _horizon(self, view: View) -> int:
+        """Turns a rollout plays: a round and one more, or to the end once few tiles (or cards) are left to draw,
+        so that the penalties for held tiles count."""
+        unseen = view.bag_count if isinstance(view, BoardView) else view.deck_count
+        return ENDGAME_HORIZON if unseen <= ENDGAME else self.horizon or len(view.players) + 1
+
+    def value_turns(
+        self, view: View, worlds: Worlds, options: Sequence[tuple[Step, ...]], per_option: int
+    ) -> list[float]:
+        """Each whole turn's value to the mover, in (0, 1), from ``per_option`` iterations below it.
+
+        Every turn is searched in the same worlds with the same rollout dice (its k-th iteration is everyone's
+        k-th), so that their values differ by the turns and not by luck: this is how a played turn is compared
+        with the best ones (cafe.ai.analysis).
+        """
+        seats, mover, horizon = len(view.players), view.current_player, self._horizon(view)
+        roots = [Node(seats) for _ in options]
+        search_seed = self.rng.randrange(1 << 30)
+        for k in range(per_option):
+            for root, option in zip(roots, options, strict=True):
+                rng = random.Random(search_seed + k)
+                game = worlds.sample(rng)
+                for step in option:
+                    game.simulate(step)
+                self._iterate(game, root, horizon, rng)
+        return [root.total[mover] / root.visits for root in roots]
+
     def _search(
         self, view: View, worlds: Worlds, options: list[tuple[Step, ...]], deadline: float | None
     ) -> tuple[Step, ...]:
         seats = len(view.players)
         root = [Node(seats) for _ in options]
-        horizon = self.horizon or seats + 1
-        unseen = view.bag_count if isinstance(view, BoardView) else view.deck_count
-        if unseen <= ENDGAME:
-            horizon = ENDGAME_HORIZON  # near the end: play on to it, so that the penalties for held tiles count
+        horizon = self._horizon(view)
         mover = view.current_player
         search_seed = self.rng.randrange(1 << 30)
         done = 0
