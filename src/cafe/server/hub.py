@@ -91,6 +91,7 @@ class Hub:
         self._thinkers = ThreadPoolExecutor(max(1, self.limits.thinkers), thread_name_prefix="cafe-bot")
         self._clocks: dict[str, tuple[int, asyncio.Future[None]]] = {}  # room -> (turn, its turn clock)
         self._listed: dict[str, dict[str, Any]] = {}  # each room's line as the lobby last heard it
+        self._lobby: str | None = None  # the lobby message, encoded, while no room has changed
         self._quiet: dict[str, float] = {}  # room -> since when no person has been there
         self._finished: dict[str, float] = {}  # finished room -> when it finished (it leaves memory later)
         self._pruned = 0.0
@@ -225,10 +226,12 @@ class Hub:
 
     async def lobby(self, connection: Connection, message: dict[str, Any]) -> None:
         connection.in_lobby = True
-        listed = [room for room in reversed(self.rooms.values()) if room.status in ("waiting", "playing")]
-        listed.sort(key=lambda room: room.status != "waiting")  # waiting rooms first, each kind newest first
-        rooms = [room.summary() for room in listed[: self.limits.lobby_rooms]]
-        connection.send({"type": "lobby", "rooms": rooms, "total": len(listed)})
+        if self._lobby is None:  # encoded once until a room changes: asking again and again costs little
+            listed = [room for room in reversed(self.rooms.values()) if room.status in ("waiting", "playing")]
+            listed.sort(key=lambda room: room.status != "waiting")  # waiting rooms first, each kind newest first
+            rooms = [room.summary() for room in listed[: self.limits.lobby_rooms]]
+            self._lobby = json.dumps({"type": "lobby", "rooms": rooms, "total": len(listed)})
+        connection.send(self._lobby)
 
     async def create(self, connection: Connection, message: dict[str, Any]) -> None:
         edition = message.get("edition", "board")
@@ -392,6 +395,7 @@ class Hub:
         """A closed room, or a finished one whose time in memory is up, leaves this process (its record stays)."""
         self.rooms.pop(room.id, None)
         self._listed.pop(room.id, None)
+        self._lobby = None
         self._quiet.pop(room.id, None)
         self._finished.pop(room.id, None)
         clock = self._clocks.pop(room.id, None)
@@ -542,6 +546,7 @@ class Hub:
         if self._listed.get(room.id) == summary:
             return
         self._listed[room.id] = summary
+        self._lobby = None
         message = {"type": "listing", "room": summary}
         for connection in list(self.connections.values()):
             if connection.in_lobby:
