@@ -13,6 +13,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
+from cafe import BoardGame
 from cafe.card_game import CardGame
 from cafe.cli import build_parser
 from cafe.errors import CafeError
@@ -266,3 +267,72 @@ def test_a_bot_never_moves_for_a_person() -> None:
     session = session_for("greedy,you")
     with pytest.raises(CafeError, match="Greedy bot 1's turn"):
         session.play("stop")
+
+
+def finished_record(seed: int) -> Record:
+    game = BoardGame(["Ann", "Bob"], seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over():
+        game.push(game.random_step(rng))
+    return Record.of(game)
+
+
+def test_a_saved_game_is_reviewed_turn_by_turn_and_analysed() -> None:
+    from cafe.play.review import ReviewApp
+
+    record = finished_record(4)
+
+    async def main() -> None:
+        app = ReviewApp(record, budget=4, jobs=1)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.review
+
+            def said() -> str:
+                return str(screen.query_one("#review-status", Static).render())
+
+            assert screen.turn == len(record.turns) and "Press a to analyse" in said()
+            await pilot.press("home")
+            assert "The start of the game" in said()
+            await pilot.press("right", "right", "right")
+            assert screen.turn == 3 and said().startswith(f"Turn 3/{len(record.turns)}: Ann {record.turns[2]}")
+            await pilot.press("left")
+            assert screen.turn == 2 and "Bob" in said()
+            await pilot.press("a")
+            for _ in range(600):
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+                if screen.reviews:
+                    break
+            assert len(screen.reviews) == len(record.turns)
+            shown = said()
+            assert any(v in shown for v in ("best", "good", "inaccuracy", "mistake", "blunder"))
+            listing = str(screen.query_one("#turns", Static).render())
+            assert f"{screen.reviews[1].verdict} ({screen.reviews[1].loss:.1f})" in listing
+            await pilot.press("q")
+
+    asyncio.run(main())
+
+
+def test_the_review_opens_from_a_finished_game_and_play_review_reads_a_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cafe.cli import main
+    from cafe.play.review import ReviewScreen
+
+    session = session_for("you,random", tmp=tmp_path)
+
+    async def script(app: CafeApp, pilot: Pilot[None]) -> None:
+        await pilot.press("ctrl+r")
+        assert "once the game is over" in status(app)
+        app.game_over()
+        await pilot.press("ctrl+r")
+        assert isinstance(app.screen, ReviewScreen)
+        await pilot.press("q")
+        assert not isinstance(app.screen, ReviewScreen)
+
+    drive(session, script)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    assert main(["play", "--review", str(bad)]) == 1
+    assert capsys.readouterr().err.startswith("cafe play: ")

@@ -3,7 +3,8 @@
 Moves are typed in the notation (completed as you type), or in words
 ("american lady h1").  Typing just a guest (``USAm``, ``american gentleman``)
 marks the places it may take, with their points.  Keys: ctrl+z undo a step of
-this turn, ctrl+h a hint, ctrl+s save, ctrl+q quit (saving an unfinished game).
+this turn, ctrl+h a hint, ctrl+s save, ctrl+q quit (saving an unfinished game), and once the game is
+over ctrl+r to review and analyse it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from textual.widgets import Button, Footer, Header, Input, RichLog, Static
 from cafe.card_game import CardGame
 from cafe.errors import CafeError
 from cafe.play.session import Session
+from cafe.record import Record
 from cafe.text import CELL, board_grid, cards_grid
 from cafe.view import BoardView, View
 
@@ -154,6 +156,7 @@ class CafeApp(App[None]):
         Binding("ctrl+h", "hint", "Hint"),
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+q", "quit", "Save and quit"),
+        Binding("ctrl+r", "review", "Review"),
     ]
 
     def __init__(self, session: Session, bot_delay: float = 0.4) -> None:
@@ -270,7 +273,7 @@ class CafeApp(App[None]):
             self.log_line(line)
         self.log_line(f"The record is saved in {path}.")
         self.refresh_view()
-        self.say(f"Game over. {lines[-1]}  Record: {path}.  ctrl+q quits.", "bold")
+        self.say(f"Game over. {lines[-1]}  Record: {path}.  ctrl+r reviews and analyses it, ctrl+q quits.", "bold")
 
     # ------------------------------------------------------------------ typing
 
@@ -333,6 +336,15 @@ class CafeApp(App[None]):
         step = self.session.hint()
         points = self.session.game.step_points(step)
         self.call_from_thread(self.say, f"Hint: {step} ({points:+d})", "bold green")
+
+    def action_review(self) -> None:
+        """Once the game is over: step through it and analyse it (cafe.play.review)."""
+        if not self.finished:
+            self.say("The review opens once the game is over.")
+            return
+        from cafe.play.review import ReviewScreen
+
+        self.push_screen(ReviewScreen(Record.of(self.session.game)))
 
     def action_save(self) -> None:
         path = self.session.save()

@@ -28,6 +28,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--rules", help="a preset (printed, original-1989, brettspielwelt) or a JSON rules object")
     p.add_argument("--seed", type=int, help="seed for the bag and the bots")
     p.add_argument("--resume", metavar="FILE", help="go on with a saved game")
+    p.add_argument("--review", metavar="FILE", help="step through a saved game with the arrow keys, and analyse it")
     p.add_argument("--save", metavar="FILE", help="where the record goes (default cafe-game.json)")
     p.add_argument("--delay", type=float, default=0.4, help="seconds a bot's move stays before the next (default 0.4)")
     p.set_defaults(run=run)
@@ -54,6 +55,13 @@ def build_session(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     from cafe.play.app import run as run_app
+
+    if args.review:
+        from cafe.play.review import ReviewApp
+        from cafe.record import Record
+
+        ReviewApp(Record.load(args.review)).run()
+        return 0
 
     session = build_session(args)
     path = run_app(session, args.delay)

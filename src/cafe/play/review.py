@@ -1,0 +1,163 @@
+"""Looking back at a saved game in the terminal: step through its turns, and analyse it.
+
+Keys: ←/→ a turn back or forward, home/end the start or the end, a to analyse (every turn judged
+against the search's best, docs/analysis.md), q to leave.  Once analysed, each turn in the list
+shows its class and loss, and the status line the best turn found.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from cafe.ai.analysis import DEFAULT_BUDGET, TurnReview, review_record
+from cafe.play.app import cafe_map
+from cafe.record import Record
+
+VERDICT_STYLES = {"best": "green", "good": "", "inaccuracy": "yellow", "mistake": "orange1", "blunder": "bold red"}
+
+
+class ReviewScreen(Screen[None]):
+    """A record's positions turn by turn, with the analysis of each turn once it is made."""
+
+    CSS = """
+    #review { height: 1fr; }
+    #review-map { width: auto; padding: 0 1; }
+    #turns { width: 1fr; min-width: 44; padding: 0 1; border: round $secondary; }
+    #review-status { height: auto; min-height: 2; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "back", "Turn back"),
+        Binding("right", "forward", "Turn forward"),
+        Binding("home", "start", "Start"),
+        Binding("end", "end", "End"),
+        Binding("a", "analyse", "Analyse"),
+        Binding("q", "leave", "Leave"),
+    ]
+
+    def __init__(self, record: Record, budget: int = DEFAULT_BUDGET, jobs: int | None = None) -> None:
+        super().__init__()
+        self.record = record
+        self.budget, self.jobs = budget, jobs or os.cpu_count() or 1
+        self.turn = len(record.turns)  # turns taken in the position shown: the end, at first
+        self.reviews: list[TurnReview] = []
+        self.analysing = False
+        game = record.replay()
+        self.points = game.turn_points()
+        self.movers = [game.players[r.player] for r in game.results if r.turn_over]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="review"):
+            yield Static(id="review-map")
+            with Vertical():
+                yield Static(id="turns")
+        yield Static(id="review-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        """The position after ``self.turn`` turns, the list of turns, and what the status line says."""
+        game = self.record.new_game()
+        for turn in self.record.turns[: self.turn]:
+            game.push_turn(turn)
+        self.query_one("#review-map", Static).update(cafe_map(game.view(), set()))
+        self.query_one("#turns", Static).update(self._turn_list())
+        self.query_one("#review-status", Static).update(self._status())
+
+    def _turn_list(self) -> Text:
+        out = Text()
+        first = max(0, min(self.turn - 10, len(self.record.turns) - 20))
+        for n in range(first, min(len(self.record.turns), first + 20)):
+            current = n + 1 == self.turn
+            out.append("▶ " if current else "  ", style="bold")
+            line = f"{n + 1:>3}. {self.record.turns[n]:<24} {self.points[n]:+d}"
+            out.append(line, style="reverse" if current else "")
+            if n < len(self.reviews):
+                review = self.reviews[n]
+                out.append(f"  {review.verdict} ({review.loss:.1f})", style=VERDICT_STYLES[review.verdict])
+            out.append("\n")
+        return out
+
+    def _status(self) -> Text:
+        total = len(self.record.turns)
+        if self.turn == 0:
+            text = Text(f"The start of the game (0/{total}).")
+        else:
+            n = self.turn - 1
+            text = Text(f"Turn {self.turn}/{total}: {self.movers[n]} {self.record.turns[n]} ({self.points[n]:+d}).")
+            if n < len(self.reviews):
+                review = self.reviews[n]
+                best = "the best turn found" if review.best == review.played else f"best {review.best}"
+                text.append(f"  {review.verdict}: {best} ({review.best_value:+.1f}), lost {review.loss:.1f}",
+                            style=VERDICT_STYLES[review.verdict])  # fmt: skip
+        if self.analysing:
+            text.append("\nAnalysing ...", style="dim")
+        elif not self.reviews:
+            text.append("\nPress a to analyse every turn.", style="dim")
+        return text
+
+    def action_back(self) -> None:
+        self.turn = max(0, self.turn - 1)
+        self.show()
+
+    def action_forward(self) -> None:
+        self.turn = min(len(self.record.turns), self.turn + 1)
+        self.show()
+
+    def action_start(self) -> None:
+        self.turn = 0
+        self.show()
+
+    def action_end(self) -> None:
+        self.turn = len(self.record.turns)
+        self.show()
+
+    def action_analyse(self) -> None:
+        if self.analysing or self.reviews:
+            return
+        self.analysing = True
+        self.show()
+        self.run_worker(self._analyse, thread=True)
+
+    def _analyse(self) -> None:
+        def progress(done: int, total: int) -> None:
+            self.app.call_from_thread(self._progress, done, total)
+
+        reviews = review_record(self.record, self.budget, 0, self.jobs, progress)
+        self.app.call_from_thread(self._analysed, reviews)
+
+    def _progress(self, done: int, total: int) -> None:
+        self.query_one("#review-status", Static).update(Text(f"Analysing: {done}/{total} turns", style="dim"))
+
+    def _analysed(self, reviews: list[TurnReview]) -> None:
+        self.reviews, self.analysing = reviews, False
+        self.show()
+
+    def action_leave(self) -> None:
+        if isinstance(self.app, ReviewApp):
+            self.app.exit()
+        else:  # back to the game it was opened from
+            self.app.pop_screen()
+
+
+class ReviewApp(App[None]):
+    """`cafe play --review RECORD`: the review screen alone."""
+
+    TITLE = "Café International: review"
+
+    def __init__(self, record: Record, budget: int = DEFAULT_BUDGET, jobs: int | None = None) -> None:
+        super().__init__()
+        self.review = ReviewScreen(record, budget, jobs)
+
+    def on_mount(self) -> None:
+        self.push_screen(self.review)
