@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from cafe import BoardGame
-from cafe.ai.analysis import VERDICTS, _review, review_record, review_turn, summarise, verdict
+from cafe.ai.analysis import VERDICTS, review_record, review_recorded_turn, review_turn, summarise, verdict
 from cafe.ai.levels import make_player
 from cafe.arena.match import new_game
 from cafe.card_game import CardGame
@@ -97,14 +97,14 @@ def test_what_the_mover_could_not_see_changes_nothing() -> None:
     shuffled = board["bag"][:drawn] + random.Random(1).sample(board["bag"][drawn:], len(board["bag"]) - drawn)
     assert shuffled != board["bag"]
     other = {**board, "bag": shuffled, "turns": board["turns"][: k + 1]}
-    assert _review(other, k, BUDGET, 9) == _review(board, k, BUDGET, 9)
+    assert review_recorded_turn(other, k, BUDGET, 9) == review_recorded_turn(board, k, BUDGET, 9)
 
     cards = played_record("cards", 22, players=3).to_json()
     deck = list(cards["deck"])
     deck[7], deck[-1] = deck[-1], deck[7]  # the second player's hand, and the deck, differ
     other = {**cards, "deck": deck, "turns": cards["turns"][:1]}
     assert deck != cards["deck"]
-    assert _review(other, 0, BUDGET, 9) == _review(cards, 0, BUDGET, 9)
+    assert review_recorded_turn(other, 0, BUDGET, 9) == review_recorded_turn(cards, 0, BUDGET, 9)
 
 
 def test_a_bad_record_gets_the_replays_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -360,7 +360,8 @@ def test_a_step_is_taken_back_within_its_turn_and_not_after(server: TestClient, 
         if state["can_undo"]:
             break
     other = bob if mover is ann else ann
-    assert state["log"][-1] == {"seat": opening["you"], "steps": [first], "points": state["log"][-1]["points"]}
+    assert state["log"][-1] == {"seat": opening["you"], "steps": [first], "points": state["log"][-1]["points"],
+                                "hint": False}  # fmt: skip
     other.send({"type": "undo", "room": room})
     assert "your own steps" in other.expect("error")["message"]
     mover.send({"type": "undo", "room": room, "plies": plies - 1})

@@ -81,7 +81,7 @@ def test_finishing_stores_the_last_step_record_ratings_and_next_game_together(st
     assert store.record("r1") == record
     assert [r.id for r in store.open_rooms()] == ["r2"] and store.open_rooms()[0] == following
     assert store.ratings([ann, bob]) == {ann: Rating(27.0, 7.0, 1), bob: Rating(23.0, 7.0, 1)}
-    assert [name for name, _ in store.leaderboard(10)] == ["Ann", "Bob"]
+    assert [(player, name) for player, name, _ in store.leaderboard(10)] == [(ann, "Ann"), (bob, "Bob")]
     assert len(store.leaderboard(1)) == 1
     with pytest.raises(StepConflict):  # finished twice: nothing of the second is written
         store.finish_game("r1", Ending({"turns": []}, {ann: Rating(1.0, 1.0, 9)}, (0, 0, "pass")))

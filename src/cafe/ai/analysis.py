@@ -106,7 +106,7 @@ def _key(steps: Sequence[Step]) -> tuple[str, ...]:
     return tuple(sorted(str(step) for step in steps))
 
 
-def _review(data: dict[str, Any], index: int, budget: int, seed: int) -> TurnReview:
+def review_recorded_turn(data: dict[str, Any], index: int, budget: int, seed: int) -> TurnReview:
     """Turn ``index`` (from 0) of a record, judged from its mover's view (runs in a worker process)."""
     record = Record.from_json(data)
     game = record.new_game()
@@ -151,10 +151,10 @@ def review_record(
 def _reviews(data: dict[str, Any], count: int, budget: int, seed: int, jobs: int) -> Iterator[TurnReview]:
     if jobs <= 1 or count <= 1:
         for index in range(count):
-            yield _review(data, index, budget, seed)
+            yield review_recorded_turn(data, index, budget, seed)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_review, data, index, budget, seed) for index in range(count)]
+        futures = [pool.submit(review_recorded_turn, data, index, budget, seed) for index in range(count)]
         for future in as_completed(futures):
             yield future.result()
 

@@ -19,10 +19,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cafe.ai.levels import LEVELS
 from cafe.options import CARD_PRESETS, PRESETS
+from cafe.server import games
 from cafe.server.broker import Broker
 from cafe.server.hub import Hub
 from cafe.server.limits import Limits
 from cafe.server.outbox import Outbox
+from cafe.server.ratings import shown
 from cafe.server.store import SQLiteStore, Store
 from cafe.svg import LIGHT, NATION_COLOURS
 from cafe.tiles import ADJECTIVES, NATION_TITLES, Nation
@@ -54,6 +56,10 @@ def create_app(
         finally:
             await hub.close()
             opened.close()
+
+    def running() -> Hub:
+        assert hub is not None
+        return hub
 
     async def page(request: Request) -> Response:
         return FileResponse(CLIENT / "index.html")
@@ -87,9 +93,9 @@ def create_app(
         rows = hub.store.leaderboard(LEADERBOARD)
         return JSONResponse(
             [
-                {"name": name, "rating": round(r.mu - 3 * r.sigma, 2), "mu": round(r.mu, 2), "sigma": round(r.sigma, 2),
+                {"player": player, "name": name, "rating": shown(r), "mu": round(r.mu, 2), "sigma": round(r.sigma, 2),
                  "games": r.games}
-                for name, r in rows
+                for player, name, r in rows
             ]
         )  # fmt: skip
 
@@ -145,6 +151,7 @@ def create_app(
             Route("/health", health),
             Route("/metrics", metrics),
             Route("/records/{room}.json", record),
+            *games.routes(running),
             Route("/leaderboard", leaderboard),
             WebSocketRoute("/ws", socket),
         ],

@@ -30,6 +30,7 @@ from cafe.ai.levels import make_player
 from cafe.errors import CafeError
 from cafe.options import make_rules, rules_to_json
 from cafe.server import fields
+from cafe.server.analyses import Analyses
 from cafe.server.broker import Broker, Event, LocalBroker
 from cafe.server.fields import ProtocolError
 from cafe.server.limits import Limits
@@ -95,6 +96,7 @@ class Hub:
         self._quiet: dict[str, float] = {}  # room -> since when no person has been there
         self._finished: dict[str, float] = {}  # finished room -> when it finished (it leaves memory later)
         self._pruned = 0.0
+        self.analyses = Analyses(store, self.limits.analysts, self.limits.analysis_budget)
         for row in store.open_rooms():
             self.rooms[row.id] = Room.restore(store, row)
 
@@ -109,6 +111,7 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         self._thinkers.shutdown(wait=False, cancel_futures=True)
+        self.analyses.close()
         await self.broker.close()
 
     # ------------------------------------------------------------------ connections
@@ -291,6 +294,25 @@ class Hub:
         plies = fields.plies(message)
         player = player_of(connection)
         await self._apply(connection, room, lambda: room.step(player, text, plies))
+
+    async def hint(self, connection: Connection, message: dict[str, Any]) -> None:
+        """The step the strongest computer player would make now, for a person playing computer players only."""
+        room = self._room(message)
+        seat = room.seat_of(player_of(connection))
+        game = room.game
+        if game is None or room.status != "playing" or seat is None or game.current_player != seat:
+            raise ProtocolError("refused", "a hint is for the player whose turn it is")
+        if not room.hints_allowed():
+            raise ProtocolError("refused", "no hints in a game against other people: it is rated")
+        turn = game.turn_number
+        helper = make_player(f"mcts:{self.limits.hint_seconds}s", seed=room.seed + turn)
+        step = await self._think(helper, room, seat)
+        async with self._changing(room):
+            if room.game is not game or game.turn_number != turn:
+                raise ProtocolError("refused", "the turn is over: no hint for it")
+            room.hinted.add(turn)
+            await self._after(room, Outcome(announce=f"{connection.name} asks for a hint", changed=True))
+        connection.send({"type": "hint", "room": room.id, "step": step})
 
     async def undo(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
@@ -578,4 +600,5 @@ HANDLERS: dict[str, Handler] = {
     "say": Hub.say,
     "step": Hub.step,
     "undo": Hub.undo,
+    "hint": Hub.hint,
 }

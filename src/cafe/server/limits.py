@@ -28,6 +28,9 @@ class Limits:
     unused_player_days: float = 7.0  # players who never sat, hosted or were rated are forgotten after this
     sweep_seconds: float = 10.0  # how often the server looks for rooms to close and players to forget
     header_bytes: int = 16_384  # an HTTP request's line and headers, at most
+    analysts: int = 1  # worker processes analysing finished games (games wait their turn in a queue)
+    analysis_budget: int = 64  # the analyser's iterations below each candidate turn (docs/analysis.md)
+    hint_seconds: float = 1.0  # the strongest level's thinking time for a hint
 
 
 def parse_limit(text: str, limits: Limits) -> Limits:

@@ -15,7 +15,18 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from cafe.server.store import UNUSED_PLAYERS, Ending, Rating, RoomRow, SeatRow, StepConflict, name_key, token_hash
+from cafe.server.store import (
+    PLAYED_GAMES,
+    UNUSED_PLAYERS,
+    Ending,
+    PlayedGame,
+    Rating,
+    RoomRow,
+    SeatRow,
+    StepConflict,
+    name_key,
+    token_hash,
+)
 
 # Each entry upgrades the schema of the one before; a database records how many it has had.
 MIGRATIONS: list[str] = [
@@ -67,6 +78,20 @@ MIGRATIONS: list[str] = [
     UPDATE players SET name_key = lower(name);
     CREATE INDEX players_name_key ON players (name_key);
     """,
+    """
+    CREATE TABLE analyses (room TEXT PRIMARY KEY REFERENCES rooms (id) ON DELETE CASCADE, analysis JSONB NOT NULL);
+    CREATE TABLE results (
+        room TEXT NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,
+        player BIGINT NOT NULL,
+        seat INTEGER NOT NULL,
+        place INTEGER NOT NULL,
+        rating_before DOUBLE PRECISION,
+        rating_after DOUBLE PRECISION,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (room, player)
+    );
+    CREATE INDEX results_player ON results (player, at);
+    """,
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -101,6 +126,10 @@ class PostgresStore:
         ).fetchone()
         assert row is not None
         return int(row[0])
+
+    def player_name(self, player: int) -> str | None:
+        row = self._db.execute("SELECT name FROM players WHERE id = %s", (player,)).fetchone()
+        return str(row[0]) if row else None
 
     def players_named(self, name: str) -> list[int]:
         rows = self._db.execute("SELECT id FROM players WHERE name_key = %s", (name_key(name),)).fetchall()
@@ -185,6 +214,13 @@ class PostgresStore:
                         "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games",
                         [(player, r.mu, r.sigma, r.games) for player, r in ending.ratings.items()],
                     )
+                with self._db.cursor() as cursor:
+                    cursor.executemany(
+                        "INSERT INTO results (room, player, seat, place, rating_before, rating_after, at) "
+                        "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                        [(room, r.player, r.seat, r.place, r.rating_before, r.rating_after, time.time())
+                         for r in ending.results],
+                    )  # fmt: skip
                 if ending.next_game is not None:
                     self._add_room(ending.next_game)
         except psycopg.errors.UniqueViolation:
@@ -196,13 +232,13 @@ class PostgresStore:
         ).fetchall()
         return {int(row[0]): Rating(row[1], row[2], row[3]) for row in rows}
 
-    def leaderboard(self, limit: int) -> list[tuple[str, Rating]]:
+    def leaderboard(self, limit: int) -> list[tuple[int, str, Rating]]:
         rows = self._db.execute(
-            "SELECT name, mu, sigma, games FROM ratings JOIN players ON players.id = ratings.player "
+            "SELECT players.id, name, mu, sigma, games FROM ratings JOIN players ON players.id = ratings.player "
             "ORDER BY mu - 3 * sigma DESC LIMIT %s",
             (limit,),
         ).fetchall()
-        return [(row[0], Rating(row[1], row[2], row[3])) for row in rows]
+        return [(int(row[0]), row[1], Rating(row[2], row[3], row[4])) for row in rows]
 
     def drop_room(self, room: str) -> None:
         self._db.execute("DELETE FROM rooms WHERE id = %s AND status = 'waiting'", (room,))
@@ -243,6 +279,21 @@ class PostgresStore:
     def record(self, room: str) -> dict[str, Any] | None:
         row = self._db.execute("SELECT record FROM rooms WHERE id = %s", (room,)).fetchone()
         return row[0] if row and row[0] is not None else None
+
+    def games_of(self, player: int, limit: int) -> list[PlayedGame]:
+        rows = self._db.execute(PLAYED_GAMES.encode(), (player, limit)).fetchall()
+        return [PlayedGame(*row) for row in rows]
+
+    def save_analysis(self, room: str, analysis: dict[str, Any]) -> None:
+        self._db.execute(
+            "INSERT INTO analyses (room, analysis) VALUES (%s, %s) ON CONFLICT (room) DO UPDATE SET analysis = "
+            "excluded.analysis",
+            (room, Jsonb(analysis)),
+        )
+
+    def analysis(self, room: str) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT analysis FROM analyses WHERE room = %s", (room,)).fetchone()
+        return row[0] if row else None
 
     def close(self) -> None:
         self._db.close()

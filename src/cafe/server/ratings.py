@@ -28,3 +28,8 @@ def rated_update(players: Sequence[int], places: Sequence[int], known: dict[int,
         player: Rating(team[0].mu, team[0].sigma, (known[player].games if player in known else 0) + 1)
         for player, team in zip(players, updated, strict=True)
     }
+
+
+def shown(rating: Rating | None) -> float | None:
+    """A rating as the leaderboard shows it: a cautious estimate, mu - 3 sigma (None: not rated yet)."""
+    return None if rating is None else round(rating.mu - 3 * rating.sigma, 2)

@@ -22,8 +22,8 @@ from cafe.errors import CafeError
 from cafe.options import make_rules
 from cafe.record import Record
 from cafe.server.matches import Match
-from cafe.server.ratings import rated_update
-from cafe.server.store import Ending, RoomRow, SeatRow, StepConflict, Store, name_key
+from cafe.server.ratings import rated_update, shown
+from cafe.server.store import Ending, Result, RoomRow, SeatRow, StepConflict, Store, name_key
 from cafe.steps import parse_step
 from cafe.svg import view_svg
 from cafe.view import seen_step
@@ -66,6 +66,7 @@ class Room:
     match: Match | None = None
     seq: int = 0  # the last event's place in the room's sequence: a gap tells a client to sync
     version: int = 0  # the changes this copy has heard of (the broker counts them for every process)
+    hinted: set[int] = field(default_factory=set)  # the turns (from 0) in which a player asked for a hint
     _picture: str | None = field(default=None, repr=False)  # the SVG of the current position, once drawn
 
     @classmethod
@@ -167,6 +168,7 @@ class Room:
             out["legal"] = [str(step) for step in legal]
             out["points"] = {str(step): game.step_points(step) for step in legal}
             out["can_undo"] = mine and game.can_take_back()
+            out["hints"] = mine and self.hints_allowed()
         return out
 
     def _log(self, seat: int | None) -> list[dict[str, Any]]:
@@ -183,6 +185,7 @@ class Room:
             if str(result.step) != "stop":
                 turn["steps"].append(seen_step(game, str(result.step), result.player, seat))
             turn["points"] += result.points
+            turn["hint"] = len(log) - 1 in self.hinted
             if result.turn_over:
                 turn = None
         return log
@@ -194,6 +197,11 @@ class Room:
         if self._picture is None:
             self._picture = view_svg(self.game.view())
         return self._picture
+
+    def hints_allowed(self) -> bool:
+        """Hints are for games without a rated opponent: no other person has a seat (a person against computer
+        players; games between people are rated)."""
+        return sum(seat.player is not None for seat in self.seats) <= 1
 
     def bot_to_move(self) -> tuple[int, Player] | None:
         """The computer player whose turn it is, if any."""
@@ -389,7 +397,18 @@ class Room:
         people = [s for s in self.seats if s.player is not None]
         places = self.game.places() or tuple(1 for _ in self.seats)
         players = [s.player for s in people if s.player is not None]
-        ratings = rated_update(players, [places[s.seat] for s in people], self.store.ratings(players))
+        known = self.store.ratings(players)
+        ratings = rated_update(players, [places[s.seat] for s in people], known)
+        results = tuple(
+            Result(
+                player,
+                s.seat,
+                places[s.seat],
+                shown(known.get(player)),
+                shown(ratings.get(player) or known.get(player)),
+            )
+            for s, player in zip(people, players, strict=True)
+        )
         winner = self.game.winner()
         scores = ", ".join(f"{s.name} {score}" for s, score in zip(self.seats, self.game.scores, strict=True))
         who = "a shared first place" if winner is None else f"{self.seats[winner].name} wins"
@@ -404,7 +423,7 @@ class Room:
             else:
                 champion = match.winner()
                 announce += f"; {champion} wins the match" if champion else "; the match is shared"
-        ending = Ending(record, ratings, last_step, None if match is None else match.to_json(), following)
+        ending = Ending(record, ratings, last_step, None if match is None else match.to_json(), following, results)
         self.store.finish_game(self.id, ending)
         self.status, self.match, self._picture = "finished", match, None
         return Outcome(changed=True, announce=announce, stepped=True, next_game=following)

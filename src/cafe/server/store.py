@@ -56,6 +56,21 @@ CREATE TABLE IF NOT EXISTS ratings (
     sigma REAL NOT NULL,
     games INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS analyses (
+    room TEXT PRIMARY KEY,
+    analysis TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS results (
+    room TEXT NOT NULL,
+    player INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    place INTEGER NOT NULL,
+    rating_before REAL,
+    rating_after REAL,
+    at REAL NOT NULL,
+    PRIMARY KEY (room, player)
+);
+CREATE INDEX IF NOT EXISTS results_player ON results (player, at);
 CREATE TABLE IF NOT EXISTS steps (
     room TEXT NOT NULL,
     n INTEGER NOT NULL,
@@ -73,6 +88,10 @@ MIGRATIONS = [
     "ALTER TABLE players ADD COLUMN name_key TEXT",
     "UPDATE players SET name_key = name_key(name)",
     "CREATE INDEX IF NOT EXISTS players_name_key ON players (name_key)",
+    "CREATE TABLE IF NOT EXISTS analyses (room TEXT PRIMARY KEY, analysis TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS results (room TEXT NOT NULL, player INTEGER NOT NULL, seat INTEGER NOT NULL, "
+    "place INTEGER NOT NULL, rating_before REAL, rating_after REAL, at REAL NOT NULL, PRIMARY KEY (room, player))",
+    "CREATE INDEX IF NOT EXISTS results_player ON results (player, at)",
 ]
 
 
@@ -80,6 +99,14 @@ MIGRATIONS = [
 UNUSED_PLAYERS = (
     "DELETE FROM players WHERE created < %s AND id NOT IN (SELECT player FROM ratings) "
     "AND id NOT IN (SELECT player FROM seats WHERE player IS NOT NULL) AND id NOT IN (SELECT host FROM rooms)"
+)
+
+
+# A player's finished games, newest first (both stores' SQL)
+PLAYED_GAMES = (
+    "SELECT results.room, rooms.name, rooms.edition, results.seat, results.place, results.rating_before, "
+    "results.rating_after, results.at FROM results JOIN rooms ON rooms.id = results.room "
+    "WHERE results.player = %s ORDER BY results.at DESC LIMIT %s"
 )
 
 
@@ -131,6 +158,31 @@ class RoomRow:
 
 
 @dataclass(frozen=True)
+class Result:
+    """A person's result in a finished game: their place, and their rating (mu - 3 sigma) before and after."""
+
+    player: int
+    seat: int
+    place: int
+    rating_before: float | None = None  # None: not rated before, or the game was not rated
+    rating_after: float | None = None
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A finished game as a player's page lists it."""
+
+    room: str
+    name: str
+    edition: str
+    seat: int
+    place: int
+    rating_before: float | None
+    rating_after: float | None
+    at: float  # when it finished (seconds since the epoch)
+
+
+@dataclass(frozen=True)
 class Ending:
     """Everything the end of a game writes, in one transaction: a kill cannot leave half of it behind."""
 
@@ -139,6 +191,7 @@ class Ending:
     last_step: tuple[int, int, str] | None = None  # (n, seat, step) that ended it; None for an abandoned game
     match: dict[str, Any] | None = None  # the match after this game
     next_game: RoomRow | None = None  # the match's next game, stored as playing with its seats
+    results: tuple[Result, ...] = ()  # each person's place and rating change
 
 
 class Store(Protocol):
@@ -146,6 +199,7 @@ class Store(Protocol):
 
     def add_player(self, name: str, token: str) -> int: ...
     def player_by_token(self, token: str) -> tuple[int, str] | None: ...
+    def player_name(self, player: int) -> str | None: ...
     def players_named(self, name: str) -> list[int]:
         """The players whose name is ``name`` (by :func:`name_key`)."""
 
@@ -166,13 +220,18 @@ class Store(Protocol):
         """The game's end, all at once; raises :class:`StepConflict` if its last step is stored already."""
 
     def ratings(self, players: list[int]) -> dict[int, Rating]: ...
-    def leaderboard(self, limit: int) -> list[tuple[str, Rating]]: ...
+    def leaderboard(self, limit: int) -> list[tuple[int, str, Rating]]: ...
     def drop_room(self, room: str) -> None: ...
     def open_rooms(self) -> list[RoomRow]: ...
     def load_room(self, room: str) -> RoomRow | None:
         """One room as it is stored now (another process may have changed it)."""
 
     def record(self, room: str) -> dict[str, Any] | None: ...
+    def games_of(self, player: int, limit: int) -> list[PlayedGame]:
+        """A player's finished games, newest first."""
+
+    def save_analysis(self, room: str, analysis: dict[str, Any]) -> None: ...
+    def analysis(self, room: str) -> dict[str, Any] | None: ...
     def close(self) -> None: ...
 
 
@@ -218,6 +277,10 @@ class SQLiteStore:
         )  # fmt: skip
         assert cursor.lastrowid is not None
         return cursor.lastrowid
+
+    def player_name(self, player: int) -> str | None:
+        row = self._db.execute("SELECT name FROM players WHERE id = ?", (player,)).fetchone()
+        return str(row[0]) if row else None
 
     def players_named(self, name: str) -> list[int]:
         return [int(row[0]) for row in self._db.execute("SELECT id FROM players WHERE name_key = ?", (name_key(name),))]
@@ -301,6 +364,12 @@ class SQLiteStore:
                     "INSERT OR REPLACE INTO ratings (player, mu, sigma, games) VALUES (?, ?, ?, ?)",
                     [(player, r.mu, r.sigma, r.games) for player, r in ending.ratings.items()],
                 )
+                self._db.executemany(
+                    "INSERT INTO results (room, player, seat, place, rating_before, rating_after, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(room, r.player, r.seat, r.place, r.rating_before, r.rating_after, time.time())
+                     for r in ending.results],
+                )  # fmt: skip
                 if ending.next_game is not None:
                     self._add_room(ending.next_game)
         except sqlite3.IntegrityError:
@@ -311,14 +380,14 @@ class SQLiteStore:
         rows = self._db.execute(f"SELECT player, mu, sigma, games FROM ratings WHERE player IN ({marks})", players)
         return {int(row[0]): Rating(row[1], row[2], row[3]) for row in rows}
 
-    def leaderboard(self, limit: int) -> list[tuple[str, Rating]]:
+    def leaderboard(self, limit: int) -> list[tuple[int, str, Rating]]:
         """The rated players, best first by a cautious estimate (mu - 3 sigma)."""
         rows = self._db.execute(
-            "SELECT name, mu, sigma, games FROM ratings JOIN players ON players.id = ratings.player "
+            "SELECT players.id, name, mu, sigma, games FROM ratings JOIN players ON players.id = ratings.player "
             "ORDER BY mu - 3 * sigma DESC LIMIT ?",
             (limit,),
         )
-        return [(row[0], Rating(row[1], row[2], row[3])) for row in rows]
+        return [(int(row[0]), row[1], Rating(row[2], row[3], row[4])) for row in rows]
 
     def drop_room(self, room: str) -> None:
         """A waiting room that closed before its game began."""
@@ -356,6 +425,17 @@ class SQLiteStore:
     def record(self, room: str) -> dict[str, Any] | None:
         row = self._db.execute("SELECT record FROM rooms WHERE id = ?", (room,)).fetchone()
         return json.loads(row[0]) if row and row[0] else None
+
+    def games_of(self, player: int, limit: int) -> list[PlayedGame]:
+        rows = self._db.execute(PLAYED_GAMES.replace("%s", "?"), (player, limit))
+        return [PlayedGame(*row) for row in rows]
+
+    def save_analysis(self, room: str, analysis: dict[str, Any]) -> None:
+        self._write("INSERT OR REPLACE INTO analyses (room, analysis) VALUES (?, ?)", room, json.dumps(analysis))
+
+    def analysis(self, room: str) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT analysis FROM analyses WHERE room = ?", (room,)).fetchone()
+        return json.loads(row[0]) if row else None
 
     def close(self) -> None:
         self._db.close()

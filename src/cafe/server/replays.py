@@ -1,0 +1,46 @@
+"""Finished games as the replay page shows them: every step with its mover and points, and the café at any step.
+
+A finished game's record is public (RULES.md §5), but the page shows by default what everyone could see
+at each moment; a player who took part also sees their own hand (``seat``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cafe.record import Record
+from cafe.svg import view_svg
+
+
+def replay_json(record: dict[str, Any]) -> dict[str, Any]:
+    """The game step by step: ``steps`` (mover, step, points), ``turns`` (mover, steps, points, the step it
+    starts at), and the end: scores, penalties, winner, why it ended."""
+    game = Record.from_json(record).replay()
+    steps: list[dict[str, Any]] = []
+    turns: list[dict[str, Any]] = []
+    start = 0
+    for n, result in enumerate(game.results):
+        steps.append({"seat": result.player, "step": str(result.step), "points": result.points})
+        if result.turn_over:
+            shown = [s["step"] for s in steps[start : n + 1] if s["step"] != "stop"]
+            points = sum(s["points"] for s in steps[start : n + 1])
+            turns.append({"seat": result.player, "steps": shown, "points": points, "start": start})
+            start = n + 1
+    return {
+        "edition": record["edition"], "rules": record["rules"], "players": record["players"],
+        "steps": steps, "turns": turns, "scores": list(game.scores), "penalties": list(game.penalties()),
+        "winner": game.winner(), "over": game.is_over(), "end_reason": game.end_reason,
+    }  # fmt: skip
+
+
+def position_at(record: dict[str, Any], ply: int, seat: int | None) -> dict[str, Any]:
+    """The game after ``ply`` steps as ``seat`` saw it then (None: as everyone saw it): the view, and the café
+    drawn."""
+    parsed = Record.from_json(record)
+    final = parsed.replay()
+    game = parsed.new_game()
+    ply = min(max(0, ply), len(final.results))
+    for result in final.results[:ply]:
+        game.push(result.step)
+    view = game.view(seat)
+    return {"ply": ply, "view": view.to_json(), "svg": view_svg(view)}
