@@ -14,6 +14,9 @@ step was stored.  Prints one JSON object.
 
 With --stalled N, N more clients ask for the café in SVG, follow the lobby and 20 rooms each,
 and then never read again: the players' round trips show whether anyone waits for them.
+With --analyses N, N card games against a computer player are played to their end first, and
+their analyses requested just before the load starts: the round trips show whether the games
+in progress feel the analysing worker processes.
 
     scripts/with-services.sh sh -c 'python bench/load.py --processes 2 \
         --database "$CAFE_TEST_DATABASE" --broker "$CAFE_TEST_BROKER"'
@@ -170,6 +173,33 @@ async def run(
     return list(results), time.perf_counter() - started
 
 
+async def finished_games(url: str, count: int) -> list[str]:
+    """``count`` card games between a scripted client and an easy computer player, played to their end."""
+    rooms = []
+    for number in range(count):
+        async with connect(url) as ws:
+            client = Client(ws, random.Random(number), 0.0)
+            await client.send({"type": "hello", "name": f"analysed{number}"})
+            await client.receive("welcome")
+            await client.send({"type": "create", "edition": "cards"})
+            room = (await client.receive("room"))["room"]["id"]
+            for text in ("/bot easy", "/start"):
+                await client.send({"type": "say", "room": room, "text": text})
+            while (state := (await client.receive("room"))["room"])["status"] != "finished":
+                if state.get("legal"):
+                    step = client.rng.choice(state["legal"])
+                    await client.send({"type": "step", "room": room, "step": step, "plies": state["plies"]})
+            rooms.append(room)
+    return rooms
+
+
+def http(url: str, path: str, method: str = "GET") -> Any:
+    """A JSON answer of the server behind a WebSocket URL."""
+    base = url.replace("ws://", "http://").removesuffix("/ws")
+    with urllib.request.urlopen(urllib.request.Request(base + path, method=method)) as answer:
+        return json.loads(answer.read())
+
+
 def dropped(url: str) -> int:
     """Connections a server dropped for falling behind (from its metrics)."""
     with urllib.request.urlopen(url.replace("ws://", "http://").replace("/ws", "/metrics")) as answer:
@@ -199,6 +229,7 @@ def main() -> None:
     parser.add_argument("--database", help="PostgreSQL for the started processes (default: SQLite, one process)")
     parser.add_argument("--broker", help="Redis for the started processes")
     parser.add_argument("--stalled", type=int, default=0, help="clients that follow rooms and never read")
+    parser.add_argument("--analyses", type=int, default=0, help="finished games analysed while the load runs")
     args = parser.parse_args()
     if args.processes > 1 and not (args.database and args.broker):
         parser.error("several processes need a shared --database and --broker")
@@ -209,7 +240,11 @@ def main() -> None:
     servers = [] if args.url else [start_server(data, *shared) for _ in range(args.processes)]
     urls = [args.url] if args.url else [url for _, url in servers]
     try:
+        analysed = asyncio.run(finished_games(urls[0], args.analyses)) if args.analyses else []
+        for room in analysed:
+            http(urls[0], f"/games/{room}/analysis", "POST")
         results, wall = asyncio.run(run(urls, args.games, args.seconds, args.think, args.stalled))
+        analyses = [http(urls[0], f"/games/{room}/analysis")["state"] for room in analysed]
         dropped_connections = sum(dropped(url) for url in urls)
     finally:
         for server, _ in servers:
@@ -227,6 +262,8 @@ def main() -> None:
         "connections_lost": sum(h.lost_connection + g.lost_connection for h, g, _ in results),
         "stalled_clients": args.stalled,
         "connections_dropped_by_the_server": dropped_connections,
+        "analyses_requested": len(analysed),
+        "analyses_done_during_the_load": analyses.count("done"),
         "round_trip_ms": {
             "median": round(statistics.median(trips), 2) if trips else None,
             "p90": round(percentile(trips, 0.90), 2),

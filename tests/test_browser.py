@@ -8,6 +8,7 @@ illegal click, take a step back, and one reloads the page and is back at the sea
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -119,6 +120,7 @@ def test_two_people_and_a_bot_play_a_whole_game_in_the_browser(cafe: str, browse
             ann.wait_for_timeout(50)  # a computer player's turn
             continue
         before = plies(page)
+        assert page.locator("button.hint").count() == 0  # a game between people is rated: no hints
         if not refused:  # a guest onto a chair that is not lit: the server says no, nothing changes
             page.locator(".tile:not([disabled])").first.click()
             page.locator("#board [data-chair]:not(.lit)").first.click()
@@ -165,21 +167,65 @@ def test_a_match_is_opened_from_the_lobby_and_its_standing_shown(cafe: str, brow
     expect(cid.locator(".room")).to_contain_text("match, game 1 of 5 at most")
 
 
-def test_a_card_game_against_a_computer_player_is_played_to_its_end(cafe: str, browser: Browser) -> None:
+def test_a_card_game_against_a_computer_player_is_played_to_its_end_then_replayed_and_analysed(
+    cafe: str, browser: Browser
+) -> None:
     ann = arrive(browser, cafe, "Ann")
     ann.select_option("select[name=edition]", "cards")
     ann.click("text=Create room")
     ann.click("text=Add computer player")
     ann.click("text=Start the game")
     expect(ann.locator("#board svg [data-place]").first).to_be_attached()
+    hinted = False
     for _ in range(MAX_CLICKS):
         if ann.locator(".game-over").count():
             break
-        if my_turn(ann):
+        if my_turn(ann) and not hinted and ann.locator("button.hint").count():
+            ann.click("button.hint")  # against a computer player, a hint is there for the asking
+            expect(ann.locator(".chat-lines")).to_contain_text("Hint: ")
+            hinted = True
+        elif my_turn(ann):
             click_something_legal(ann)
         else:
             ann.wait_for_timeout(50)
     else:
         raise AssertionError("the card game did not end")
+    assert hinted
     expect(ann.locator(".game-over h3")).to_contain_text("Game over")
     assert "Ann:" in ann.locator(".log").inner_text()
+    expect(ann.locator(".log")).to_contain_text("(hint)")  # the turn log says a hint was used
+
+    ann.click("text=Replay and analyse this game")  # the game's own page, at its end
+    replay = ann.locator(".replay")
+    expect(replay).to_have_attribute("data-plies", re.compile(r"^\d+$"))
+    total = int(replay.get_attribute("data-plies") or 0)
+    expect(replay).to_have_attribute("data-ply", str(total))
+    assert total > 10 and "#game=" in ann.url
+    ann.keyboard.press("Home")
+    expect(replay).to_have_attribute("data-ply", "0")
+    ann.keyboard.press("ArrowRight")
+    ann.keyboard.press("ArrowRight")
+    expect(replay).to_have_attribute("data-ply", "2")
+    ann.keyboard.press("ArrowDown")  # the next turn's first step
+    assert int(replay.get_attribute("data-ply") or 0) > 2 or ann.wait_for_timeout(200) is None
+    ann.locator(".replay-log li").nth(3).click()
+    expect(ann.locator(".replay-log li.current")).to_have_count(1)
+    expect(ann.locator(".own-hand")).to_contain_text("Your hand then")  # her own hand, and only hers
+
+    shared = browser.new_context().new_page()  # the page's address works for anyone
+    shared.goto(ann.url)
+    expect(shared.locator(".replay")).to_have_attribute("data-ply", str(total))
+    expect(shared.locator(".own-hand")).to_have_count(0)
+
+    ann.click("text=Analyse this game")
+    expect(ann.locator(".replay-log .verdict").first).to_be_visible(timeout=120_000)
+    expect(ann.locator(".analysis")).to_contain_text("mean loss")
+    ann.keyboard.press("Home")
+    expect(replay).to_have_attribute("data-ply", "0")
+    while not ann.locator("#board .best").count():  # the best alternative is outlined where a turn begins
+        before = replay.get_attribute("data-ply")
+        assert before != str(total), "no turn's best alternative was drawn"
+        ann.keyboard.press("ArrowDown")
+        ann.wait_for_function(f"document.querySelector('.replay').dataset.ply !== '{before}'")
+    expect(ann.locator(".best-line")).to_contain_text("Best found")
+    expect(ann.locator("#board .best").first).to_be_attached()

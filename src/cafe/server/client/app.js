@@ -4,6 +4,7 @@
 import { replace } from "./dom.js";
 import { lobbyView, nameView } from "./lobby.js";
 import { Link } from "./net.js";
+import { playerView, ReplayView } from "./replay.js";
 import { RoomView } from "./room.js";
 
 const app = document.getElementById("app");
@@ -16,11 +17,14 @@ const rooms = new Map(); // the lobby's rooms
 const states = new Map(); // room id -> latest room state (with its drawing)
 let me = null;
 let view = null; // the RoomView on screen, or null in the lobby
+let replayView = null; // a finished game's page on screen
 let autoEnter = false; // the next room state with a seat of yours opens (after a new connection, or a create)
 let carried = []; // the chat of a match's game, carried into the next game's room
 let noticeTimer = null;
 
-const roomInHash = () => new URLSearchParams(location.hash.slice(1)).get("room");
+const inHash = (key) => new URLSearchParams(location.hash.slice(1)).get(key);
+const roomInHash = () => inHash("room");
+const inLobby = () => !roomInHash() && !inHash("game") && !inHash("player");
 
 function showNotice(text) {
   notice.textContent = text;
@@ -47,6 +51,7 @@ const actions = {
   say: (text) => link.send({ type: "say", room: roomInHash(), text }),
   step: (step) => link.send({ type: "step", room: roomInHash(), step, plies: view?.state?.plies }),
   undo: () => link.send({ type: "undo", room: roomInHash(), plies: view?.state?.plies }),
+  hint: () => link.send({ type: "hint", room: roomInHash() }),
 };
 
 function receive(message) {
@@ -60,11 +65,11 @@ function receive(message) {
     case "lobby":
       rooms.clear();
       for (const room of message.rooms) rooms.set(room.id, room);
-      if (!view) route();
+      if (!view && inLobby()) route();
       break;
     case "listing":
       rooms.set(message.room.id, message.room);
-      if (!view) route();
+      if (!view && inLobby()) route();
       break;
     case "room": {
       const id = message.room.id;
@@ -80,6 +85,9 @@ function receive(message) {
       } else if (roomInHash() === id) show(id);
       break;
     }
+    case "hint":
+      if (view && message.room === roomInHash()) view.showHint(message.step);
+      break;
     case "chat":
       if (view && message.room === roomInHash()) view.say(`${message.from}: ${message.text}`);
       break;
@@ -117,6 +125,20 @@ function show(id) {
 }
 
 function route() {
+  replayView?.close();
+  replayView = null;
+  if (inHash("game")) { // a finished game's own page: no connection needed to look at it
+    view = null;
+    replayView = new ReplayView(inHash("game"));
+    replace(app, replayView.root);
+    return;
+  }
+  if (inHash("player")) {
+    view = null;
+    playerView(inHash("player")).then((page) => { if (inHash("player")) replace(app, page); });
+    return;
+  }
+  if (!me && !link.token) return askName();
   const id = roomInHash();
   if (id) {
     if (!view || view.state?.id !== id) {
@@ -138,4 +160,5 @@ function askName(problem) {
 
 window.addEventListener("hashchange", route);
 if (link.token) link.open();
+if (!inLobby() || link.token) route();
 else askName();

@@ -37,7 +37,8 @@ export function lobbyView(rooms, presets, actions) {
     const table = players.length
       ? h("table", {},
           h("tr", {}, h("th", {}, "player"), h("th", {}, "rating"), h("th", {}, "games")),
-          players.map((p) => h("tr", {}, h("td", {}, p.name), h("td", {}, p.rating.toFixed(1)), h("td", {}, p.games))))
+          players.map((p) => h("tr", {}, h("td", {}, h("a", { href: `#player=${p.player}` }, p.name)),
+            h("td", {}, p.rating.toFixed(1)), h("td", {}, p.games))))
       : h("p", {}, "No rated games yet: games between two or more people are rated.");
     board.replaceChildren(h("h2", {}, "Leaderboard"), table);
   });

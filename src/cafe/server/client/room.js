@@ -44,6 +44,12 @@ export class RoomView {
     this.render();
   }
 
+  showHint(step) {
+    this.hint = { step, plies: this.state.plies };
+    this.say(`Hint: ${step}`, "info");
+    this.render();
+  }
+
   say(line, kind = "chat") {
     this.lines.push({ line, kind });
     this.chatLines.append(h("li", { class: kind }, line));
@@ -66,6 +72,10 @@ export class RoomView {
     }
     if (view) drawBoard(this.board, this.svg, lit, (target) => this.pick(target, moves));
     else replace(this.board, this.waiting());
+    if (view && this.hint?.plies === state.plies) { // the strongest computer player's step, lit
+      const target = this.hint.step.match(/[@~]([a-z]+\d+)/)?.[1];
+      this.board.querySelector(`[data-chair="${target}"], [data-place="${target}"]`)?.classList.add("hinted");
+    }
     replace(this.panel, this.header(), view ? this.players() : null, view ? this.counts() : null,
       view && !view.over ? this.hand() : null, view && !view.over ? this.controls(moves) : null,
       view?.over ? this.gameOver() : null);
@@ -177,6 +187,7 @@ export class RoomView {
     if (has("draw")) buttons.push(h("button", { onclick: () => this.actions.step("draw") }, "Draw a card"));
     if (has("close")) buttons.push(h("button", { onclick: () => this.actions.step("close") }, "Close (end the game)"));
     if (state.can_undo) buttons.push(h("button", { class: "quiet", onclick: () => this.actions.undo() }, "Undo"));
+    if (state.hints) buttons.push(h("button", { class: "quiet hint", onclick: () => this.actions.hint() }, "Hint"));
     return h("section", { class: "controls" }, h("p", { class: "turn-line" }, line),
       this.chooser ? this.nationChooser() : null, h("div", { class: "buttons" }, buttons));
   }
@@ -218,7 +229,8 @@ export class RoomView {
   renderLog() {
     const { log, seats } = this.state;
     replace(this.log, (log ?? []).map((turn) => h("li", {},
-      `${seats[turn.seat]?.name ?? "?"}: ${turn.steps.join(", ") || "—"}`, turn.points ? ` (${signed(turn.points)})` : "")));
+      `${seats[turn.seat]?.name ?? "?"}: ${turn.steps.join(", ") || "—"}`, turn.points ? ` (${signed(turn.points)})` : "",
+      turn.hint ? h("span", { class: "hint-used" }, " (hint)") : null)));
     this.log.scrollTop = this.log.scrollHeight;
   }
 
@@ -232,6 +244,7 @@ export class RoomView {
       h("table", {}, h("tr", {}, h("th", {}, "player"), h("th", {}, "score"), h("th", {}, "penalties (in the score)")),
         order.map((i) => h("tr", {}, h("td", {}, seats[i].name), h("td", {}, view.scores[i]),
           h("td", {}, view.penalties[i] ? `−${view.penalties[i]}` : "0")))),
+      h("p", {}, h("a", { href: `#game=${id}`, class: "replay-link" }, "Replay and analyse this game")),
       h("p", {}, h("a", { href: `/records/${id}.json`, download: `cafe-${id}.json`, class: "record" },
         "Download the game record"), " (replay it with ", h("code", {}, "cafe replay"), ")"),
       h("button", { onclick: () => this.actions.lobby() }, "Back to the lobby"));
