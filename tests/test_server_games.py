@@ -109,3 +109,28 @@ def test_no_hints_in_a_game_between_people(cafe: TestClient) -> None:
     assert "rated" in ann.expect("error", code="refused")["message"]
     bob.send({"type": "hint", "room": room})
     assert "whose turn" in bob.expect("error", code="refused")["message"]
+
+
+def test_a_host_may_allow_hints_and_the_game_is_then_not_rated(cafe: TestClient) -> None:
+    ann, bob = Person(cafe, "Ann"), Person(cafe, "Bob")
+    ann.send({"type": "create", "edition": "cards"})
+    room = ann.room()["id"]
+    bob.send({"type": "enter", "room": room})
+    bob.say(room, "/hints on")
+    assert "only the host" in bob.expect("error", code="refused")["message"]
+    bob.say(room, "/join")
+    ann.say(room, "/hints on")
+    assert ann.room(hints=True)["hints"] is True
+    ann.say(room, "/start")
+    people = {0: ann, 1: bob}
+    state = ann.room(status="playing")
+    while state["status"] == "playing":
+        mover = people[state["view"]["current_player"]]
+        mine = mover.at(state["plies"])
+        if mine["plies"] == state["plies"]:
+            assert mine["hints"] is True
+            mover.send({"type": "step", "room": room, "step": mine["legal"][0], "plies": mine["plies"]})
+        state = ann.room()
+    assert cafe.get("/leaderboard").json() == []  # two people, but hints were allowed: not rated
+    page = cafe.get(f"/players/{ann.player}.json").json()
+    assert page["games"][0]["rating_after"] is None

@@ -92,6 +92,7 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX results_player ON results (player, at);
     """,
+    "ALTER TABLE rooms ADD COLUMN hints BOOLEAN NOT NULL DEFAULT false",
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -148,10 +149,10 @@ class PostgresStore:
 
     def _add_room(self, room: RoomRow) -> None:
         self._db.execute(
-            "INSERT INTO rooms (id, name, edition, rules, host, status, seed, created, match) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            "INSERT INTO rooms (id, name, edition, rules, host, status, seed, created, match, hints) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (room.id, room.name, room.edition, Jsonb(room.rules), room.host, room.status, room.seed, time.time(),
-             None if room.match is None else Jsonb(room.match)),
+             None if room.match is None else Jsonb(room.match), room.hints),
         )  # fmt: skip
         self._set_seats(room.id, room.seats)
 
@@ -181,6 +182,9 @@ class PostgresStore:
 
     def set_host(self, room: str, player: int) -> None:
         self._db.execute("UPDATE rooms SET host = %s WHERE id = %s", (player, room))
+
+    def set_hints(self, room: str, allowed: bool) -> None:
+        self._db.execute("UPDATE rooms SET hints = %s WHERE id = %s", (allowed, room))
 
     def add_step(self, room: str, n: int, seat: int, step: str) -> None:
         try:
@@ -252,7 +256,7 @@ class PostgresStore:
 
     def _rooms(self, where: str, *args: Any) -> list[RoomRow]:
         """The rooms matching ``where``, each with its seats and steps (three queries in all)."""
-        columns = "id, name, edition, rules, host, status, seed, match"
+        columns = "id, name, edition, rules, host, status, seed, match, hints"
         rooms = self._db.execute(
             f"SELECT {columns} FROM rooms WHERE {where} ORDER BY created".encode(), args
         ).fetchall()
@@ -272,7 +276,7 @@ class PostgresStore:
             steps.setdefault(room, []).append(step)
         return [
             RoomRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], tuple(seats.get(r[0], ())), tuple(steps.get(r[0], ())),
-                    r[7])
+                    r[7], r[8])
             for r in rooms
         ]  # fmt: skip
 

@@ -33,7 +33,8 @@ REPLACEMENT_BOT = "medium"  # who takes over the seat of a player who left a gam
 HELP = (
     "/join: take a seat · /leave: give it up (in a game, a computer player takes over) · "
     "/start: begin the game (host) · /bot LEVEL: seat a computer player (host; easy, medium, hard, expert) · "
-    "/kick SEAT or NAME: remove a seat before the start (host) · /help: this text. Anything else is chat."
+    "/kick SEAT or NAME: remove a seat before the start (host) · /hints on|off: hints for everyone, and the game is "
+    "not rated (host) · /help: this text. Anything else is chat."
 )
 
 
@@ -67,6 +68,7 @@ class Room:
     seq: int = 0  # the last event's place in the room's sequence: a gap tells a client to sync
     version: int = 0  # the changes this copy has heard of (the broker counts them for every process)
     hinted: set[int] = field(default_factory=set)  # the turns (from 0) in which a player asked for a hint
+    hints: bool = False  # the host allows hints to everyone: the game is not rated
     _picture: str | None = field(default=None, repr=False)  # the SVG of the current position, once drawn
 
     @classmethod
@@ -88,12 +90,12 @@ class Room:
         name = f"{self.name.split(' · game ')[0]} · game {match.game}"
         seats = tuple(_numbered(self.seats[1:] + self.seats[:1]))
         return RoomRow(secrets.token_hex(4), name, self.edition, self.rules, self.host, "playing", _seed(), seats, (),
-                       match.to_json())  # fmt: skip
+                       match.to_json(), self.hints)  # fmt: skip
 
     def _store_new(self) -> None:
         """Store this new room, waiting (its seats and start follow)."""
         row = RoomRow(self.id, self.name, self.edition, self.rules, self.host, "waiting", self.seed, (), (),
-                      self._match_json())  # fmt: skip
+                      self._match_json(), self.hints)  # fmt: skip
         self.store.add_room(row)
 
     def _match_json(self) -> dict[str, Any] | None:
@@ -113,6 +115,7 @@ class Room:
             self.status = "closed"
             return
         self.name, self.host, self.status, self.seats = row.name, row.host, row.status, list(row.seats)
+        self.hints = row.hints
         self.match = None if row.match is None else Match.from_json(row.match)
         if row.status not in ("playing", "finished"):
             self.game, self.bots = None, {}
@@ -153,6 +156,7 @@ class Room:
             "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot} for s in self.seats],
             "max_players": self.max_players,
             "match": self._match_json(),
+            "hints": self.hints,
         }
 
     def state_for(self, player: int) -> dict[str, Any]:
@@ -201,7 +205,7 @@ class Room:
     def hints_allowed(self) -> bool:
         """Hints are for games without a rated opponent: no other person has a seat (a person against computer
         players; games between people are rated)."""
-        return sum(seat.player is not None for seat in self.seats) <= 1
+        return self.hints or sum(seat.player is not None for seat in self.seats) <= 1
 
     def bot_to_move(self) -> tuple[int, Player] | None:
         """The computer player whose turn it is, if any."""
@@ -223,6 +227,7 @@ class Room:
             "start": self._start,
             "bot": self._bot,
             "kick": self._kick,
+            "hints": self._hints,
         }.get(word)
         if word == "help":
             return Outcome(answer=HELP)
@@ -316,6 +321,21 @@ class Room:
         self._remove(found[0].seat)
         return Outcome(announce=f"{found[0].name} was removed from the table", changed=True)
 
+    def _hints(self, player: int, name: str, arg: str) -> Outcome:
+        if player != self.host:
+            return Outcome(error="only the host can allow hints")
+        if self.status != "waiting":
+            return Outcome(error="hints are allowed or not before the start")
+        if arg.lower() not in ("on", "off"):
+            return Outcome(error="/hints on, or /hints off")
+        self.hints = arg.lower() == "on"
+        self.store.set_hints(self.id, self.hints)
+        if self.hints:
+            return Outcome(
+                announce="Hints are allowed to everyone at this table; the game will not be rated", changed=True
+            )
+        return Outcome(announce="No hints at this table (a game between people is rated)", changed=True)
+
     def _remove(self, seat: int) -> None:
         del self.seats[seat]
         self.seats = _numbered(self.seats)
@@ -398,7 +418,7 @@ class Room:
         places = self.game.places() or tuple(1 for _ in self.seats)
         players = [s.player for s in people if s.player is not None]
         known = self.store.ratings(players)
-        ratings = rated_update(players, [places[s.seat] for s in people], known)
+        ratings = {} if self.hints else rated_update(players, [places[s.seat] for s in people], known)
         results = tuple(
             Result(
                 player,

@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     seed INTEGER NOT NULL,
     created REAL NOT NULL,
     record TEXT,
-    match TEXT
+    match TEXT,
+    hints INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     room TEXT NOT NULL,
@@ -92,6 +93,7 @@ MIGRATIONS = [
     "CREATE TABLE IF NOT EXISTS results (room TEXT NOT NULL, player INTEGER NOT NULL, seat INTEGER NOT NULL, "
     "place INTEGER NOT NULL, rating_before REAL, rating_after REAL, at REAL NOT NULL, PRIMARY KEY (room, player))",
     "CREATE INDEX IF NOT EXISTS results_player ON results (player, at)",
+    "ALTER TABLE rooms ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",
 ]
 
 
@@ -155,6 +157,7 @@ class RoomRow:
     seats: tuple[SeatRow, ...]
     steps: tuple[str, ...]
     match: dict[str, Any] | None = None  # a game of a match (cafe.server.matches)
+    hints: bool = False  # the host allows hints to everyone (the game is then not rated)
 
 
 @dataclass(frozen=True)
@@ -212,6 +215,7 @@ class Store(Protocol):
     def set_match(self, room: str, match: dict[str, Any]) -> None: ...
     def replace_seat(self, room: str, seat: SeatRow) -> None: ...
     def set_host(self, room: str, player: int) -> None: ...
+    def set_hints(self, room: str, allowed: bool) -> None: ...
     def add_step(self, room: str, n: int, seat: int, step: str) -> None:
         """Append step ``n``; raises :class:`StepConflict` if the room already has a step ``n``."""
 
@@ -299,10 +303,10 @@ class SQLiteStore:
 
     def _add_room(self, room: RoomRow) -> None:
         self._db.execute(
-            "INSERT INTO rooms (id, name, edition, rules, host, status, seed, created, match) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO rooms (id, name, edition, rules, host, status, seed, created, match, hints) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (room.id, room.name, room.edition, json.dumps(room.rules), room.host, room.status, room.seed, time.time(),
-             None if room.match is None else json.dumps(room.match)),
+             None if room.match is None else json.dumps(room.match), int(room.hints)),
         )  # fmt: skip
         self._set_seats(room.id, room.seats)
 
@@ -332,6 +336,9 @@ class SQLiteStore:
 
     def set_host(self, room: str, player: int) -> None:
         self._write("UPDATE rooms SET host = ? WHERE id = ?", player, room)
+
+    def set_hints(self, room: str, allowed: bool) -> None:
+        self._write("UPDATE rooms SET hints = ? WHERE id = ?", int(allowed), room)
 
     def add_step(self, room: str, n: int, seat: int, step: str) -> None:
         try:
@@ -406,7 +413,8 @@ class SQLiteStore:
     def _rooms(self, where: str, *args: Any) -> list[RoomRow]:
         rooms = []
         for row in self._db.execute(
-            f"SELECT id, name, edition, rules, host, status, seed, match FROM rooms WHERE {where} ORDER BY created",
+            f"SELECT id, name, edition, rules, host, status, seed, match, hints FROM rooms WHERE {where} "
+            "ORDER BY created",
             args,
         ).fetchall():
             seats = tuple(
@@ -418,7 +426,19 @@ class SQLiteStore:
             steps = tuple(s[0] for s in self._db.execute("SELECT step FROM steps WHERE room = ? ORDER BY n", (row[0],)))
             match = None if row[7] is None else json.loads(row[7])
             rooms.append(
-                RoomRow(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6], seats, steps, match)
+                RoomRow(
+                    row[0],
+                    row[1],
+                    row[2],
+                    json.loads(row[3]),
+                    row[4],
+                    row[5],
+                    row[6],
+                    seats,
+                    steps,
+                    match,
+                    bool(row[8]),
+                )
             )
         return rooms
 

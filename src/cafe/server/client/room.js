@@ -107,12 +107,14 @@ export class RoomView {
       h("ol", { class: "seats" }, state.seats.map((seat) =>
         h("li", {}, seat.name, seat.bot ? ` (computer, ${seat.bot})` : "",
           host && seat.seat !== state.you
-            ? h("button", { class: "quiet", onclick: () => this.actions.say(`/kick ${seat.name}`) }, "remove") : null))),
+            ? h("button", { class: "quiet", onclick: () => this.actions.say(`/kick ${seat.seat + 1}`) }, "remove") : null))),
       h("p", {}, `${state.seats.length} of at most ${state.max_players} seats taken; 2 are needed to start.`),
       state.you === null && state.seats.length < state.max_players
         ? h("button", { onclick: () => this.actions.say("/join") }, "Take a seat") : null,
       host ? h("div", { class: "host" }, level,
         h("button", { onclick: () => this.actions.say(`/bot ${level.value}`) }, "Add computer player"),
+        h("button", { class: "quiet", onclick: () => this.actions.say(state.hints ? "/hints off" : "/hints on") },
+          state.hints ? "No hints" : "Allow hints (not rated)"),
         h("button", { class: "go", disabled: state.seats.length < 2, onclick: () => this.actions.say("/start") },
           "Start the game")) : h("p", {}, "The host starts the game."));
   }
