@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from cafe.record import Record
 from cafe.server.app import create_app
-from test_server import Person, close_all
+from test_server import Person, close_all, open_room
 
 
 @pytest.fixture
@@ -95,13 +95,9 @@ def test_a_players_page_lists_their_games_newest_first(cafe: TestClient) -> None
 
 
 def test_no_hints_in_a_game_between_people(cafe: TestClient) -> None:
-    ann, bob = Person(cafe, "Ann"), Person(cafe, "Bob")
-    ann.send({"type": "create", "edition": "board"})
-    room = ann.room()["id"]
-    bob.send({"type": "enter", "room": room})
-    bob.say(room, "/join")
-    while len(ann.room()["seats"]) < 2:
-        pass
+    ann, bob, room = open_room(cafe)
+    while ann.latest is None or len(ann.latest["seats"]) < 2:  # Bob's seat
+        ann.room()
     ann.say(room, "/start")
     state = ann.room(status="playing")
     assert state["hints"] is False
@@ -112,13 +108,9 @@ def test_no_hints_in_a_game_between_people(cafe: TestClient) -> None:
 
 
 def test_a_host_may_allow_hints_and_the_game_is_then_not_rated(cafe: TestClient) -> None:
-    ann, bob = Person(cafe, "Ann"), Person(cafe, "Bob")
-    ann.send({"type": "create", "edition": "cards"})
-    room = ann.room()["id"]
-    bob.send({"type": "enter", "room": room})
+    ann, bob, room = open_room(cafe, "cards")
     bob.say(room, "/hints on")
     assert "only the host" in bob.expect("error", code="refused")["message"]
-    bob.say(room, "/join")
     ann.say(room, "/hints on")
     assert ann.room(hints=True)["hints"] is True
     ann.say(room, "/start")

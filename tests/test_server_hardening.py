@@ -23,7 +23,7 @@ from cafe.server.app import create_app
 from cafe.server.hub import HANDLERS
 from cafe.server.store import Ending, SQLiteStore
 from servers import send_frames, serving, stalled_socket
-from test_server import Person, close_all
+from test_server import Person, close_all, open_room
 
 HIDDEN_CARD = re.compile(r"down:[A-Z]{3}[fm]")
 
@@ -246,11 +246,9 @@ def test_computer_players_wait_while_nobody_is_there(tmp_path: Path) -> None:
 
 
 def test_a_second_hello_does_not_keep_a_player_present_forever(quick: TestClient) -> None:
-    ann, bob = Person(quick, "Ann"), Person(quick, "Bob")
-    ann.send({"type": "create", "edition": "board"})
-    room = ann.room()["id"]
-    bob.send({"type": "enter", "room": room})
-    bob.say(room, "/join")
+    ann, bob, room = open_room(quick)
+    while ann.latest is None or len(ann.latest["seats"]) < 2:  # Bob's seat
+        ann.room()
     ann.say(room, "/start")
     ann.room(status="playing")
     bob.send({"type": "hello", "token": bob.token})
