@@ -229,3 +229,24 @@ def test_a_card_game_against_a_computer_player_is_played_to_its_end_then_replaye
         ann.wait_for_function(f"document.querySelector('.replay').dataset.ply !== '{before}'")
     expect(ann.locator(".best-line")).to_contain_text("Best found")
     expect(ann.locator("#board .best").first).to_be_attached()
+
+
+def test_every_variant_can_be_chosen_when_opening_a_table(cafe: str, browser: Browser) -> None:
+    ann = arrive(browser, cafe, "Ann")
+    ann.click("text=More options")
+    ann.check("input[name=surprise_guests]")
+    expect(ann.locator(".create")).to_contain_text("hands are hidden")  # each option says what it does
+    ann.select_option("select[name=joker_to_bar]", "when-unplaceable")
+    ann.click("text=Create room")
+    played = "printed + Jokers at the bar: when-unplaceable + Surprise guests"
+    expect(ann.locator(".room-view .facts")).to_contain_text(played)
+    bob = arrive(browser, cafe, "Bob", phone=True)
+    bob.select_option("select[name=edition]", "cards")
+    bob.click("text=More options")
+    bob.check("input[name=tribe_and_circle]")
+    bob.click("text=Create room")
+    expect(bob.locator(".room-view .facts")).to_contain_text("printed + Tribe and little circle")
+
+    cid = arrive(browser, cafe, "Cid")
+    expect(cid.locator(".rooms")).to_contain_text(played)
+    expect(cid.locator(".rooms")).to_contain_text("printed + Tribe and little circle")

@@ -336,3 +336,17 @@ def test_the_review_opens_from_a_finished_game_and_play_review_reads_a_record(
     bad.write_text("{}")
     assert main(["play", "--review", str(bad)]) == 1
     assert capsys.readouterr().err.startswith("cafe play: ")
+
+
+def test_play_takes_rule_options_by_name(tmp_path: Path) -> None:
+    parser = build_parser()
+    args = parser.parse_args(["play", "--rules", "brettspielwelt", "--option", "surprise_guests=true",
+                              "--option", "bar_values=straight", "--save", str(tmp_path / "g.json")])  # fmt: skip
+    rules = build_session(args).game.rules
+    assert rules.surprise_guests and rules.joker_exchange == "either-nation" and rules.bar_values[5] == -2
+    cards = parser.parse_args(["play", "--edition", "cards", "--option", "tribe_and_circle=true"])
+    assert build_session(cards).game.rules.tribe_and_circle
+    for wrong, says in (("regulars=maybe", "true or false"), ("tribe_and_circle=true", "other edition"),
+                        ("surprise_guests", "KEY=VALUE")):  # fmt: skip
+        with pytest.raises(CafeError, match=says):
+            build_session(parser.parse_args(["play", "--option", wrong]))

@@ -55,6 +55,39 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "joker_exchange": ("given-nation", "either-nation"),
 }
 
+# What each option does, in a line, for people choosing it (the café's "More options", cafe play --option)
+OPTION_TEXT: dict[str, tuple[str, str | dict[str, str]]] = {
+    "scoring": ("Scoring", {"bonus": "single-nation tables score double", "basic": "the first 1989 edition: only a "
+                            "full single-nation table scores double"}),
+    "bar_values": ("Bar values", {"printed": "as printed: +1 to +5, then down to -14",
+                                  "straight": "+1 to +5, then -2, -4 ... -30"}),
+    "joker_to_bar": ("Jokers at the bar", {"never": "never", "when-unplaceable": "when no table can take the joker "
+                                           "(BrettspielWelt)"}),
+    "joker_exchange": ("Exchanging a joker", {"given-nation": "for a guest of the joker's given nation",
+                                              "either-nation": "for a guest of either nation of its chair"}),
+    "surprise_guests": ("Surprise guests", "hands are hidden: each player sees only their own"),
+    "regulars": ("Tables for regulars", "3 or 4 guests of one gender at an empty table score 20 (40 of its nation), "
+                 "and it closes"),
+    "tribe_and_circle": ("Tribe and little circle", "2 to 4 cards of one gender filling a table score 20 "
+                         "(40 of its nation)"),
+}  # fmt: skip
+
+
+def option_catalogue(edition: str) -> list[dict[str, Any]]:
+    """An edition's options as a front end offers them: key, label, the default, and a line of help for the option
+    (a switch) or for each of its values (a choice)."""
+    out: list[dict[str, Any]] = []
+    for f in fields(BoardRules if edition == "board" else CardRules):
+        label, text = OPTION_TEXT[f.name]
+        if isinstance(text, dict):
+            default = next(iter(text))
+            out.append({"key": f.name, "label": label, "default": default,
+                        "choices": [{"value": v, "help": h} for v, h in text.items()]})  # fmt: skip
+        else:
+            out.append({"key": f.name, "label": label, "default": False, "help": text})
+    return out
+
+
 PRESETS: dict[str, dict[str, Any]] = {
     "printed": {},
     "original-1989": {"scoring": "basic"},
@@ -138,6 +171,24 @@ def rules_to_json(rules: Rules) -> str | dict[str, Any]:
     for key, value in asdict(rules).items():
         if getattr(base, key) != value:
             out[key] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def with_options(edition: str, spec: str | dict[str, Any] | None, options: list[str]) -> str | dict[str, Any] | None:
+    """Rules with options given by name, as ``KEY=VALUE`` (true and false for switches), checked.
+
+    >>> with_options("board", "brettspielwelt", ["surprise_guests=true", "scoring=basic"])
+    {'preset': 'brettspielwelt', 'surprise_guests': True, 'scoring': 'basic'}
+    """
+    if not options:
+        return spec
+    out: dict[str, Any] = {"preset": spec or "printed"} if not isinstance(spec, dict) else dict(spec)
+    for text in options:
+        key, sep, value = text.partition("=")
+        if not sep:
+            raise RulesError(f"--option takes KEY=VALUE, like surprise_guests=true; not {text!r}")
+        out[key.strip()] = {"true": True, "false": False}.get(value.strip().lower(), value.strip())
+    make_rules(edition, out)
     return out
 
 

@@ -26,6 +26,15 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--players", type=int, help="the number of players: you and medium bots (ignored with --seats)")
     p.add_argument("--rules", help="a preset (printed, original-1989, brettspielwelt) or a JSON rules object")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a rule option by name, on top of --rules (repeatable): surprise_guests=true, regulars=true, "
+        "scoring=basic, bar_values=straight, joker_to_bar=when-unplaceable, joker_exchange=either-nation; "
+        "card game: tribe_and_circle=true (docs/rules.md)",
+    )
     p.add_argument("--seed", type=int, help="seed for the bag and the bots")
     p.add_argument("--resume", metavar="FILE", help="go on with a saved game")
     p.add_argument("--review", metavar="FILE", help="step through a saved game with the arrow keys, and analyse it")
@@ -35,7 +44,7 @@ def add_parser(sub: Any) -> None:
 
 
 def build_session(args: argparse.Namespace) -> Any:
-    from cafe.options import rules_from_text
+    from cafe.options import rules_from_text, with_options
     from cafe.play.session import Session, parse_seats
 
     if args.resume:
@@ -49,7 +58,7 @@ def build_session(args: argparse.Namespace) -> Any:
         if args.players is not None:
             seats_text = ",".join(["you"] + ["medium"] * (args.players - 1))
     seats = parse_seats(seats_text, args.edition)
-    rules = rules_from_text(args.edition, args.rules)
+    rules = with_options(args.edition, rules_from_text(args.edition, args.rules), args.option)
     return Session.new(args.edition, seats, rules, args.seed, Path(args.save or "cafe-game.json"))
 
 

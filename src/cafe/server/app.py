@@ -18,7 +18,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cafe.ai.levels import LEVELS
-from cafe.options import CARD_PRESETS, PRESETS
+from cafe.options import CARD_PRESETS, PRESETS, option_catalogue
 from cafe.server import games
 from cafe.server.broker import Broker
 from cafe.server.hub import Hub
@@ -72,7 +72,8 @@ def create_app(
             for n in Nation
         }  # fmt: skip
         presets = {"board": list(PRESETS), "cards": list(CARD_PRESETS)}
-        return JSONResponse({"nations": nations, "presets": presets, "levels": list(LEVELS)})
+        options = {edition: option_catalogue(edition) for edition in ("board", "cards")}
+        return JSONResponse({"nations": nations, "presets": presets, "options": options, "levels": list(LEVELS)})
 
     async def health(request: Request) -> Response:
         return JSONResponse({"status": "ok" if hub is not None else "starting"}, status_code=200 if hub else 503)

@@ -106,6 +106,9 @@ function receive(message) {
         return;
       }
       showNotice(message.rule ? `${message.message} (${message.rule})` : message.message);
+      if (message.code === "rules" && document.getElementById("create-problem")) {
+        document.getElementById("create-problem").textContent = message.message; // said in the form itself
+      }
       if (view && message.room === roomInHash()) view.say(`✗ ${message.message}`, "error");
       if (message.code === "room") location.hash = "";
       break;
@@ -129,7 +132,7 @@ function route() {
   replayView = null;
   if (inHash("game")) { // a finished game's own page: no connection needed to look at it
     view = null;
-    replayView = new ReplayView(inHash("game"));
+    replayView = new ReplayView(inHash("game"), catalogue);
     replace(app, replayView.root);
     return;
   }
@@ -151,7 +154,7 @@ function route() {
   if (view) link.send({ type: "lobby" }); // follow the lobby again
   view = null;
   autoEnter = false;
-  replace(app, lobbyView(rooms, catalogue.presets, actions));
+  replace(app, lobbyView(rooms, catalogue, actions));
 }
 
 function askName(problem) {

@@ -23,3 +23,11 @@ export function replace(parent, ...children) {
 
 // Points as players write them: +3, 0, -2.
 export const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
+// What is played, in words: the preset and every option that differs from it ("printed + Surprise guests").
+export function rulesText(rules, options) {
+  if (typeof rules === "string") return rules;
+  const changed = (options ?? []).filter((o) => rules[o.key] !== undefined && rules[o.key] !== o.default)
+    .map((o) => (o.choices ? `${o.label}: ${Array.isArray(rules[o.key]) ? "custom" : rules[o.key]}` : o.label));
+  return [rules.preset ?? "printed", ...changed].join(" + ");
+}

@@ -2,15 +2,16 @@
 // each moment, the turns with their points, and its analysis; and a player's page ("#player=ID").
 
 import { drawBoard } from "./board.js";
-import { h, replace, signed } from "./dom.js";
+import { h, replace, rulesText, signed } from "./dom.js";
 
 const TOKEN = "cafe-token";
 const asker = () => (localStorage.getItem(TOKEN) ? { "X-Cafe-Token": localStorage.getItem(TOKEN) } : {});
 const targets = (turn) => turn.split(",").map((step) => step.match(/[@~]([a-z]+\d+)/)?.[1]).filter(Boolean);
 
 export class ReplayView {
-  constructor(id) {
+  constructor(id, catalogue) {
     this.id = id;
+    this.catalogue = catalogue;
     this.game = null;
     this.ply = 0;
     this.position = null;
@@ -98,7 +99,7 @@ export class ReplayView {
     replace(this.panel,
       h("header", { class: "room-head" }, h("h2", {}, game.name),
         h("p", { class: "facts" }, `${game.edition === "board" ? "board game" : "card game"} · ${
-          typeof game.rules === "string" ? game.rules : "custom rules"} · finished`)),
+          rulesText(game.rules, this.catalogue.options[game.edition])} · finished`)),
       h("table", { class: "players" },
         h("tr", {}, h("th", {}, "player"), h("th", {}, "score")),
         game.players.map((name, seat) => h("tr", { class: seat === you ? "you" : "" },

@@ -1,7 +1,7 @@
 // A room: the café, the players, your hand and what you may do, the turn log, the chat, the end.
 
 import { drawBoard } from "./board.js";
-import { h, replace, signed } from "./dom.js";
+import { h, replace, rulesText, signed } from "./dom.js";
 import { movesOf, parseStep, playableTiles, tileWords } from "./steps.js";
 
 export class RoomView {
@@ -85,7 +85,7 @@ export class RoomView {
   header() {
     const state = this.state;
     const facts = `${state.edition === "board" ? "board game" : "card game"} · ${
-      typeof state.rules === "string" ? state.rules : "custom rules"}`;
+      rulesText(state.rules, this.catalogue.options[state.edition])}`;
     const leave = state.you !== null && state.status !== "finished"
       ? h("button", { class: "quiet", onclick: () => this.actions.say("/leave") }, "Leave seat") : null;
     const match = state.match?.entrants.length
@@ -242,6 +242,7 @@ export class RoomView {
     const winner = view.winner === null ? "A shared first place" : `${seats[view.winner].name} wins`;
     return h("section", { class: "game-over", role: "status" },
       h("h3", {}, `Game over: ${winner}`),
+      h("p", { class: "played" }, `Played: ${rulesText(this.state.rules, this.catalogue.options[this.state.edition])}`),
       view.end_reason ? h("p", {}, `The game ended: ${view.end_reason}.`) : null,
       h("table", {}, h("tr", {}, h("th", {}, "player"), h("th", {}, "score"), h("th", {}, "penalties (in the score)")),
         order.map((i) => h("tr", {}, h("td", {}, seats[i].name), h("td", {}, view.scores[i]),
