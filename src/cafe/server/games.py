@@ -15,6 +15,7 @@ from starlette.routing import Route
 
 from cafe.server.hub import Hub
 from cafe.server.replays import position_at, replay_json
+from cafe.server.store import RoomRow
 
 PLAYER_GAMES = 100  # games a player's page lists, newest first
 
@@ -26,10 +27,10 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
         room = request.path_params["room"]
         return room, hub().store.record(room) if len(room) <= 16 else None
 
-    def seat_of_asker(request: Request, room: str) -> int | None:
+    def seat_of_asker(request: Request, row: RoomRow | None) -> int | None:
+        """The seat the asker (by the token in the request) had in the game of ``row``, if any."""
         token = request.headers.get("x-cafe-token")
-        known = hub().store.player_by_token(token) if token else None
-        row = hub().store.load_room(room) if known else None
+        known = hub().store.player_by_token(token) if token and row is not None else None
         if known is None or row is None:
             return None
         return next((s.seat for s in row.seats if s.player == known[0]), None)
@@ -40,7 +41,7 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
             return JSONResponse({"error": "no finished game in that room"}, status_code=404)
         out = await asyncio.to_thread(replay_json, record)
         row = hub().store.load_room(room)
-        out.update({"id": room, "name": row.name if row else room, "you": seat_of_asker(request, room),
+        out.update({"id": room, "name": row.name if row else room, "you": seat_of_asker(request, row),
                     "analysis": hub().analyses.status(room)})  # fmt: skip
         return JSONResponse(out)
 
@@ -49,7 +50,8 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
         if record is None:
             return JSONResponse({"error": "no finished game in that room"}, status_code=404)
         ply = request.path_params["ply"]
-        return JSONResponse(await asyncio.to_thread(position_at, record, ply, seat_of_asker(request, room)))
+        seat = seat_of_asker(request, hub().store.load_room(room) if "x-cafe-token" in request.headers else None)
+        return JSONResponse(await asyncio.to_thread(position_at, record, ply, seat))
 
     async def analysis(request: Request) -> Response:
         room, record = finished(request)

@@ -280,13 +280,11 @@ class Hub:
         text = fields.text(message, "text", MAX_CHAT)
         connection.rooms.add(room.id)  # whoever talks in a room follows it, and no longer the lobby
         connection.in_lobby = False
-        assert connection.player is not None
+        player, name = player_of(connection), connection.name
         if text.startswith("/"):
-            player, name = connection.player, connection.name
             await self._apply(connection, room, lambda: room.command(player, name, text))
         else:
-            await self.broker.publish(room.id, "chat", {"from": connection.name, "player": player_of(connection),
-                                                        "text": text})  # fmt: skip
+            await self.broker.publish(room.id, "chat", {"from": name, "player": player, "text": text})
 
     async def step(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
@@ -394,10 +392,10 @@ class Hub:
             room.version = event.version  # read just now: as new as this event
         room.seq = max(room.seq, event.seq)
         followers = [c for c in self.connections.values() if room.id in c.rooms]
-        if event.kind != "changed":
-            message = {"type": event.kind, "room": room.id, **event.body, "seq": event.seq}
+        if event.kind != "changed":  # the same for everyone: encoded once
+            text = json.dumps({"type": event.kind, "room": room.id, **event.body, "seq": event.seq})
             for connection in followers:
-                connection.send(message)
+                connection.send(text)
             return
         if event.origin != self.broker.origin and event.version > room.version:
             self._reload(room, event.version)
@@ -505,6 +503,7 @@ class Hub:
 
             if not still():
                 return
+            # this clock is done: forgotten, so that the turn's end winds the next one without cancelling this task
             self._clocks.pop(room.id, None)
             stand_in = make_player(REPLACEMENT_BOT, seed=room.seed + turn)
             name = room.seats[seat].name
@@ -569,10 +568,10 @@ class Hub:
             return
         self._listed[room.id] = summary
         self._lobby = None
-        message = {"type": "listing", "room": summary}
+        text = json.dumps({"type": "listing", "room": summary})  # encoded once for every follower of the lobby
         for connection in list(self.connections.values()):
             if connection.in_lobby:
-                connection.send(message)
+                connection.send(text)
 
     def _room(self, message: dict[str, Any]) -> Room:
         room_id = message.get("room")

@@ -36,11 +36,9 @@ def replay_json(record: dict[str, Any]) -> dict[str, Any]:
 def position_at(record: dict[str, Any], ply: int, seat: int | None) -> dict[str, Any]:
     """The game after ``ply`` steps as ``seat`` saw it then (None: as everyone saw it): the view, and the café
     drawn."""
-    parsed = Record.from_json(record)
-    final = parsed.replay()
-    game = parsed.new_game()
-    ply = min(max(0, ply), len(final.results))
-    for result in final.results[:ply]:
-        game.push(result.step)
+    game = Record.from_json(record).replay()
+    ply = min(max(0, ply), len(game.results))
+    while len(game.results) > ply:  # back from the end: the game keeps every step to take back
+        game.pop()
     view = game.view(seat)
     return {"ply": ply, "view": view.to_json(), "svg": view_svg(view)}

@@ -2,6 +2,7 @@
 // clickable: the chairs a selected guest may take light up with the points they would score.
 
 import { signed } from "./dom.js";
+import { parseStep } from "./steps.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -31,4 +32,12 @@ export function drawBoard(holder, svgText, lit, onPick) {
     if (!box) return;
     onPick(box.dataset.chair ?? box.dataset.place ?? `stool:${box.dataset.stool}`);
   });
+}
+
+// Outlines the chairs or places that these steps would use (a hint, a turn's best alternative) with a class.
+export function markSteps(holder, steps, className) {
+  for (const step of steps.map(parseStep)) {
+    if (step.kind !== "seat" && step.kind !== "exchange") continue;
+    holder.querySelector(`[data-chair="${step.target}"], [data-place="${step.target}"]`)?.classList.add(className);
+  }
 }

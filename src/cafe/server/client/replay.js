@@ -1,12 +1,11 @@
 // A finished game's own page ("#game=ID"): step through it by step or by turn (buttons, arrow keys), the café at
 // each moment, the turns with their points, and its analysis; and a player's page ("#player=ID").
 
-import { drawBoard } from "./board.js";
+import { drawBoard, markSteps } from "./board.js";
 import { h, replace, rulesText, signed } from "./dom.js";
 
 const TOKEN = "cafe-token";
 const asker = () => (localStorage.getItem(TOKEN) ? { "X-Cafe-Token": localStorage.getItem(TOKEN) } : {});
-const targets = (turn) => turn.split(",").map((step) => step.match(/[@~]([a-z]+\d+)/)?.[1]).filter(Boolean);
 
 export class ReplayView {
   constructor(id, catalogue) {
@@ -89,11 +88,7 @@ export class ReplayView {
     const atStart = turn && this.ply === game.turns[turn.turn - 1].start;
     Object.assign(this.root.dataset, { ply: this.ply, plies: game.steps.length });
     drawBoard(this.board, this.position.svg, new Map(), () => {});
-    if (atStart) { // the best alternative, drawn where the turn begins
-      for (const target of targets(turn.best)) {
-        this.board.querySelector(`[data-chair="${target}"], [data-place="${target}"]`)?.classList.add("best");
-      }
-    }
+    if (atStart) markSteps(this.board, turn.best.split(","), "best"); // the best alternative, where the turn begins
     const step = this.ply ? game.steps[this.ply - 1] : null;
     const you = game.you;
     replace(this.panel,

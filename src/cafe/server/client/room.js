@@ -1,6 +1,6 @@
 // A room: the café, the players, your hand and what you may do, the turn log, the chat, the end.
 
-import { drawBoard } from "./board.js";
+import { drawBoard, markSteps } from "./board.js";
 import { h, replace, rulesText, signed } from "./dom.js";
 import { movesOf, parseStep, playableTiles, tileWords } from "./steps.js";
 
@@ -72,10 +72,7 @@ export class RoomView {
     }
     if (view) drawBoard(this.board, this.svg, lit, (target) => this.pick(target, moves));
     else replace(this.board, this.waiting());
-    if (view && this.hint?.plies === state.plies) { // the strongest computer player's step, lit
-      const target = this.hint.step.match(/[@~]([a-z]+\d+)/)?.[1];
-      this.board.querySelector(`[data-chair="${target}"], [data-place="${target}"]`)?.classList.add("hinted");
-    }
+    if (view && this.hint?.plies === state.plies) markSteps(this.board, [this.hint.step], "hinted");
     replace(this.panel, this.header(), view ? this.players() : null, view ? this.counts() : null,
       view && !view.over ? this.hand() : null, view && !view.over ? this.controls(moves) : null,
       view?.over ? this.gameOver() : null);
