@@ -235,18 +235,31 @@ def test_two_processes_racing_on_one_room_never_corrupt_it(cluster: Cluster) -> 
         assert state["plies"] == len(stored)
 
 
+def test_cafes_on_different_databases_keep_apart_in_one_redis() -> None:
+    """Player numbers are a database's own: a café must not take another café's player 2 as present."""
+    from cafe.server.broker import namespace_for
+
+    here = namespace_for("postgresql://cafe:one@db.internal:5432/cafe")
+    assert here == namespace_for("postgresql://other:two@db.internal:5432/cafe")  # credentials play no part
+    assert here != namespace_for("postgresql://cafe:one@db.internal:5432/club")
+    assert here != namespace_for("postgresql://cafe:one@db2.internal:5432/cafe")
+
+
 def test_two_hubs_share_rooms_chat_steps_and_presence_through_redis() -> None:
     """The same as above inside one test process (two applications, each with its own broker connection)."""
     from starlette.testclient import TestClient
 
     from cafe.server.app import create_app
-    from cafe.server.broker import RedisBroker
+    from cafe.server.broker import RedisBroker, namespace_for
     from test_server import Person, close_all
 
     broker = os.environ["CAFE_TEST_BROKER"]
+    quick = {"bot_delay": 0.0, "away_seconds": 0.3}
     with fresh_database() as url:
-        one = create_app(store=PostgresStore(url), broker=RedisBroker(broker), bot_delay=0.0, away_seconds=0.3)
-        two = create_app(store=PostgresStore(url), broker=RedisBroker(broker), bot_delay=0.0, away_seconds=0.3)
+        one, two = (
+            create_app(store=PostgresStore(url), broker=RedisBroker(broker, namespace_for(url)), **quick)
+            for _ in range(2)
+        )
         with TestClient(one) as a, TestClient(two) as b:
             try:
                 ann, bob = Person(a, "Ann"), Person(b, "Bob")

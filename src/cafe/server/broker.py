@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import secrets
+import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -124,7 +126,6 @@ class LocalBroker:
         self._locks.forget(room)
 
 
-CHANNEL = "cafe:events"
 LEASE = 10.0  # seconds a room's lock is held at most (a process that dies holding it frees it then)
 CONNECTIONS = 32  # Redis connections a process uses at most (beside its subscription)
 HEARTBEAT = 5.0  # seconds between a process's signs of life; its connections count as present while they last
@@ -140,12 +141,27 @@ return version
 """
 
 
-class RedisBroker:
-    """Several server processes sharing one Redis: pub/sub for events, leased locks per room."""
+def namespace_for(database: str) -> str:
+    """The prefix of a café's Redis keys and channel: cafés on other databases may share the Redis server.
 
-    def __init__(self, url: str) -> None:
+    Player and room numbers are the database's, so two cafés must never read each other's presence or events.
+    """
+    parts = urllib.parse.urlsplit(database)
+    where = f"{parts.hostname or ''}:{parts.port or ''}{parts.path}"  # no user name or password
+    return "cafe:" + hashlib.sha256(where.encode()).hexdigest()[:12]
+
+
+class RedisBroker:
+    """Several server processes sharing one Redis: pub/sub for events, leased locks per room.
+
+    Every key and the channel start with ``namespace`` (see :func:`namespace_for`).
+    """
+
+    def __init__(self, url: str, namespace: str = "cafe") -> None:
         from redis import asyncio as aioredis
 
+        self._ns = namespace
+        self._channel = f"{namespace}:events"
         self.origin = secrets.token_hex(6)
         # many requests at once wait for one of a bounded number of connections, rather than fail
         pool = aioredis.BlockingConnectionPool.from_url(
@@ -159,14 +175,14 @@ class RedisBroker:
 
     async def start(self, deliver: Deliver) -> None:
         self._pubsub = self._redis.pubsub()
-        await self._pubsub.subscribe(CHANNEL)
-        await self._redis.sadd("cafe:processes", self.origin)
+        await self._pubsub.subscribe(self._channel)
+        await self._redis.sadd(f"{self._ns}:processes", self.origin)
         self._tasks = [asyncio.create_task(self._read(deliver)), asyncio.create_task(self._beat())]
 
     async def _beat(self) -> None:
         """Say this process lives; a killed process's presence counts fade with its last sign of life."""
         while True:
-            await self._redis.set(f"cafe:alive:{self.origin}", "1", ex=int(3 * HEARTBEAT))
+            await self._redis.set(f"{self._ns}:alive:{self.origin}", "1", ex=int(3 * HEARTBEAT))
             await asyncio.sleep(HEARTBEAT)
 
     async def _read(self, deliver: Deliver) -> None:
@@ -185,41 +201,42 @@ class RedisBroker:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):  # gone already, or failed with Redis
                 await task
-        await self._redis.delete(f"cafe:present:{self.origin}", f"cafe:alive:{self.origin}")
-        await self._redis.srem("cafe:processes", self.origin)
+        await self._redis.delete(f"{self._ns}:present:{self.origin}", f"{self._ns}:alive:{self.origin}")
+        await self._redis.srem(f"{self._ns}:processes", self.origin)
         if self._pubsub is not None:
             await self._pubsub.aclose()
         await self._redis.aclose()
 
     @contextlib.asynccontextmanager
     async def lock(self, room: str) -> AsyncIterator[None]:
-        async with self._locks(room), self._redis.lock(f"cafe:lock:{room}", timeout=LEASE, blocking_timeout=LEASE):
+        leased = self._redis.lock(f"{self._ns}:lock:{room}", timeout=LEASE, blocking_timeout=LEASE)
+        async with self._locks(room), leased:
             yield
 
     async def publish(self, room: str, kind: str, body: dict[str, Any]) -> int:
         event = json.dumps({"room": room, "kind": kind, "origin": self.origin, "body": body})
-        keys = [f"cafe:seq:{room}", f"cafe:version:{room}", CHANNEL]
+        keys = [f"{self._ns}:seq:{room}", f"{self._ns}:version:{room}", self._channel]
         return int(await self._publish(keys=keys, args=[event, "1" if kind == "changed" else "0"]))
 
     async def version(self, room: str) -> int:
-        return int(await self._redis.get(f"cafe:version:{room}") or 0)
+        return int(await self._redis.get(f"{self._ns}:version:{room}") or 0)
 
     async def arrive(self, player: int) -> None:
-        await self._redis.hincrby(f"cafe:present:{self.origin}", str(player), 1)
+        await self._redis.hincrby(f"{self._ns}:present:{self.origin}", str(player), 1)
 
     async def depart(self, player: int) -> None:
-        await self._redis.hincrby(f"cafe:present:{self.origin}", str(player), -1)
+        await self._redis.hincrby(f"{self._ns}:present:{self.origin}", str(player), -1)
 
     async def forget(self, room: str) -> None:
         self._locks.forget(room)
-        await self._redis.expire(f"cafe:seq:{room}", KEEP)
-        await self._redis.expire(f"cafe:version:{room}", KEEP)
+        await self._redis.expire(f"{self._ns}:seq:{room}", KEEP)
+        await self._redis.expire(f"{self._ns}:version:{room}", KEEP)
 
     async def present(self, player: int) -> bool:
-        for origin in await self._redis.smembers("cafe:processes"):
-            if not await self._redis.exists(f"cafe:alive:{origin!s}"):  # gone without saying goodbye
-                await self._redis.srem("cafe:processes", origin)
-                await self._redis.delete(f"cafe:present:{origin!s}")
-            elif int(await self._redis.hget(f"cafe:present:{origin!s}", str(player)) or 0) > 0:
+        for origin in await self._redis.smembers(f"{self._ns}:processes"):
+            if not await self._redis.exists(f"{self._ns}:alive:{origin!s}"):  # gone without saying goodbye
+                await self._redis.srem(f"{self._ns}:processes", origin)
+                await self._redis.delete(f"{self._ns}:present:{origin!s}")
+            elif int(await self._redis.hget(f"{self._ns}:present:{origin!s}", str(player)) or 0) > 0:
                 return True
         return False

@@ -92,7 +92,7 @@ def _shared(args: argparse.Namespace, limits: Limits) -> tuple[Any, str]:
     if not args.database.startswith(("postgresql://", "postgres://")):
         raise Unusable(f"--database must be a postgresql:// URL, not {args.database!r}")
     try:
-        from cafe.server.broker import RedisBroker
+        from cafe.server.broker import RedisBroker, namespace_for
         from cafe.server.postgres import PostgresStore
     except ImportError:
         raise Unusable("PostgreSQL and Redis need the [scale] extra: pip install 'cafe-international[scale]'") from None
@@ -100,6 +100,6 @@ def _shared(args: argparse.Namespace, limits: Limits) -> tuple[Any, str]:
         store = PostgresStore(args.database)
     except Exception as error:  # the database cannot be reached or refused us: say so, no traceback
         raise Unusable(f"cannot open the database: {error}".strip(), 1) from None
-    broker = RedisBroker(args.broker) if args.broker else None
+    broker = RedisBroker(args.broker, namespace_for(args.database)) if args.broker else None
     where = "data in PostgreSQL" + (", events through Redis" if broker else "")
     return create_app(store=store, broker=broker, limits=limits), where
