@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint typecheck unit slow package bench clean
+.PHONY: run test lint typecheck unit slow package bench catalogs clean
 
 # the browser tests drive Debian's Chromium (never a test tool's own browser download)
 $(CHROMIUM):
@@ -26,8 +26,8 @@ run: $(STAMP)
 test: lint typecheck unit slow package
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench examples
-	$(BIN)/ruff format --check src tests bench examples
+	$(BIN)/ruff check src tests bench examples scripts
+	$(BIN)/ruff format --check src tests bench examples scripts
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -46,6 +46,10 @@ slow: $(STAMP) $(CHROMIUM)
 # and every command run from there
 package: $(STAMP)
 	scripts/smoke-install.sh $(PYTHON)
+
+# after changing a message or a translation: the .po files updated, the .mo files and the browser's JSON made anew
+catalogs: $(STAMP)
+	$(BIN)/python scripts/catalogs.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

@@ -79,7 +79,7 @@ def test_cafe_analyse_judges_every_turn(edition: str, tmp_path: Path, capsys: py
         assert p["mean_loss"] == pytest.approx(sum(t["loss"] for t in mine) / len(mine), abs=0.011)
     assert main(["analyse", str(path), "--budget", "4", "--jobs", "1"]) == 0
     table = capsys.readouterr().out
-    assert "class" in table and "mean loss" in table and len(table.splitlines()) == len(turns) + 3 + len(players)
+    assert "verdict" in table and "mean loss" in table and len(table.splitlines()) == len(turns) + 3 + len(players)
 
 
 def test_the_same_inputs_give_the_same_analysis_however_many_processes() -> None:

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cafe.board_state import CLOSED, FREE, State
 from cafe.errors import RecordError
-from cafe.game import GENDER_OK, SteppedGame, StepResult, Violation, fill_hands, rank, seat_names
+from cafe.game import GENDER_OK, SteppedGame, StepResult, Violation, fill_hands, gender_problem, rank, seat_names
+from cafe.i18n import N_, T
 from cafe.layout import Board, load_board
 from cafe.options import BoardRules, make_rules
 from cafe.steps import PASS, STOP, Kind, Step
@@ -121,13 +122,20 @@ class BoardGame(SteppedGame):
     _s: State
 
     # why the game ended (RULES.md §2.8), by the keys of State.end_reason
+    # i18n: browser
     END_REASONS: ClassVar[dict[str, str]] = {
-        "bar": "every stool of the bar is taken",
-        "board": "every chair is taken",
-        "bag": f"the bag holds {BAG_END} tiles or fewer",
-        "out": "a player has gone out",
-        "players": "fewer than two players remain",
-        "passes": "every player passed in succession",
+        # i18n: browser
+        "bar": N_("every stool of the bar is taken"),
+        # i18n: browser
+        "board": N_("every chair is taken"),
+        # i18n: browser
+        "bag": N_("the bag holds 4 tiles or fewer"),  # BAG_END
+        # i18n: browser
+        "out": N_("a player has gone out"),
+        # i18n: browser
+        "players": N_("fewer than two players remain"),
+        # i18n: browser
+        "passes": N_("every player passed in succession"),
     }
 
     def __init__(
@@ -139,7 +147,7 @@ class BoardGame(SteppedGame):
         bag: Sequence[Tile | str] | None = None,
         seed: int | None = None,
     ) -> None:
-        self.players = seat_names(players, "the board game", MIN_PLAYERS, MAX_PLAYERS)
+        self.players = seat_names(players, "board", MIN_PLAYERS, MAX_PLAYERS)
         if rules is None:
             rules = PRINTED
         elif isinstance(rules, (str, dict)):
@@ -195,7 +203,7 @@ class BoardGame(SteppedGame):
             tile_code, _, nation_code = code.partition("=")
             tile = Tile.parse(tile_code)
             if tile.is_joker and not nation_code:
-                raise RecordError(f"the joker on {chair} needs a given nation, like JOKf=USA")
+                raise RecordError(T("the joker on {chair} needs a given nation, like JOKf=USA", chair=chair))
             nation = Nation.parse(nation_code) if tile.is_joker else TILE_NATION[tile]
             game._sit(s, tile, game._chair(chair), nation)
             used.append(tile)
@@ -210,13 +218,13 @@ class BoardGame(SteppedGame):
         for seat in eliminated:
             s.eliminated[seat] = True
             s.elim_order += (seat,)
-        rest = remainder(full_set(), used, "more {} tiles than the game has")
+        rest = remainder(full_set(), used, N_("more {item} tiles than the game has"))
         if bag is None:
             random.Random(seed).shuffle(rest)
             order = rest
         else:
             order = [as_tile(t) for t in bag]
-            rest = remainder(rest, order, "the bag holds more {} tiles than are left")
+            rest = remainder(rest, order, N_("the bag holds more {item} tiles than are left"))
         game.bag = tuple(used) + tuple(order)
         s.bag_pos = len(used)
         s.removed = len(rest) if bag is not None else 0
@@ -252,7 +260,7 @@ class BoardGame(SteppedGame):
         """
         s = self._s
         if s.over:
-            raise Violation("R2.8", "the game is over")
+            raise Violation("R2.8", T("the game is over"))
         if s.legal is not None:
             return rng.choice(s.legal)
         topo = self.topo
@@ -327,7 +335,7 @@ class BoardGame(SteppedGame):
         """Raise :class:`IllegalStepError` (with its rule id) unless ``step`` is legal now."""
         s = self._s
         if s.over:
-            raise Violation("R2.8", "the game is over")
+            raise Violation("R2.8", T("the game is over"))
         kind = step.kind
         if kind is Kind.SEAT:
             tile, c, nation = self._seat_args(step)
@@ -337,26 +345,32 @@ class BoardGame(SteppedGame):
                 raise self._explain_seat(s, code, tile, c, nation)
         elif kind is Kind.STOP:
             if not s.placed:
-                raise Violation("R2.2", "'stop' ends a turn after its first guest; no guest is seated yet")
+                raise Violation("R2.2", T("'stop' ends a turn after its first guest; no guest is seated yet"))
             if not self._can_stop(s):
                 first = s.placed[0]
                 raise Violation(
                     "R2.3.3",
-                    f"{Tile(s.occ[first])} on {self.board.chair_ids[first]} would be alone at the end of the turn"
+                    T(
+                        "{guest} on {chair} would be alone at the end of the turn",
+                        guest=Tile(s.occ[first]).name,
+                        chair=self.board.chair_ids[first],
+                    )
                     if s.reg_table < 0
-                    else f"a regulars turn seats 3 or 4 guests at {self.board.table_ids[s.reg_table]}",
+                    else T("a regulars turn seats 3 or 4 guests at {table}", table=self.board.table_ids[s.reg_table]),
                 )
         elif s.placed:
-            raise Violation("R2.2", f"{step} cannot follow a guest seated this turn; seat a second guest or stop")
+            raise Violation(
+                "R2.2", T("{step} cannot follow a guest seated this turn; seat a second guest or stop", step=str(step))
+            )
         elif kind is Kind.BAR:
             self._check_bar(s, self._tile_of(step))
         elif kind is Kind.EXCHANGE:
             self._check_exchange(s, self._tile_of(step), self._chair(step.place))
         elif kind is Kind.PASS:
             if self.legal_steps() != [PASS]:
-                raise Violation("R2.2", "a player may pass only when no action is legal")
+                raise Violation("R2.2", T("a player may pass only when no action is legal"))
         else:
-            raise Violation("R2.2", f"'{step}' is a step of the card game")
+            raise Violation("R2.2", T("'{step}' is a step of the card game", step=str(step)))
 
     def view(self, seat: int | None = None) -> BoardView:
         """What ``seat`` may see (None: a spectator); never the bag order."""
@@ -384,12 +398,14 @@ class BoardGame(SteppedGame):
     def _chair(self, place: str | None) -> int:
         index = self.board.chair_index.get(place or "")
         if index is None:
-            raise Violation("R1.1", f"there is no chair {place!r} on the {self.board.name} board")
+            raise Violation(
+                "R1.1", T("there is no chair {chair!r} on the {board} board", chair=place, board=self.board.name)
+            )
         return index
 
     def _tile_of(self, step: Step) -> int:
         if step.tile is None:
-            raise Violation("R7.1", f"{step.kind.value} needs a tile")
+            raise Violation("R7.1", T("{kind} needs a tile", kind=step.kind.value))
         return int(step.tile)
 
     def _seat_args(self, step: Step) -> tuple[int, int, int]:
@@ -397,15 +413,17 @@ class BoardGame(SteppedGame):
         c = self._chair(step.place)
         if tile >= JOKER_F:
             if step.nation is None:
-                raise Violation("R7.1", "a joker names its given nation")
+                raise Violation("R7.1", T("a joker names its given nation"))
             return tile, c, int(step.nation)
         if step.nation is not None:
-            raise Violation("R7.1", "only a joker is given a nation")
+            raise Violation("R7.1", T("only a joker is given a nation"))
         return tile, c, TILE_NATION[tile]
 
     def _need_tile(self, s: State, tile: int) -> None:
         if s.hands[s.current][tile] <= 0:
-            raise Violation("R2.2", f"{self.players[s.current]} has no {Tile(tile)} in hand")
+            raise Violation(
+                "R2.2", T("{player} has no {tile} in hand", player=self.players[s.current], tile=Tile(tile).name)
+            )
 
     # ------------------------------------------------------------------ internals: the seating rules
 
@@ -460,43 +478,66 @@ class BoardGame(SteppedGame):
         chair = self.board.chair_ids[c]
         guest = Tile(tile)
         if code == TAKEN:
-            return Violation("R2.3.1", f"chair {chair} is taken")
+            return Violation("R2.3.1", T("chair {chair} is taken", chair=chair))
         if code == CLOSED_CHAIR:
-            return Violation("R2.9", f"chair {chair} is closed: it belongs to a regulars table")
+            return Violation("R2.9", T("chair {chair} is closed: it belongs to a regulars table", chair=chair))
         if code == WRONG_NATION:
-            tables = " and ".join(self.board.table_ids[t] for t in self.topo.chair_tables[c])
+            tables = [self.board.table_ids[t] for t in self.topo.chair_tables[c]]
             if guest.is_joker:
                 nations = "/".join(Nation(n).name for n in self.topo.chair_nations[c])
-                return Violation("R2.3.1", f"a joker on {chair} takes the nation of one of its tables ({nations})")
-            return Violation("R2.3.1", f"{guest.describe()} cannot take {chair}: it belongs to {tables}")
+                message = T(
+                    "a joker on {chair} takes the nation of one of its tables ({nations})", chair=chair, nations=nations
+                )
+            elif len(tables) == 1:
+                message = T(
+                    "{guest} cannot take {chair}: it belongs to {table}",
+                    guest=guest.words(),
+                    chair=chair,
+                    table=tables[0],
+                )
+            else:
+                message = T(
+                    "{guest} cannot take {chair}: it belongs to {table} and {other}",
+                    guest=guest.words(),
+                    chair=chair,
+                    table=tables[0],
+                    other=tables[1],
+                )
+            return Violation("R2.3.1", message)
         if code == TURN_FULL:
-            return Violation("R2.2", "this turn has seated all the guests it may")
+            return Violation("R2.2", T("this turn has seated all the guests it may"))
         if code == NOT_AT_REGULARS_TABLE:
-            return Violation("R2.9", f"every guest of this regulars turn sits at {self.board.table_ids[s.reg_table]}")
+            return Violation(
+                "R2.9", T("every guest of this regulars turn sits at {table}", table=self.board.table_ids[s.reg_table])
+            )
         if code == REGULARS_MIXED:
-            return Violation("R2.9", "the guests of a regulars turn are all of one gender")
+            return Violation("R2.9", T("the guests of a regulars turn are all of one gender"))
         if code == GENDER:
             t = self._effect(s, tile, c, nation)[2]
             lady = TILE_GENDER[tile] == 0
             ladies, gents = s.t_ladies[t] + lady, s.t_gents[t] + (not lady)
-            if ladies > 2 or gents > 2:
-                what = "three ladies" if ladies > 2 else "three gentlemen"
-            else:
-                what = "two ladies and no gentleman" if ladies > gents else "two gentlemen and no lady"
-            return Violation("R2.3.2", f"{what} at {self.board.table_ids[t]}")
+            return Violation("R2.3.2", gender_problem(ladies, gents, self.board.table_ids[t]))
         if code == REGULARS_SHORT:
             table = self.board.table_ids[self._effect(s, tile, c, nation)[1]]
-            return Violation("R2.9", f"a regulars turn at {table} needs a third guest")
+            return Violation("R2.9", T("a regulars turn at {table} needs a third guest", table=table))
         if code == ZERO_ALONE:
-            return Violation("R2.3.4", f"{guest} on {chair} scores 0 and no guest in the hand can join it")
+            return Violation(
+                "R2.3.4",
+                T("{guest} on {chair} scores 0 and no guest in the hand can join it", guest=guest.name, chair=chair),
+            )
         if code == FIRST_LEFT_ALONE:
             first = s.placed[0]
             return Violation(
                 "R2.3.3",
-                f"{Tile(s.occ[first])} on {self.board.chair_ids[first]} scored 0, "
-                "so the second guest must join one of its tables",
+                T(
+                    "{guest} on {chair} scored 0, so the second guest must join one of its tables",
+                    guest=Tile(s.occ[first]).name,
+                    chair=self.board.chair_ids[first],
+                ),
             )
-        return Violation("R2.3.4", f"{guest} on {chair} scores 0; every placement must score")
+        return Violation(
+            "R2.3.4", T("{guest} on {chair} scores 0; every placement must score", guest=guest.name, chair=chair)
+        )
 
     def _may_start_regulars(self, s: State, t: int) -> bool:
         """Would breaking the gender rule at table ``t`` start a regulars turn there (RULES.md §2.9)?"""
@@ -632,14 +673,18 @@ class BoardGame(SteppedGame):
     def _check_bar(self, s: State, tile: int, raise_: bool = True) -> bool:
         problem: Violation | None = None
         if s.hands[s.current][tile] <= 0:
-            problem = Violation("R2.2", f"{self.players[s.current]} has no {Tile(tile)} in hand")
+            problem = Violation(
+                "R2.2", T("{player} has no {tile} in hand", player=self.players[s.current], tile=Tile(tile).name)
+            )
         elif len(s.stools) >= len(self.rules.bar_values):
-            problem = Violation("R2.5", "every stool of the bar is taken")
+            problem = Violation("R2.5", T("every stool of the bar is taken"))
         elif tile >= JOKER_F:
             if self.rules.joker_to_bar == "never":
-                problem = Violation("R2.5", "jokers may not go to the bar")
+                problem = Violation("R2.5", T("jokers may not go to the bar"))
             elif self._can_seat_at_tables(s, tile):
-                problem = Violation("R2.5", f"{Tile(tile)} may go to the bar only when no legal turn can seat it")
+                problem = Violation(
+                    "R2.5", T("{joker} may go to the bar only when no legal turn can seat it", joker=Tile(tile).name)
+                )
         if problem is not None and raise_:
             raise problem
         return problem is None
@@ -662,16 +707,24 @@ class BoardGame(SteppedGame):
         joker = s.occ[c]
         cid = self.board.chair_ids[c]
         if joker < JOKER_F:
-            raise Violation("R2.6", f"there is no joker on {cid}")
+            raise Violation("R2.6", T("there is no joker on {chair}", chair=cid))
         self._need_tile(s, tile)
         if tile >= JOKER_F:
-            raise Violation("R2.6", "a joker is exchanged for a guest, never for a joker")
+            raise Violation("R2.6", T("a joker is exchanged for a guest, never for a joker"))
         if TILE_GENDER[tile] != TILE_GENDER[joker]:
-            raise Violation("R2.6", f"the joker on {cid} is a {Gender(TILE_GENDER[joker]).word}")
+            raise Violation(
+                "R2.6",
+                T("the joker on {chair} is a lady", chair=cid)
+                if TILE_GENDER[joker] == Gender.F
+                else T("the joker on {chair} is a gentleman", chair=cid),
+            )
         nations = self.topo.chair_nations[c] if self.rules.joker_exchange == "either-nation" else (s.nat[c],)
         if TILE_NATION[tile] not in nations:
-            allowed = " or ".join(Nation(n).name for n in nations)
-            raise Violation("R2.6", f"the joker on {cid} can be exchanged only for a {allowed} guest")
+            allowed = "/".join(Nation(n).name for n in nations)
+            raise Violation(
+                "R2.6",
+                T("the joker on {chair} can be exchanged only for a guest of {nations}", chair=cid, nations=allowed),
+            )
 
     # ------------------------------------------------------------------ internals: changing the state
 
@@ -906,4 +959,4 @@ def _shuffled(seed: int | None) -> tuple[Tile, ...]:
 
 def _check_bag(bag: Sequence[Tile | str]) -> tuple[Tile, ...]:
     """A bag given in a record: exactly the 100 tiles, in draw order."""
-    return read_set(bag, as_tile, "bag", full_set(), "the bag must hold exactly the 100 tiles")
+    return read_set(bag, as_tile, "bag", full_set(), N_("the bag must hold exactly the 100 tiles"))

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cafe.card_state import CARD_TYPES, FREE, CardState
 from cafe.errors import RecordError
-from cafe.game import GENDER_OK, SteppedGame, StepResult, Violation, fill_hands, rank, seat_names
+from cafe.game import GENDER_OK, SteppedGame, StepResult, Violation, fill_hands, gender_problem, rank, seat_names
+from cafe.i18n import N_, T
 from cafe.layout import CardBoard, load_card_board
 from cafe.options import CardRules, make_rules
 from cafe.steps import CLOSE, DRAW, STOP, Kind, Step
@@ -59,9 +60,12 @@ class CardGame(SteppedGame):
 
     _s: CardState
     END_REASONS: ClassVar[dict[str, str]] = {
-        "tables": "the table pile cannot replace the full tables",
-        "deck": "the last client card was drawn",
-        "close": "a player with an empty hand closed the game",
+        # i18n: browser
+        "tables": N_("the table pile cannot replace the full tables"),
+        # i18n: browser
+        "deck": N_("the last client card was drawn"),
+        # i18n: browser
+        "close": N_("a player with an empty hand closed the game"),
     }
 
     def __init__(
@@ -73,7 +77,7 @@ class CardGame(SteppedGame):
         table_cards: Sequence[Nation | str] | None = None,
         seed: int | None = None,
     ) -> None:
-        self.players = seat_names(players, "the card game", MIN_PLAYERS, MAX_PLAYERS)
+        self.players = seat_names(players, "cards", MIN_PLAYERS, MAX_PLAYERS)
         if rules is None or isinstance(rules, (str, dict)):
             made = make_rules("cards", rules)
             assert isinstance(made, CardRules)
@@ -125,7 +129,9 @@ class CardGame(SteppedGame):
         n = len(game.players)
         board = game.board
         if len(tables) != len(board.slots):
-            raise RecordError(f"give the {len(board.slots)} table cards in slot order {', '.join(board.slots)}")
+            raise RecordError(
+                T("give the {n} table cards in slot order {slots}", n=len(board.slots), slots=", ".join(board.slots))
+            )
         s = CardState.empty(len(board.place_ids), len(board.slots), n)
         for slot, nation in enumerate(tables):
             s.slot_nat[slot] = as_nation(nation)
@@ -139,19 +145,19 @@ class CardGame(SteppedGame):
             for card in map(as_tile, cards):
                 s.down[seat] = (*s.down[seat], int(card))
                 used.append(card)
-        rest = remainder(full_set(jokers=False), used, "more {} than the game has (client cards)")
+        rest = remainder(full_set(jokers=False), used, N_("more {item} than the game has (client cards)"))
         if deck is None:
             order = list(_shuffled(rest, random.Random(seed)))
         else:
             order = [as_tile(c) for c in deck]
-            remainder(rest, order, "more {} than the game has (deck)")
+            remainder(rest, order, N_("more {item} than the game has (deck)"))
         laid = [NATIONS[n] for n in s.slot_nat]
-        piles = remainder(list(Nation) * 2, laid, "more {} than the game has (table cards)")
+        piles = remainder(list(Nation) * 2, laid, N_("more {item} than the game has (table cards)"))
         if table_pile is None:
             pile = list(_shuffled(piles, random.Random(seed)))
         else:
             pile = [as_nation(x) for x in table_pile]
-            remainder(piles, pile, "more {} than the game has (table pile)")
+            remainder(piles, pile, N_("more {item} than the game has (table pile)"))
         game.deck = tuple(used) + tuple(order)
         s.deck_pos = len(used)
         game.table_cards = tuple(laid) + tuple(pile)
@@ -202,37 +208,45 @@ class CardGame(SteppedGame):
     def check(self, step: Step) -> None:
         s = self._s
         if s.over:
-            raise Violation("R4.6", "the game is over")
+            raise Violation("R4.6", T("the game is over"))
         kind = step.kind
         hand = s.hands[s.current]
         if kind is Kind.SEAT:
             card, p = self._card_args(step)
             if not hand[card]:
-                raise Violation("R4.3", f"{self.players[s.current]} has no {Tile(card)} in hand")
+                raise Violation(
+                    "R4.3", T("{player} has no {tile} in hand", player=self.players[s.current], tile=Tile(card).name)
+                )
             code = self._check_card(s, card, p)
             if code:
                 raise self._explain(s, code, card, p)
         elif kind in (Kind.STOP, Kind.CLOSE):
             if not s.placed:
-                raise Violation("R4.3", f"'{step}' ends a turn in which cards were played; none is played yet")
+                raise Violation(
+                    "R4.3", T("'{step}' ends a turn in which cards were played; none is played yet", step=str(step))
+                )
             if s.pending:
-                raise Violation("R4.3", "the last card scored 0: the next card must join it and score")
+                raise Violation("R4.3", T("the last card scored 0: the next card must join it and score"))
             if s.tribe:
-                raise Violation("R4.7", "a tribe or little circle ends when its table holds four")
+                raise Violation("R4.7", T("a tribe or little circle ends when its table holds four"))
             if kind is Kind.CLOSE and s.hand_n[s.current]:
-                raise Violation("R4.6", "only the player whose turn emptied their hand may close the game")
+                raise Violation("R4.6", T("only the player whose turn emptied their hand may close the game"))
         elif s.placed:
-            raise Violation("R4.3", f"{step} cannot follow a card played this turn")
+            raise Violation("R4.3", T("{step} cannot follow a card played this turn", step=str(step)))
         elif kind is Kind.DRAW:
             if s.hand_n[s.current] >= HAND_LIMIT:
-                raise Violation("R4.3", f"no drawing with {HAND_LIMIT} cards in hand: play, or lay one face down")
+                raise Violation(
+                    "R4.3", T("no drawing with {n} cards in hand: play, or lay one face down", n=HAND_LIMIT)
+                )
         elif kind is Kind.DOWN:
             if s.hand_n[s.current] != HAND_LIMIT:
-                raise Violation("R4.3", f"a card is laid face down only with {HAND_LIMIT} cards in hand")
+                raise Violation("R4.3", T("a card is laid face down only with {n} cards in hand", n=HAND_LIMIT))
             if step.tile is None or step.tile.is_joker or not hand[step.tile]:
-                raise Violation("R4.3", f"{self.players[s.current]} has no {step.tile} in hand")
+                raise Violation(
+                    "R4.3", T("{player} has no {tile} in hand", player=self.players[s.current], tile=str(step.tile))
+                )
         else:
-            raise Violation("R4.3", f"'{step}' is a step of the board game")
+            raise Violation("R4.3", T("'{step}' is a step of the board game", step=str(step)))
 
     def step_points(self, step: Step) -> int:
         """What a legal card would score at once: its tables' values after it (a tribe's 20/40 excluded)."""
@@ -262,7 +276,7 @@ class CardGame(SteppedGame):
         """A uniformly random legal step (candidates tried in random order; see BoardGame.random_step)."""
         s = self._s
         if s.over:
-            raise Violation("R4.6", "the game is over")
+            raise Violation("R4.6", T("the game is over"))
         if s.legal is not None:
             return rng.choice(s.legal)
         candidates: list[Any] = self._card_candidates(s)  # (card, place) pairs, then whole steps
@@ -415,27 +429,37 @@ class CardGame(SteppedGame):
         place = self.board.place_ids[p]
         tables = ", ".join(f"{self.board.slots[t]} ({Nation(s.slot_nat[t]).name})" for t in self.board.place_slots[p])
         if code == TAKEN:
-            return Violation("R4.2", f"place {place} is taken")
+            return Violation("R4.2", T("place {place} is taken", place=place))
         if code == WRONG_NATION:
-            return Violation("R4.2", f"{Tile(card).describe()} cannot take {place}: it touches {tables}")
+            return Violation(
+                "R4.2",
+                T(
+                    "{card} cannot take {place}: it touches {tables}",
+                    card=Tile(card).words(),
+                    place=place,
+                    tables=tables,
+                ),
+            )
         if code == MUST_JOIN:
-            return Violation("R4.3", "the last card scored 0: the next card must touch one of its tables and score")
+            return Violation("R4.3", T("the last card scored 0: the next card must touch one of its tables and score"))
         if code == GENDER:
             lady = TILE_GENDER[card] == 0
             for t in self.board.place_slots[p]:
                 ladies, gents = s.slot_ladies[t] + lady, s.slot_gents[t] + (not lady)
                 if not GENDER_OK[ladies][gents]:
-                    what = (
-                        ("three ladies" if ladies > 2 else "three gentlemen")
-                        if max(ladies, gents) > 2
-                        else ("two ladies and no gentleman" if ladies > gents else "two gentlemen and no lady")
-                    )
-                    return Violation("R4.2", f"{what} at the table on {self.board.slots[t]}")
+                    return Violation("R4.2", gender_problem(ladies, gents, self.board.slots[t]))
         if code == NOT_TRIBE:
             return Violation(
-                "R4.7", "this turn is a tribe or little circle: 2 to 4 cards of one gender filling one table"
+                "R4.7", T("this turn is a tribe or little circle: 2 to 4 cards of one gender filling one table")
             )
-        return Violation("R4.3", f"{Tile(card)} on {place} scores 0 and no card in the hand can join it this turn")
+        return Violation(
+            "R4.3",
+            T(
+                "{card} on {place} scores 0 and no card in the hand can join it this turn",
+                card=Tile(card).name,
+                place=place,
+            ),
+        )
 
     # ------------------------------------------------------------------ changing the state
 
@@ -605,12 +629,12 @@ class CardGame(SteppedGame):
     def _place(self, place: str | None) -> int:
         index = self.board.place_index.get(place or "")
         if index is None:
-            raise Violation("R4.2", f"there is no place {place!r} in the X")
+            raise Violation("R4.2", T("there is no place {place!r} in the X", place=place))
         return index
 
     def _card_args(self, step: Step) -> tuple[int, int]:
         if step.tile is None or step.tile.is_joker or step.nation is not None:
-            raise Violation("R4.1", "the card game has client cards only, like FRAf@c4")
+            raise Violation("R4.1", T("the card game has client cards only, like FRAf@c4"))
         return int(step.tile), self._place(step.place)
 
 
@@ -637,11 +661,11 @@ def _shuffled(items: list[Any], rng: random.Random) -> tuple[Any, ...]:
 
 def _check_deck(deck: Sequence[Tile | str]) -> tuple[Tile, ...]:
     """A record's deck: exactly the 96 client cards, in draw order."""
-    rule = "the deck must hold exactly the 96 client cards (4 of each, no jokers)"
-    return read_set(deck, as_tile, "deck", full_set(jokers=False), rule, what="a client card")
+    rule = N_("the deck must hold exactly the 96 client cards (4 of each, no jokers)")
+    return read_set(deck, as_tile, "deck", full_set(jokers=False), rule, what=N_("a client card"))
 
 
 def _check_tables(tables: Sequence[Nation | str]) -> tuple[Nation, ...]:
     """A record's table cards: exactly two of each nation, in the order they are laid."""
-    rule = "the table cards must be exactly two of each of the 12 nations"
-    return read_set(tables, as_nation, "table_cards", list(Nation) * 2, rule, what="a nation code")
+    rule = N_("the table cards must be exactly two of each of the 12 nations")
+    return read_set(tables, as_nation, "table_cards", list(Nation) * 2, rule, what=N_("a nation code"))

@@ -10,12 +10,16 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from cafe import __version__
+from cafe import __version__, i18n
 from cafe.errors import CafeError
+from cafe.i18n import N_, T, _
 from cafe.record import Record, summary
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv, language = _take_language(sys.argv[1:] if argv is None else list(argv))
+    i18n.use(language or i18n.from_environment())
+    _argparse_speaks_the_language()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
@@ -32,14 +36,61 @@ def main(argv: Sequence[str] | None = None) -> int:
         if extra is None:
             raise
         missing = (exc.name or "").split(".")[0]
-        print(f"cafe {args.command}: needs the [{extra}] extra (no module named {missing!r}): "
-              f"pip install 'cafe-international[{extra}]'", file=sys.stderr)  # fmt: skip
+        needs = _("needs the [{extra}] extra (no module named {module!r}): pip install 'cafe-international[{extra}]'",
+                  extra=extra, module=missing)  # fmt: skip
+        print(f"cafe {args.command}: {needs}", file=sys.stderr)
         return 3
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print(_("interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+
+
+# argparse's own words that a person may meet (the help's headings, its errors): in the catalogs like ours
+ARGPARSE_WORDS = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("expected one argument"),
+    N_("expected at least one argument"),
+    N_("expected at most one argument"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("not allowed with argument %s"),
+    N_("one of the arguments %s is required"),
+    N_("ignored explicit argument %r"),
+    N_("can't open '%(filename)s': %(error)s"),
+    N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
+)
+
+
+def _argparse_speaks_the_language() -> None:
+    """argparse looks its words up with gettext's functions at the moment it uses them: they are ours."""
+    setattr(argparse, "_", i18n.translate)  # noqa: B010 - the module's own name for its lookups
+    setattr(argparse, "ngettext", i18n.translate_plural)  # noqa: B010
+
+
+def _take_language(argv: list[str]) -> tuple[list[str], str | None]:
+    """``--lang LANG`` taken out of the arguments, wherever it stands (before or after the command), and read
+    before the parser is built: its help texts are in that language."""
+    rest: list[str] = []
+    language = None
+    words = iter(argv)
+    for word in words:
+        if word == "--lang":
+            language = next(words, None)
+        elif word.startswith("--lang="):
+            language = word.split("=", 1)[1]
+        else:
+            rest.append(word)
+    return rest, language
 
 
 # Each extra and the optional libraries it brings (pyproject.toml); `cafe serve`, `arena` and `play` have their own
@@ -62,48 +113,55 @@ def _extra_for(command: str, module: str) -> str | None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="cafe", description="Café International: play in the terminal, replay records, run arenas and engines."
+        prog="cafe", description=_("Café International: play in the terminal, replay records, run arenas and engines.")
     )
-    parser.add_argument("--version", action="version", version=f"cafe-international {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"cafe-international {__version__}", help=_("show the version and exit")
+    )
+    languages = ", ".join(f"{code} ({name})" for code, name in i18n.LANGUAGES.items())
+    parser.add_argument("--lang", metavar="LANG", help=_("the language of what cafe says: {languages}; default: from "
+                        "LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else English", languages=languages))  # fmt: skip
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("replay", help="replay a game record and show the result")
-    p.add_argument("file", help="a record file (JSON, format cafe-record-1)")
-    p.add_argument("--json", action="store_true", help="print one JSON object (the replay contract)")
-    p.add_argument("--turns", action="store_true", help="list every turn with its player and points")
-    p.add_argument("--svg", metavar="OUT", help="also write the final position as an SVG file")
+    p = sub.add_parser("replay", help=_("replay a game record and show the result"))
+    p.add_argument("file", help=_("a record file (JSON, format cafe-record-1)"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object (the replay contract)"))
+    p.add_argument("--turns", action="store_true", help=_("list every turn with its player and points"))
+    p.add_argument("--svg", metavar="OUT", help=_("also write the final position as an SVG file"))
     p.set_defaults(run=cmd_replay)
 
     from cafe.ai.analysis import DEFAULT_BUDGET
 
     p = sub.add_parser(
         "analyse",
-        help="judge every turn of a game record against the search's best turns",
-        description="For every turn: the best turns the search finds from the mover's own view (never the bag, "
-        "hidden hands or face-down cards), their values in points of score margin, and what the played turn lost "
-        "(docs/analysis.md). Same record, budget and seed: the same analysis.",
+        help=_("judge every turn of a game record against the search's best turns"),
+        description=_(
+            "For every turn: the best turns the search finds from the mover's own view (never the bag, hidden "
+            "hands or face-down cards), their values in points of score margin, and what the played turn lost "
+            "(docs/analysis.md). Same record, budget and seed: the same analysis."
+        ),
     )
-    p.add_argument("file", help="a game record (cafe-record-1), either edition")
-    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help=f"iterations below each candidate turn "
-                   f"(default {DEFAULT_BUDGET}; more is slower and steadier)")  # fmt: skip
-    p.add_argument("--seed", type=int, default=0, help="seed of the search (default 0)")
-    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: the cores)")
-    p.add_argument("--json", action="store_true", help="print one JSON object: turns and players")
+    p.add_argument("file", help=_("a game record (cafe-record-1), either edition"))
+    budget = _("iterations below each candidate turn (default {n}; more is slower and steadier)", n=DEFAULT_BUDGET)
+    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help=budget)
+    p.add_argument("--seed", type=int, default=0, help=_("seed of the search (default 0)"))
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help=_("processes (default: the cores)"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object: turns and players"))
     p.set_defaults(run=cmd_analyse)
 
-    p = sub.add_parser("bench", help="measure the engine's speed")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
+    p = sub.add_parser("bench", help=_("measure the engine's speed"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
+    p.add_argument("--seconds", type=float, default=3.0, help=_("time per measurement (default 3)"))
     p.set_defaults(run=cmd_bench)
 
-    p = sub.add_parser("demo", help="watch a game between random players in the terminal")
-    p.add_argument("--edition", choices=["board", "cards"], default="board", help="board (default) or cards")
+    p = sub.add_parser("demo", help=_("watch a game between random players in the terminal"))
+    p.add_argument("--edition", choices=["board", "cards"], default="board", help=_("board (default) or cards"))
     p.add_argument(
-        "--players", type=int, default=4, choices=range(2, 6), metavar="N", help="2 to 4 (cards: 5); default 4"
+        "--players", type=int, default=4, choices=range(2, 6), metavar="N", help=_("2 to 4 (cards: 5); default 4")
     )
-    p.add_argument("--seed", type=int, default=None, help="seed for the bag and the players")
-    p.add_argument("--delay", type=float, default=0.4, help="seconds between turns (default 0.4)")
-    p.add_argument("--record", metavar="OUT", help="save the finished game's record here")
+    p.add_argument("--seed", type=int, default=None, help=_("seed for the bag and the players"))
+    p.add_argument("--delay", type=float, default=0.4, help=_("seconds between turns (default 0.4)"))
+    p.add_argument("--record", metavar="OUT", help=_("save the finished game's record here"))
     p.set_defaults(run=cmd_demo)
 
     from cafe.arena.command import PLAYER_HELP
@@ -117,12 +175,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "engine",
-        help="run a bot behind the engine protocol on stdin/stdout (docs/engine.md)",
-        description="Reads commands (cep, isready, setoption, newgame, position, go, quit) one per line "
-        "and answers them, like a chess engine speaking UCI.",
+        help=_("run a bot behind the engine protocol on stdin/stdout (docs/engine.md)"),
+        description=_(
+            "Reads commands (cep, isready, setoption, newgame, position, go, quit) one per line and answers them, "
+            "like a chess engine speaking UCI."
+        ),
     )
     p.add_argument("--player", default="expert", help=PLAYER_HELP + " (default expert)")
-    p.add_argument("--seed", type=int, default=None, help="seed for the bot's own random choices")
+    p.add_argument("--seed", type=int, default=None, help=_("seed for the bot's own random choices"))
     p.set_defaults(run=cmd_engine)
     return parser
 
@@ -150,19 +210,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 0
     if args.turns:
         for number, (turn, points) in enumerate(zip(game.turns(), game.turn_points(), strict=True), start=1):
-            print(f"{number:>3}. {turn:<28} {points:+d}")
+            print(f"{number:>3}. {turn:<28} {points:+d}")  # notation and numbers: the same in every language
         print()
     print(game)
     return 0
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from cafe.ai.analysis import VERDICTS, review_record, summarise
+    from cafe.ai.analysis import VERDICT_WORDS, VERDICTS, review_record, summarise
 
     if args.budget < 1 or args.jobs < 1:
-        raise CafeError("--budget and --jobs must be at least 1")
+        raise CafeError(T("--budget and --jobs must be at least 1"))
     record = Record.load(args.file)
-    progress = None if args.json else _progress("analysing")
+    progress = None if args.json else _progress(_("analysing"))
     reviews = review_record(record, args.budget, args.seed, args.jobs, progress)
     players = summarise(record.players, reviews)
     if args.json:
@@ -170,15 +230,17 @@ def cmd_analyse(args: argparse.Namespace) -> int:
                "players": [p.to_json() for p in players]}  # fmt: skip
         print(json.dumps(out))
         return 0
-    print(f"{'turn':>4}  {'player':<12} {'played':<26} {'pts':>4}  {'best':<26} {'value':>6} {'loss':>5}  class")
+    head = (_("turn"), _("player"), _("played"), _("pts"), _("best"), _("value"), _("loss"), _("verdict"))
+    print(f"{head[0]:>4}  {head[1]:<12} {head[2]:<26} {head[3]:>4}  {head[4]:<26} {head[5]:>6} {head[6]:>5}  {head[7]}")
     for r in reviews:
         best = "=" if r.best == r.played else r.best
         print(f"{r.turn:>4}  {r.player[:12]:<12} {r.played:<26} {r.points:>+4}  {best:<26} {r.best_value:>+6.1f} "
-              f"{r.loss:>5.1f}  {r.verdict}")  # fmt: skip
+              f"{r.loss:>5.1f}  {i18n.translate(VERDICT_WORDS[r.verdict])}")  # fmt: skip
     print()
-    print(f"{'player':<12} {'turns':>5} {'mean loss':>9}  " + "  ".join(f"{v:>10}" for v in VERDICTS))
+    verdicts = "  ".join(f"{i18n.translate(VERDICT_WORDS[v]):>11}" for v in VERDICTS)
+    print(f"{_('player'):<12} {_('turns'):>5} {_('mean loss'):>9}  " + verdicts)
     for p in players:
-        counts = "  ".join(f"{p.counts[v]:>10}" for v in VERDICTS)
+        counts = "  ".join(f"{p.counts[v]:>11}" for v in VERDICTS)
         print(f"{p.name[:12]:<12} {p.turns:>5} {p.mean_loss:>9.2f}  {counts}")
     return 0
 
@@ -192,7 +254,8 @@ def _progress(what: str) -> Callable[[int, int], None] | None:
         filled = 30 * done // max(total, 1)
         end = "\n" if done == total else ""
         bar = "#" * filled + "." * (30 - filled)
-        print(f"\r{what} [{bar}] {done}/{total} turns", end=end, file=sys.stderr, flush=True)
+        print(f"\r{what} [{bar}] " + _("{done}/{total} turns", done=done, total=total), end=end, file=sys.stderr,
+              flush=True)  # fmt: skip
 
     return show
 
@@ -201,23 +264,24 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from cafe.bench import run
 
     if not args.json:
-        print(f"Measuring for about {7 * args.seconds:.0f} seconds ...", file=sys.stderr)
+        print(_("Measuring for about {n:.0f} seconds ...", n=7 * args.seconds), file=sys.stderr)
     result = run(args.seconds)
     if args.json:
         print(json.dumps(result))
     else:
         labels = {
-            "games_per_second_2p": "complete random games per second, 2 players",
-            "games_per_second_4p": "complete random games per second, 4 players",
-            "games_per_second_4p_full_lists": "the same, choosing from full legal-step lists",
-            "playouts_per_second_4p": "4-player playouts per second (no undo history)",
-            "card_games_per_second_4p": "complete random card games per second, 4 players",
-            "steps_per_second_4p": "steps per second in those 4-player games",
-            "mean_steps_per_game_4p": "steps per 4-player game",
-            "legal_generations_per_second": "legal-step lists generated per second",
+            "games_per_second_2p": _("complete random games per second, 2 players"),
+            "games_per_second_4p": _("complete random games per second, 4 players"),
+            "games_per_second_4p_full_lists": _("the same, choosing from full legal-step lists"),
+            "playouts_per_second_4p": _("4-player playouts per second (no undo history)"),
+            "card_games_per_second_4p": _("complete random card games per second, 4 players"),
+            "steps_per_second_4p": _("steps per second in those 4-player games"),
+            "mean_steps_per_game_4p": _("steps per 4-player game"),
+            "legal_generations_per_second": _("legal-step lists generated per second"),
         }
+        width = max(map(len, labels.values())) + 1
         for key, label in labels.items():
-            print(f"{label:<48} {result[key]:>10,}")
+            print(f"{label:<{width}} {result[key]:>10,}")
     return 0
 
 
@@ -230,14 +294,18 @@ def cmd_demo(args: argparse.Namespace) -> int:
     names = ["Ann", "Bob", "Cy", "Dee", "Eve"][: args.players]
     game = CardGame(names, seed=seed) if args.edition == "cards" else BoardGame(names, seed=seed)
     players = [RandomPlayer(seed + p, name) for p, name in enumerate(names)]
-    edition = "card game" if args.edition == "cards" else "game"
-    print(f"A demonstration {edition} between {args.players} random players (seed {seed}).\n")
+    if args.edition == "cards":
+        print(_("A demonstration card game between {n} random players (seed {seed}).", n=args.players, seed=seed))
+    else:
+        print(_("A demonstration game between {n} random players (seed {seed}).", n=args.players, seed=seed))
+    print()
     while not game.is_over():
         player = game.current_player
         number = game.turn_number
         while game.turn_number == number:
             game.push(players[player].choose(game.view(player), game.legal_steps()))
-        print(f"Turn {number + 1}: {names[player]} plays {game.turns()[-1]} ({game.turn_points()[-1]:+d})")
+        turn = f"{game.turns()[-1]} ({game.turn_points()[-1]:+d})"
+        print(_("Turn {n}: {name} plays {turn}", n=number + 1, name=names[player], turn=turn))
         if args.delay > 0:
             print(game, end="\n\n")
             time.sleep(args.delay)
@@ -245,7 +313,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.record:
         with open(args.record, "w", encoding="utf-8") as out:
             out.write(Record.of(game).dumps())
-        print(f"Record saved to {args.record}")
+        print(_("Record saved to {path}", path=args.record))
     return 0
 
 

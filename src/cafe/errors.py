@@ -4,9 +4,14 @@ Every error a person can cause carries a rule id from RULES.md (``R2.3.2``)
 so messages, logs and tests can name the rule that was broken.  All of them
 are ``ValueError`` subclasses, as in python-chess, so callers may catch
 broadly or narrowly.
+
+The message is a :class:`~cafe.i18n.Text`: ``str(error)`` reads in the active language (English unless
+:func:`cafe.i18n.use` chose another), :meth:`CafeError.message` in any; the rule id stays as it is.
 """
 
 from __future__ import annotations
+
+from cafe.i18n import Text
 
 
 class CafeError(ValueError):
@@ -14,10 +19,23 @@ class CafeError(ValueError):
 
     rule: str = ""
 
-    def __init__(self, message: str, rule: str = "") -> None:
+    def __init__(self, message: str | Text, rule: str = "") -> None:
         self.rule = rule or self.rule
-        self.detail = message
-        super().__init__(f"{self.rule}: {message}" if self.rule else message)
+        self.text = message if isinstance(message, Text) else Text.plain(message)
+        super().__init__(self.text.render("en"))
+
+    @property
+    def detail(self) -> str:
+        """The message without its rule id, in the active language."""
+        return self.text.render()
+
+    def message(self, language: str | None = None) -> str:
+        """``R2.3.1: ...`` (or the message alone if it names no rule) in ``language``."""
+        detail = self.text.render(language)
+        return f"{self.rule}: {detail}" if self.rule else detail
+
+    def __str__(self) -> str:
+        return self.message()
 
 
 class NotationError(CafeError):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from cafe.errors import NotationError
+from cafe.i18n import T
 from cafe.steps import Kind, Step, parse_step
 from cafe.tiles import ADJECTIVES, NATION_TITLES, Gender, Nation, Tile
 
@@ -45,7 +46,7 @@ def parse_friendly(text: str) -> Step:
     """Read a step written loosely by a person; raise :class:`NotationError` saying what is missing."""
     raw = text.strip()
     if not raw:
-        raise NotationError("nothing to read: type a step such as 'USAm@h3' or 'american gentleman h3'")
+        raise NotationError(T("nothing to read: type a step such as 'USAm@h3' or 'american gentleman h3'"))
     words = raw.lower().replace(",", " ").replace("great britain", "greatbritain").split()
     if len(words) == 1 and words[0] in ("pass", "stop", "draw", "close"):
         return parse_step(words[0])
@@ -70,33 +71,33 @@ def parse_friendly(text: str) -> Step:
             gender = _GENDER_WORDS[word]
         elif word in _NATION_WORDS:
             if nation is not None:
-                raise NotationError(f"{raw!r} names two nations")
+                raise NotationError(T("{raw!r} names two nations", raw=raw))
             nation = _NATION_WORDS[word]
         elif _CHAIR_RE.match(word):
             chair = word
         elif len(word) == 4 and word[:3] in _NATION_WORDS and word[3] in "fm":
             nation, gender = _NATION_WORDS[word[:3]], _GENDER_WORDS[word[3]]
         else:
-            raise NotationError(f"did not understand {word!r} in {raw!r}")
+            raise NotationError(T("did not understand {word!r} in {raw!r}", word=word, raw=raw))
     if gender is None:
-        raise NotationError(f"{raw!r}: say lady or gentleman")
+        raise NotationError(T("{raw!r}: say lady or gentleman", raw=raw))
     if joker:
         tile = Tile.JOKf if gender is Gender.F else Tile.JOKm
     else:
         if nation is None:
-            raise NotationError(f"{raw!r}: say which nation (for example 'american' or 'USA')")
+            raise NotationError(T("{raw!r}: say which nation (for example 'american' or 'USA')", raw=raw))
         tile = Tile.of(nation, gender)
     if bar:
         return Step(Kind.BAR, tile)
     if down:
         return Step(Kind.DOWN, tile)
     if chair is None:
-        raise NotationError(f"{raw!r}: say which chair (like h3) or 'bar'")
+        raise NotationError(T("{raw!r}: say which chair (like h3) or 'bar'", raw=raw))
     if exchange:
         return Step(Kind.EXCHANGE, tile, chair)
     if joker:
         if nation is None:
-            raise NotationError(f"{raw!r}: say which nation the joker takes (for example 'as usa')")
+            raise NotationError(T("{raw!r}: say which nation the joker takes (for example 'as usa')", raw=raw))
         return Step(Kind.SEAT, tile, chair, nation)
     return Step(Kind.SEAT, tile, chair)
 

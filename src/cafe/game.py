@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from cafe.errors import IllegalStepError, RecordError
+from cafe.i18n import T, Text
 from cafe.steps import STOP, Step, format_turn, parse_step, parse_turn
 from cafe.tiles import TILES, Tile, as_tile
 
@@ -24,8 +25,19 @@ GENDER_OK = tuple(
 class Violation(IllegalStepError):
     """An illegal step, with the rule id it breaks."""
 
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(self, rule: str, message: Text) -> None:
         super().__init__(message, rule)
+
+
+def gender_problem(ladies: int, gents: int, table: str) -> Text:
+    """What breaks the gender rule when ``table`` would hold so many ladies and gentlemen."""
+    if ladies > 2:
+        return T("three ladies at {table}", table=table)
+    if gents > 2:
+        return T("three gentlemen at {table}", table=table)
+    if ladies > gents:
+        return T("two ladies and no gentleman at {table}", table=table)
+    return T("two gentlemen and no lady at {table}", table=table)
 
 
 class StepResult(NamedTuple):
@@ -176,7 +188,7 @@ class SteppedGame:
         try:
             for i, step in enumerate(steps):
                 if i and results[-1].turn_over:
-                    raise Violation("R2.2", f"the turn is over before '{step}'")
+                    raise Violation("R2.2", T("the turn is over before '{step}'", step=str(step)))
                 results.append(self.push(step))
             if not results[-1].turn_over:
                 results.append(self.push(STOP))
@@ -308,14 +320,21 @@ def seat_names(players: Sequence[str] | int, edition: str, low: int, high: int) 
     """The players' names (or "Player 1" ... for a count), checked against the edition's numbers."""
     names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
     if not low <= len(names) <= high:
-        raise RecordError(f"{edition} takes {low} to {high} players, not {len(names)}")
+        raise RecordError(players_problem(edition, low, high, len(names)))
     return tuple(names)
+
+
+def players_problem(edition: str, low: int, high: int, n: int) -> Text:
+    """Why ``n`` players cannot play the edition (``board`` or ``cards``)."""
+    if edition == "board":
+        return T("the board game takes {low} to {high} players, not {n}", low=low, high=high, n=n)
+    return T("the card game takes {low} to {high} players, not {n}", low=low, high=high, n=n)
 
 
 def fill_hands(s: Any, hands: Sequence[Sequence[Tile | str]]) -> list[Tile]:
     """Put one hand per player into a fresh state's ``hands``/``hand_n``; return the tiles used."""
     if len(hands) != len(s.hands):
-        raise RecordError(f"give one hand per player ({len(s.hands)}), not {len(hands)}")
+        raise RecordError(T("give one hand per player ({players}), not {n}", players=len(s.hands), n=len(hands)))
     used: list[Tile] = []
     for seat, hand in enumerate(hands):
         for tile in map(as_tile, hand):

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cafe.errors import BoardFileError
+from cafe.i18n import T, Text
 from cafe.tiles import Nation
 
 CELL_RE = re.compile(r"^[a-z]([1-9][0-9]?)$")
@@ -73,35 +74,42 @@ class Board:
         return self.source
 
 
-def _fail(message: str) -> BoardFileError:
-    return BoardFileError(f"board file: {message}")
+def _fail(message: Text) -> BoardFileError:
+    return BoardFileError(T("board file: {message}", message=message))
 
 
 def parse_board(data: Any) -> Board:
     """Validate a board object (the parsed JSON of a board file) and build a :class:`Board`."""
     if not isinstance(data, dict):
-        raise _fail("must be a JSON object with 'tables' and 'chairs'")
+        raise _fail(T("must be a JSON object with 'tables' and 'chairs'"))
     tables = data.get("tables")
     chairs = data.get("chairs")
     if not isinstance(tables, list) or not tables:
-        raise _fail("'tables' must be a non-empty list")
+        raise _fail(T("'tables' must be a non-empty list"))
     if not isinstance(chairs, list) or not chairs:
-        raise _fail("'chairs' must be a non-empty list")
+        raise _fail(T("'chairs' must be a non-empty list"))
     table_ids: list[str] = []
     nations: list[int] = []
     cells: list[str] = []
     for i, table in enumerate(tables):
         if not isinstance(table, dict):
-            raise _fail(f"table #{i + 1} must be an object with id, nation and cell")
+            raise _fail(T("table #{i} must be an object with id, nation and cell", i=i + 1))
         tid, nation, cell = table.get("id"), table.get("nation"), table.get("cell")
         if not isinstance(tid, str) or not TABLE_ID_RE.match(tid):
-            raise _fail(f"table #{i + 1}: id {tid!r} must be a nation code and a number, like USA1")
+            raise _fail(T("table #{i}: id {tid!r} must be a nation code and a number, like USA1", i=i + 1, tid=tid))
         if tid in table_ids:
-            raise _fail(f"table id {tid} appears twice")
+            raise _fail(T("table id {tid} appears twice", tid=tid))
         if not isinstance(nation, str) or nation not in Nation.__members__:
-            raise _fail(f"table {tid}: nation {nation!r} is not one of {' '.join(Nation.__members__)}")
+            raise _fail(
+                T(
+                    "table {tid}: nation {nation!r} is not one of {codes}",
+                    tid=tid,
+                    nation=nation,
+                    codes=" ".join(Nation.__members__),
+                )
+            )
         if not isinstance(cell, str) or not CELL_RE.match(cell):
-            raise _fail(f"table {tid}: cell {cell!r} must be a cell name like h2")
+            raise _fail(T("table {tid}: cell {cell!r} must be a cell name like h2", tid=tid, cell=cell))
         table_ids.append(tid)
         nations.append(Nation[nation])
         cells.append(cell)
@@ -110,28 +118,28 @@ def parse_board(data: Any) -> Board:
     chair_tables: list[tuple[int, ...]] = []
     for i, chair in enumerate(chairs):
         if not isinstance(chair, dict):
-            raise _fail(f"chair #{i + 1} must be an object with id and tables")
+            raise _fail(T("chair #{i} must be an object with id and tables", i=i + 1))
         cid, its = chair.get("id"), chair.get("tables")
         if not isinstance(cid, str) or not CELL_RE.match(cid):
-            raise _fail(f"chair #{i + 1}: id {cid!r} must be a cell name like h3")
+            raise _fail(T("chair #{i}: id {cid!r} must be a cell name like h3", i=i + 1, cid=cid))
         if cid in chair_ids:
-            raise _fail(f"chair id {cid} appears twice")
+            raise _fail(T("chair id {cid} appears twice", cid=cid))
         if cid in cells:
-            raise _fail(f"chair {cid} is on the cell of a table")
+            raise _fail(T("chair {cid} is on the cell of a table", cid=cid))
         if not isinstance(its, list) or not 1 <= len(its) <= 2:
-            raise _fail(f"chair {cid} must belong to 1 or 2 tables, not {its!r}")
+            raise _fail(T("chair {cid} must belong to 1 or 2 tables, not {its!r}", cid=cid, its=its))
         for tid in its:
             if tid not in index:
-                raise _fail(f"chair {cid} names unknown table {tid!r}")
+                raise _fail(T("chair {cid} names unknown table {tid!r}", cid=cid, tid=tid))
         twice = [t for t in its if its.count(t) > 1]
         if twice:
-            raise _fail(f"chair {cid} names table {twice[0]} twice")
+            raise _fail(T("chair {cid} names table {table} twice", cid=cid, table=twice[0]))
         chair_ids.append(cid)
         chair_tables.append(tuple(index[t] for t in its))
     table_chairs = tuple(tuple(c for c, ts in enumerate(chair_tables) if t in ts) for t in range(len(table_ids)))
     for t, its in enumerate(table_chairs):
         if len(its) != 4:
-            raise _fail(f"table {table_ids[t]} has {len(its)} chairs; every table has exactly 4")
+            raise _fail(T("table {table} has {n} chairs; every table has exactly 4", table=table_ids[t], n=len(its)))
     bar = data.get("bar")
     bar_cells = bar.get("cells") if isinstance(bar, dict) and isinstance(bar.get("cells"), str) else None
     return Board(
@@ -164,11 +172,13 @@ def load_board(spec: str | Path | dict[str, Any] = "classic") -> Board:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise _fail(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise _fail(T("cannot read {path}: {reason}", path=str(path), reason=str(exc.strerror or exc))) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise _fail(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        raise _fail(
+            T("{path} is not valid JSON: {msg} at line {lineno}", path=str(path), msg=exc.msg, lineno=exc.lineno)
+        ) from None
     return parse_board(data)
 
 
@@ -198,14 +208,14 @@ class CardBoard:
 def parse_card_board(data: Any) -> CardBoard:
     """Validate a card-game layout: every slot has exactly 4 places, every place touches 1 to 3 slots."""
     if not isinstance(data, dict):
-        raise _fail("must be a JSON object with 'table_slots' and 'places'")
+        raise _fail(T("must be a JSON object with 'table_slots' and 'places'"))
     slots, places = data.get("table_slots"), data.get("places")
     if not isinstance(slots, list) or not slots or not all(isinstance(s, str) and CELL_RE.match(s) for s in slots):
-        raise _fail("'table_slots' must be a non-empty list of cell names")
+        raise _fail(T("'table_slots' must be a non-empty list of cell names"))
     if len(set(slots)) != len(slots):
-        raise _fail("a table slot appears twice")
+        raise _fail(T("a table slot appears twice"))
     if not isinstance(places, list) or not places:
-        raise _fail("'places' must be a non-empty list")
+        raise _fail(T("'places' must be a non-empty list"))
     index = {s: i for i, s in enumerate(slots)}
     ids: list[str] = []
     touching: list[tuple[int, ...]] = []
@@ -213,17 +223,17 @@ def parse_card_board(data: Any) -> CardBoard:
         pid = place.get("id") if isinstance(place, dict) else None
         its = place.get("slots") if isinstance(place, dict) else None
         if not isinstance(pid, str) or not CELL_RE.match(pid) or pid in index:
-            raise _fail(f"place #{i + 1}: id {pid!r} must be a cell name that is not a table slot")
+            raise _fail(T("place #{i}: id {pid!r} must be a cell name that is not a table slot", i=i + 1, pid=pid))
         if pid in ids:
-            raise _fail(f"place id {pid} appears twice")
+            raise _fail(T("place id {pid} appears twice", pid=pid))
         if not isinstance(its, list) or not 1 <= len(its) <= 3 or any(s not in index for s in its):
-            raise _fail(f"place {pid} must touch 1 to 3 of the table slots, not {its!r}")
+            raise _fail(T("place {pid} must touch 1 to 3 of the table slots, not {its!r}", pid=pid, its=its))
         ids.append(pid)
         touching.append(tuple(index[s] for s in its))
     slot_places = tuple(tuple(p for p, ts in enumerate(touching) if s in ts) for s in range(len(slots)))
     for s, its in enumerate(slot_places):
         if len(its) != 4:
-            raise _fail(f"table slot {slots[s]} has {len(its)} places; every table has exactly 4")
+            raise _fail(T("table slot {slot} has {n} places; every table has exactly 4", slot=slots[s], n=len(its)))
     return CardBoard(str(data.get("name", "custom")), tuple(slots), tuple(ids), tuple(touching), slot_places, data)
 
 
@@ -232,7 +242,7 @@ def load_card_board(spec: str | dict[str, Any] = "cards-x") -> CardBoard:
     if not isinstance(spec, str):
         return parse_card_board(spec)
     if spec != "cards-x":
-        raise _fail(f"unknown card layout {spec!r} (the card game is played on 'cards-x')")
+        raise _fail(T("unknown card layout {spec!r} (the card game is played on 'cards-x')", spec=spec))
     if spec not in _BUILTIN_CARDS:
         text = resources.files("cafe").joinpath("data").joinpath("cards-x.json").read_text(encoding="utf-8")
         _BUILTIN_CARDS[spec] = parse_card_board(json.loads(text))

@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from cafe.errors import RulesError
+from cafe.i18n import N_, T, translate
 
 PRINTED_BAR: tuple[int, ...] = (1, 2, 3, 4, 5, -2, -4, -6, -8, -10, -4, -6, -8, -10, -12, -6, -8, -10, -12, -14)
 STRAIGHT_BAR: tuple[int, ...] = (1, 2, 3, 4, 5, *tuple(-2 * k for k in range(1, 16)))
@@ -56,36 +57,58 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 # What each option does, in a line, for people choosing it (the café's "More options", cafe play --option)
-OPTION_TEXT: dict[str, tuple[str, str | dict[str, str]]] = {
-    "scoring": ("Scoring", {"bonus": "single-nation tables score double", "basic": "the first 1989 edition: only a "
-                            "full single-nation table scores double"}),
-    "bar_values": ("Bar values", {"printed": "as printed: +1 to +5, then down to -14",
-                                  "straight": "+1 to +5, then -2, -4 ... -30"}),
-    "joker_to_bar": ("Jokers at the bar", {"never": "never", "when-unplaceable": "when no table can take the joker "
-                                           "(BrettspielWelt)"}),
-    "joker_exchange": ("Exchanging a joker", {"given-nation": "for a guest of the joker's given nation",
-                                              "either-nation": "for a guest of either nation of its chair"}),
-    "surprise_guests": ("Surprise guests", "hands are hidden: each player sees only their own"),
-    "regulars": ("Tables for regulars", "3 or 4 guests of one gender at an empty table score 20 (40 of its nation), "
-                 "and it closes"),
-    "tribe_and_circle": ("Tribe and little circle", "2 to 4 cards of one gender filling a table score 20 "
-                         "(40 of its nation)"),
+OPTION_TEXT: dict[str, tuple[str, str | dict[str, str]]] = {  # in English; option_catalogue() translates
+    "scoring": (N_("Scoring"), {
+        "bonus": N_("single-nation tables score double"),
+        "basic": N_("the first 1989 edition: only a full single-nation table scores double"),
+    }),
+    "bar_values": (N_("Bar values"), {
+        "printed": N_("as printed: +1 to +5, then down to -14"),
+        "straight": N_("+1 to +5, then -2, -4 ... -30"),
+    }),
+    "joker_to_bar": (N_("Jokers at the bar"), {
+        "never": N_("never"),
+        "when-unplaceable": N_("when no table can take the joker (BrettspielWelt)"),
+    }),
+    "joker_exchange": (N_("Exchanging a joker"), {
+        "given-nation": N_("for a guest of the joker's given nation"),
+        "either-nation": N_("for a guest of either nation of its chair"),
+    }),
+    "surprise_guests": (N_("Surprise guests"), N_("hands are hidden: each player sees only their own")),
+    "regulars": (N_("Tables for regulars"),
+                 N_("3 or 4 guests of one gender at an empty table score 20 (40 of its nation), and it closes")),
+    "tribe_and_circle": (N_("Tribe and little circle"),
+                         N_("2 to 4 cards of one gender filling a table score 20 (40 of its nation)")),
 }  # fmt: skip
 
+# The presets' names for people
+PRESET_TITLES: dict[str, str] = {
+    "printed": N_("printed rules"),
+    "original-1989": N_("first edition (1989)"),
+    "brettspielwelt": N_("BrettspielWelt"),
+}
 
-def option_catalogue(edition: str) -> list[dict[str, Any]]:
+
+def option_catalogue(edition: str, language: str | None = None) -> list[dict[str, Any]]:
     """An edition's options as a front end offers them: key, label, the default, and a line of help for the option
-    (a switch) or for each of its values (a choice)."""
+    (a switch) or for each of its values (a choice), in ``language`` (the active one if None)."""
     out: list[dict[str, Any]] = []
     for f in fields(BoardRules if edition == "board" else CardRules):
         label, text = OPTION_TEXT[f.name]
+        label = translate(label, language)
         if isinstance(text, dict):
             default = next(iter(text))
-            out.append({"key": f.name, "label": label, "default": default,
-                        "choices": [{"value": v, "help": h} for v, h in text.items()]})  # fmt: skip
+            choices = [{"value": v, "help": translate(h, language)} for v, h in text.items()]
+            out.append({"key": f.name, "label": label, "default": default, "choices": choices})
         else:
-            out.append({"key": f.name, "label": label, "default": False, "help": text})
+            out.append({"key": f.name, "label": label, "default": False, "help": translate(text, language)})
     return out
+
+
+def preset_catalogue(edition: str, language: str | None = None) -> list[dict[str, str]]:
+    """An edition's presets as a front end offers them: the name, and its title for people."""
+    return [{"value": name, "label": translate(PRESET_TITLES[name], language)}
+            for name in (PRESETS if edition == "board" else CARD_PRESETS)]  # fmt: skip
 
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -103,22 +126,34 @@ def _option_names(cls: type) -> set[str]:
 def _check_value(key: str, value: Any) -> Any:
     if key in _CHOICES:
         if value not in _CHOICES[key]:
-            raise RulesError(f"option {key} must be one of {', '.join(map(repr, _CHOICES[key]))}, not {value!r}")
+            raise RulesError(
+                T(
+                    "option {key} must be one of {choices}, not {value!r}",
+                    key=key,
+                    choices=", ".join(map(repr, _CHOICES[key])),
+                    value=value,
+                )
+            )
         return value
     if key == "bar_values":
         if isinstance(value, str):
             if value not in NAMED_BARS:
-                raise RulesError(f"option bar_values: unknown name {value!r} (use 'straight' or a list of 20 integers)")
+                raise RulesError(
+                    T(
+                        "option bar_values: unknown name {value!r} (use 'straight' or a list of 20 integers)",
+                        value=value,
+                    )
+                )
             return NAMED_BARS[value]
         if (
             not isinstance(value, (list, tuple))
             or len(value) != BAR_STOOLS
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
         ):
-            raise RulesError("option bar_values must be 'straight' or a list of exactly 20 integers")
+            raise RulesError(T("option bar_values must be 'straight' or a list of exactly 20 integers"))
         return tuple(value)
     if not isinstance(value, bool):
-        raise RulesError(f"option {key} must be true or false, not {value!r}")
+        raise RulesError(T("option {key} must be true or false, not {value!r}", key=key, value=value))
     return value
 
 
@@ -131,25 +166,36 @@ def make_rules(edition: str, spec: str | dict[str, Any] | None = None, **overrid
     elif edition == "cards":
         cls, presets, other = CardRules, CARD_PRESETS, BoardRules
     else:
-        raise RulesError(f"unknown edition {edition!r} (board or cards)")
+        raise RulesError(T("unknown edition {edition!r} (board or cards)", edition=edition))
     if spec is None:
         spec = "printed"
     if isinstance(spec, str):
         spec = {"preset": spec}
     if not isinstance(spec, dict):
-        raise RulesError("rules must be a preset name or an object with a preset and options")
+        raise RulesError(T("rules must be a preset name or an object with a preset and options"))
     options = dict(spec)
     options.update(overrides)
     preset = options.pop("preset", "printed")
     if not isinstance(preset, str) or preset not in presets:
-        raise RulesError(f"unknown preset {preset!r} for the {edition} game (one of {', '.join(presets)})")
+        raise RulesError(
+            T(
+                "unknown preset {preset!r} for the {edition} game (one of {presets})",
+                preset=preset,
+                edition=edition,
+                presets=", ".join(presets),
+            )
+        )
     values: dict[str, Any] = dict(presets[preset])
     known = _option_names(cls)
     for key, value in options.items():
         if key not in known:
             if key in _option_names(other):
-                raise RulesError(f"option {key} belongs to the other edition, not the {edition} game")
-            raise RulesError(f"unknown option {key!r} (options: {', '.join(sorted(known))})")
+                raise RulesError(
+                    T("option {key} belongs to the other edition, not the {edition} game", key=key, edition=edition)
+                )
+            raise RulesError(
+                T("unknown option {key!r} (options: {options})", key=key, options=", ".join(sorted(known)))
+            )
         values[key] = value
     return cls(**{k: _check_value(k, v) for k, v in values.items()})
 
@@ -186,7 +232,7 @@ def with_options(edition: str, spec: str | dict[str, Any] | None, options: list[
     for text in options:
         key, sep, value = text.partition("=")
         if not sep:
-            raise RulesError(f"--option takes KEY=VALUE, like surprise_guests=true; not {text!r}")
+            raise RulesError(T("--option takes KEY=VALUE, like surprise_guests=true; not {text!r}", text=text))
         out[key.strip()] = {"true": True, "false": False}.get(value.strip().lower(), value.strip())
     make_rules(edition, out)
     return out
@@ -205,6 +251,6 @@ def rules_from_text(edition: str, text: str | None) -> str | dict[str, Any] | No
         try:
             spec = json.loads(text)
         except json.JSONDecodeError as error:
-            raise RulesError(f"--rules is not valid JSON: {error}") from None
+            raise RulesError(T("--rules is not valid JSON: {error}", error=str(error))) from None
     make_rules(edition, spec)
     return spec

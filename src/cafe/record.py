@@ -15,13 +15,17 @@ from typing import Any
 from cafe.board_game import BoardGame
 from cafe.card_game import CardGame
 from cafe.errors import CafeError, RecordError
+from cafe.i18n import N_, T, Text
 from cafe.layout import load_board
 from cafe.options import BoardRules, CardRules, make_rules, rules_to_json
 
 FORMAT = "cafe-record-1"
 SECRETS = {  # what each edition's record must hold to replay without random numbers
-    "board": {"bag": "the 100 tiles in draw order"},
-    "cards": {"deck": "the 96 client cards in draw order", "table_cards": "the 24 table nations in the order laid"},
+    "board": {"bag": N_("the 100 tiles in draw order")},
+    "cards": {
+        "deck": N_("the 96 client cards in draw order"),
+        "table_cards": N_("the 24 table nations in the order laid"),
+    },
 }
 Game = BoardGame | CardGame
 
@@ -44,24 +48,24 @@ class Record:
     def from_json(cls, data: Any) -> Record:
         """Validate a parsed JSON document as a record."""
         if not isinstance(data, dict):
-            raise RecordError("a record is a JSON object")
+            raise RecordError(T("a record is a JSON object"))
         if data.get("format") != FORMAT:
-            raise RecordError(f"'format' must be {FORMAT!r}, not {data.get('format')!r}")
+            raise RecordError(T("'format' must be {format!r}, not {given!r}", format=FORMAT, given=data.get("format")))
         edition = data.get("edition")
         if edition not in ("board", "cards"):
-            raise RecordError(f"'edition' must be 'board' or 'cards', not {edition!r}")
+            raise RecordError(T("'edition' must be 'board' or 'cards', not {edition!r}", edition=edition))
         players = data.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise RecordError("'players' must be a list of names")
+            raise RecordError(T("'players' must be a list of names"))
         turns = data.get("turns", [])
         if not isinstance(turns, list) or not all(isinstance(t, str) for t in turns):
-            raise RecordError("'turns' must be a list of turn strings")
+            raise RecordError(T("'turns' must be a list of turn strings"))
         secrets: dict[str, list[Any]] = {}
         needs = SECRETS[edition]
         for key, what in needs.items():
             value = data.get(key)
             if not isinstance(value, list):
-                raise RecordError(f"'{key}' must be the list of {what}")
+                raise RecordError(T("'{key}' must be {what}", key=key, what=T(what)))
             secrets[key] = list(value)
         known = {"format", "edition", "rules", "board", "players", "bag", "deck", "table_cards", "turns"}
         return cls(
@@ -81,9 +85,11 @@ class Record:
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            raise RecordError(f"no such file: {path}") from None
+            raise RecordError(T("no such file: {path}", path=str(path))) from None
         except OSError as exc:
-            raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+            raise RecordError(
+                T("cannot read {path}: {reason}", path=str(path), reason=str(exc.strerror or exc))
+            ) from None
         return cls.loads(text)
 
     @classmethod
@@ -91,14 +97,21 @@ class Record:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+            raise RecordError(
+                T(
+                    "not valid JSON: {msg} at line {lineno} column {colno}",
+                    msg=exc.msg,
+                    lineno=exc.lineno,
+                    colno=exc.colno,
+                )
+            ) from None
         return cls.from_json(data)
 
     @classmethod
     def of(cls, game: Game) -> Record:
         """The full record of a game (its secrets included: give it out only after the end, or locally)."""
         if game.from_setup:
-            raise RecordError("a game set up from a position has no record of its own")
+            raise RecordError(T("a game set up from a position has no record of its own"))
         if isinstance(game, CardGame):
             return cls(
                 edition="cards",
@@ -144,12 +157,12 @@ class Record:
         rules = make_rules(self.edition, self.rules)
         if isinstance(rules, CardRules):
             if self.board != "cards-x":
-                raise RecordError("the card game is played on 'cards-x'")
+                raise RecordError(T("the card game is played on 'cards-x'"))
             return CardGame(self.players, rules=rules, deck=self.deck, table_cards=self.table_cards)
         assert isinstance(rules, BoardRules)
         board = load_board(self.board) if isinstance(self.board, (str, dict)) else None
         if board is None:
-            raise RecordError("'board' must be a board name or a board object")
+            raise RecordError(T("'board' must be a board name or a board object"))
         return BoardGame(self.players, rules=rules, board=board, bag=self.bag)
 
     def replay(self) -> Game:
@@ -159,20 +172,22 @@ class Record:
             try:  # a turn after the end is refused by the edition's own rule (R2.8, R4.6)
                 game.push_turn(turn)
             except CafeError as exc:
-                raise ReplayError(number, exc.rule, exc.detail) from None
+                raise ReplayError(number, exc.rule, exc.text) from None
         return game
 
 
 class ReplayError(RecordError):
-    """A record's turn that cannot be played: ``turn N: R<rule>: <what is wrong>``."""
+    """A record's turn that cannot be played: ``turn N: R<rule>: <what is wrong>``.
 
-    def __init__(self, turn: int, rule: str, message: str) -> None:
+    ``turn N: R<rule>:`` is the same in every language (scripts read it); what is wrong is translated.
+    """
+
+    def __init__(self, turn: int, rule: str, message: str | Text) -> None:
         self.turn = turn
         super().__init__(message, rule)
-        self.args = (f"turn {turn}: {rule}: {message}",)
 
-    def __str__(self) -> str:
-        return str(self.args[0])
+    def message(self, language: str | None = None) -> str:
+        return f"turn {self.turn}: {super().message(language)}"
 
 
 def summary(game: Game) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from cafe.errors import NotationError
+from cafe.i18n import T
 from cafe.tiles import Nation, Tile
 
 
@@ -75,7 +76,7 @@ def format_step(step: Step) -> str:
         return kind.value
     tile = step.tile
     if tile is None:
-        raise NotationError(f"a {kind.value} step needs a tile")
+        raise NotationError(T("a {kind} step needs a tile", kind=kind.value))
     if kind is Kind.DOWN:
         return f"down:{tile.name}"
     if kind is Kind.BAR:
@@ -89,7 +90,7 @@ def format_step(step: Step) -> str:
 def parse_step(text: str) -> Step:
     """Parse one canonical step: ``USAm@h3``, ``JOKf@i2=USA``, ``GERf@bar``, ``USAf~i2``, ``pass`` ..."""
     if not isinstance(text, str):
-        raise NotationError(f"a step must be text, not {type(text).__name__}")
+        raise NotationError(T("a step must be text, not {type}", type=type(text).__name__))
     word = _WORDS.get(text)
     if word is not None:
         return word
@@ -97,29 +98,33 @@ def parse_step(text: str) -> Step:
         return Step(Kind.DOWN, Tile.parse(text[5:]))
     m = _STEP_RE.match(text)
     if m is None:
-        raise NotationError(f"cannot read step {text!r} (examples: USAm@h3, JOKf@i2=USA, GERf@bar, USAf~i2, pass)")
+        raise NotationError(
+            T("cannot read step {text!r} (examples: USAm@h3, JOKf@i2=USA, GERf@bar, USAf~i2, pass)", text=text)
+        )
     code, _at, target, nation, tilde, chair = m.groups()
     tile = Tile.parse(code)
     if tilde:
         return Step(Kind.EXCHANGE, tile, chair)
     if target == "bar":
         if nation is not None:
-            raise NotationError(f"{text!r}: a guest at the bar takes no nation")
+            raise NotationError(T("{text!r}: a guest at the bar takes no nation", text=text))
         return Step(Kind.BAR, tile)
     if tile.is_joker and nation is None:
-        raise NotationError(f"{text!r}: a joker names its given nation, like {code}@{target}=USA")
+        raise NotationError(
+            T("{text!r}: a joker names its given nation, like {code}@{target}=USA", text=text, code=code, target=target)
+        )
     if not tile.is_joker and nation is not None:
-        raise NotationError(f"{text!r}: only a joker is given a nation")
+        raise NotationError(T("{text!r}: only a joker is given a nation", text=text))
     return Step(Kind.SEAT, tile, target, Nation.parse(nation) if nation else None)
 
 
 def parse_turn(text: str) -> list[Step]:
     """Parse a turn string: steps joined by commas, no spaces; ``stop`` is never written."""
     if not isinstance(text, str) or not text:
-        raise NotationError("a turn must be a non-empty string of steps joined by commas")
+        raise NotationError(T("a turn must be a non-empty string of steps joined by commas"))
     steps = [parse_step(part) for part in text.split(",")]
     if STOP in steps:
-        raise NotationError(f"{text!r}: a turn string omits 'stop'; the turn simply ends")
+        raise NotationError(T("{text!r}: a turn string omits 'stop'; the turn simply ends", text=text))
     return steps
 
 

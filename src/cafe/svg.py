@@ -21,11 +21,11 @@ NATION_COLOURS: dict[str, str] = {
     "CHN": "#e03131",
     "CUB": "#1971c2",
     "ESP": "#f59f00",
-    "FRA": "#4c6ef5",
+    "FRA": "#3b5bdb",
     "GBR": "#1b2a6b",
     "GER": "#212529",
     "IND": "#fd7e14",
-    "ITA": "#2b8a3e",
+    "ITA": "#237a36",
     "RUS": "#a61e4d",
     "TUR": "#0b7285",
     "USA": "#5f3dc4",
@@ -56,18 +56,19 @@ def board_svg(
     _draw_bar(root, view, board, rows)
     lit = set(highlight)
     closed = set(view.closed_chairs)
-    for cid in board.chair_ids:
-        _seat_box(root, centre(cid), cid, "data-chair", lit=cid in lit, closed=cid in closed)
+    for cid, tables in zip(board.chair_ids, board.chair_tables, strict=True):
+        its = " ".join(board.table_ids[t] for t in tables)
+        _seat_box(root, centre(cid), cid, "data-chair", its, lit=cid in lit, closed=cid in closed)
     for tid, nation, cell in zip(board.table_ids, board.table_nations, board.table_cells, strict=True):
         code = Nation(nation).name
         cx, cy = centre(cell)
         ET.SubElement(
             root, "circle", cx=f"{cx}", cy=f"{cy}", r="19", fill=NATION_COLOURS[code], stroke="#3d3425",
-            attrib={"data-table": tid},
+            attrib={"data-table": tid, "data-nation": code},
         )  # fmt: skip
         _text(root, cx, cy + 4, tid, 10, "#111" if code in LIGHT else "#fff", bold=True)
     for g in view.guests:
-        _guest(root, *centre(g.chair), g.tile, g.nation.name)
+        _guest(root, *centre(g.chair), g.tile, g.nation.name, g.chair)
     return SvgText(ET.tostring(root, encoding="unicode"))
 
 
@@ -77,18 +78,19 @@ def cards_svg(view: CardView, *, size: int | None = None, highlight: Iterable[st
     cols, rows = board.size
     root, centre = _canvas(cols, rows, size, True, "cafe-cards")
     lit = set(highlight)
-    for place in board.place_ids:
-        _seat_box(root, centre(place), place, "data-place", lit=place in lit, closed=False)
+    for place, slots in zip(board.place_ids, board.place_slots, strict=True):
+        its = " ".join(board.slots[t] for t in slots)
+        _seat_box(root, centre(place), place, "data-place", its, lit=place in lit, closed=False)
     for slot, nation in zip(board.slots, view.tables, strict=True):
         cx, cy = centre(slot)
         code = nation.name
         ET.SubElement(
             root, "rect", x=f"{cx - 19}", y=f"{cy - 19}", width="38", height="38", rx="4", fill=NATION_COLOURS[code],
-            stroke="#3d3425", attrib={"data-table": slot},
+            stroke="#3d3425", attrib={"data-table": slot, "data-nation": code},
         )  # fmt: skip
         _text(root, cx, cy + 4, code, 11, "#111" if code in LIGHT else "#fff", bold=True)
     for place, card in view.clients:
-        _guest(root, *centre(place), card, card.name[:3])
+        _guest(root, *centre(place), card, card.name[:3], place)
     return SvgText(ET.tostring(root, encoding="unicode"))
 
 
@@ -126,25 +128,29 @@ def _canvas(
     return root, centre
 
 
-def _seat_box(root: ET.Element, at: tuple[float, float], name: str, data: str, lit: bool, closed: bool) -> None:
-    """A chair or a place: a rounded box with its name (a closed chair is shaded, unnamed)."""
+def _seat_box(
+    root: ET.Element, at: tuple[float, float], name: str, data: str, tables: str, lit: bool, closed: bool
+) -> None:
+    """A chair or a place: a rounded box with its name (a closed chair is shaded, unnamed); ``data-tables`` names
+    the tables it belongs to (the table slots a place touches)."""
     cx, cy = at
     ET.SubElement(
         root, "rect", x=f"{cx - 17}", y=f"{cy - 17}", width="34", height="34", rx="7",
         fill="#d9c7a3" if closed else "#fffaf0", stroke="#e8590c" if lit else "#a08c6a",
-        attrib={"stroke-width": "3" if lit else "1", data: name},
+        attrib={"stroke-width": "3" if lit else "1", data: name, "data-tables": tables},
     )  # fmt: skip
     if not closed:
-        _text(root, cx, cy + 4, name, 9, "#b9a682")
+        _text(root, cx, cy + 4, name, 9, "#7a6a4f")
 
 
-def _guest(root: ET.Element, cx: float, cy: float, tile: Tile, nation: str) -> None:
-    """A guest or client: a disc in its nation's colour with its gender (a joker ringed in gold)."""
+def _guest(root: ET.Element, cx: float, cy: float, tile: Tile, nation: str, at: str) -> None:
+    """A guest or client on chair or place ``at``: a disc in its nation's colour with its code and gender (a joker
+    ringed in gold)."""
     joker = tile.is_joker
     ET.SubElement(
         root, "circle", cx=f"{cx}", cy=f"{cy}", r="15", fill=NATION_COLOURS[nation],
         stroke="#ffd43b" if joker else "#fff",
-        attrib={"stroke-width": "3" if joker else "1.5", "data-guest": tile.name},
+        attrib={"stroke-width": "3" if joker else "1.5", "data-guest": tile.name, "data-at": at, "data-nation": nation},
     )  # fmt: skip
     ink = "#111" if nation in LIGHT else "#fff"
     _text(root, cx, cy - 1, nation, 8, ink, bold=True)
@@ -167,7 +173,7 @@ def _draw_bar(root: ET.Element, view: BoardView, board: Board, rows: int) -> Non
                                                           "data-stool": str(i + 1)},
         )  # fmt: skip
         value = view.bar_values[i]
-        _text(root, cx, cy - 5 if taken else cy + 4, f"{value:+d}", 10, "#2b8a3e" if value > 0 else "#c92a2a")
+        _text(root, cx, cy - 5 if taken else cy + 4, f"{value:+d}", 10, "#237a36" if value > 0 else "#c92a2a")
         if taken:
             _text(root, cx, cy + 9, view.bar[i].name, 8, "#3d3425")
 

@@ -8,6 +8,7 @@ their values or the guest on them.
 
 from __future__ import annotations
 
+from cafe.i18n import _, n_, translate
 from cafe.layout import Board, cell_xy
 from cafe.view import BoardView, CardView, GameView
 
@@ -50,9 +51,9 @@ def grid_lines(grid: dict[tuple[int, int], str], cols: int, rows: int, empty: st
 def closing_lines(view: GameView) -> list[str]:
     """The result once the game is over, else the steps of the turn in progress."""
     if view.over:
-        result = "shared first place" if view.winner is None else f"{view.players[view.winner]} wins"
-        return [f"Game over ({view.end_reason}): {result}."]
-    return [f"This turn so far: {','.join(view.this_turn)}"] if view.this_turn else []
+        result = _("shared first place") if view.winner is None else _("{name} wins", name=view.players[view.winner])
+        return [_("Game over ({reason}): {result}.", reason=translate(view.end_reason or ""), result=result)]
+    return [_("This turn so far: {steps}", steps=",".join(view.this_turn))] if view.this_turn else []
 
 
 def guest_code(tile: str, nation: str) -> str:
@@ -93,24 +94,31 @@ def status_lines(view: BoardView, with_bar: bool = True) -> list[str]:
     """Scores, hands and whose turn it is."""
     lines = []
     if with_bar:
-        taken = " ".join(t.name for t in view.bar) or "empty"
-        lines.append(f"Bar: {taken} ({len(view.bar)}/{len(view.bar_values)} stools)")
+        taken = " ".join(t.name for t in view.bar) or _("empty")
+        lines.append(
+            _("Bar: {guests} ({taken}/{stools} stools)", guests=taken, taken=len(view.bar), stools=len(view.bar_values))
+        )
     nxt = view.next_bar_value
-    lines.append(f"Bag: {view.bag_count} tiles   Next bar stool: {'full' if nxt is None else f'{nxt:+d}'}")
+    bag = n_("Bag: {n} tile", "Bag: {n} tiles", view.bag_count)
+    lines.append(bag + "   " + _("Next bar stool: {value}", value=_("full") if nxt is None else f"{nxt:+d}"))
     for p, name in enumerate(view.players):
         marker = ">" if p == view.current_player and not view.over else " "
         hand = view.hands[p]
         if view.eliminated[p]:
-            shown = "removed"
+            shown = _("removed")
         elif hand is None:
-            shown = f"{view.hand_counts[p]} hidden tiles"
+            shown = n_("{n} hidden tile", "{n} hidden tiles", view.hand_counts[p])
         else:
-            shown = " ".join(t.name for t in hand) or "empty"
-        state = "  (out of the game)" if view.eliminated[p] else ""
-        penalty = f"  penalty -{view.penalties[p]}" if view.over and view.penalties[p] else ""
-        lines.append(
-            f"{marker} {name:<12} {view.scores[p]:>4} pts  hand {shown}  (size {view.hand_sizes[p]}){penalty}{state}"
+            shown = " ".join(t.name for t in hand) or _("empty")
+        state = "  " + _("(out of the game)") if view.eliminated[p] else ""
+        penalty = "  " + _("penalty -{n}", n=view.penalties[p]) if view.over and view.penalties[p] else ""
+        player = _(
+            "{points:>4} pts  hand {hand}  (size {size})",
+            points=view.scores[p],
+            hand=shown,
+            size=view.hand_sizes[p],
         )
+        lines.append(f"{marker} {name:<12} {player}{penalty}{state}")
     return lines + closing_lines(view)
 
 
@@ -130,12 +138,15 @@ def cards_grid(view: CardView) -> dict[tuple[int, int], str]:
 def cards_text(view: CardView) -> str:
     """The X of tables with their clients, and the players, as plain text."""
     lines = grid_lines(cards_grid(view), *view.board.size, empty="")
-    lines.append(f"Deck: {view.deck_count} cards   Table pile: {view.table_pile_count} tables")
+    deck = n_("Deck: {n} card", "Deck: {n} cards", view.deck_count)
+    lines.append(deck + "   " + n_("Table pile: {n} table", "Table pile: {n} tables", view.table_pile_count))
     for p, name in enumerate(view.players):
         marker = ">" if p == view.current_player and not view.over else " "
         hand = view.hands[p]
-        shown = " ".join(t.name for t in hand) if hand is not None else f"{view.hand_counts[p]} hidden cards"
-        down = f"  face down {view.face_down_counts[p]}" if view.face_down_counts[p] else ""
-        penalty = f"  penalty -{view.penalties[p]}" if view.over and view.penalties[p] else ""
-        lines.append(f"{marker} {name:<12} {view.scores[p]:>4} pts  hand {shown or 'empty'}{down}{penalty}")
+        hidden = n_("{n} hidden card", "{n} hidden cards", view.hand_counts[p])
+        shown = " ".join(t.name for t in hand) if hand is not None else hidden
+        down = "  " + _("face down {n}", n=view.face_down_counts[p]) if view.face_down_counts[p] else ""
+        penalty = "  " + _("penalty -{n}", n=view.penalties[p]) if view.over and view.penalties[p] else ""
+        player = _("{points:>4} pts  hand {hand}", points=view.scores[p], hand=shown or _("empty"))
+        lines.append(f"{marker} {name:<12} {player}{down}{penalty}")
     return "\n".join(lines + closing_lines(view))

@@ -13,6 +13,7 @@ from enum import IntEnum
 from typing import Any, TypeVar
 
 from cafe.errors import CafeError, NotationError, RecordError
+from cafe.i18n import N_, T, Text, render
 
 
 class Nation(IntEnum):
@@ -43,22 +44,24 @@ class Nation(IntEnum):
         try:
             return cls[code]
         except KeyError:
-            raise NotationError(f"unknown nation {code!r} (one of {', '.join(n.name for n in cls)})") from None
+            raise NotationError(
+                T("unknown nation {code!r} (one of {codes})", code=code, codes=", ".join(n.name for n in cls))
+            ) from None
 
 
-NATION_TITLES: dict[Nation, str] = {
-    Nation.AFR: "Africa",
-    Nation.CHN: "China",
-    Nation.CUB: "Cuba",
-    Nation.ESP: "Spain",
-    Nation.FRA: "France",
-    Nation.GBR: "Great Britain",
-    Nation.GER: "Germany",
-    Nation.IND: "India",
-    Nation.ITA: "Italy",
-    Nation.RUS: "Russia",
-    Nation.TUR: "Turkey",
-    Nation.USA: "USA",
+NATION_TITLES: dict[Nation, str] = {  # in English; translate() them where people read them
+    Nation.AFR: N_("Africa"),
+    Nation.CHN: N_("China"),
+    Nation.CUB: N_("Cuba"),
+    Nation.ESP: N_("Spain"),
+    Nation.FRA: N_("France"),
+    Nation.GBR: N_("Great Britain"),
+    Nation.GER: N_("Germany"),
+    Nation.IND: N_("India"),
+    Nation.ITA: N_("Italy"),
+    Nation.RUS: N_("Russia"),
+    Nation.TUR: N_("Turkey"),
+    Nation.USA: N_("USA"),
 }
 
 
@@ -121,11 +124,13 @@ class Tile(IntEnum):
         """The printed nation; ``None`` for a joker."""
         return None if self >= JOKER_F else Nation(self >> 1)
 
+    def words(self) -> Text:
+        """Plain words for people, in any language: ``American gentleman``, ``joker lady``."""
+        return T(TILE_WORDS[self])
+
     def describe(self) -> str:
-        """Plain words for people: ``American gentleman``, ``joker lady``."""
-        nation = self.nation
-        who = "joker" if nation is None else ADJECTIVES[nation]
-        return f"{who} {self.gender.word}"
+        """:meth:`words` in the active language."""
+        return render(self.words())
 
     def __str__(self) -> str:
         return self.name
@@ -143,9 +148,42 @@ class Tile(IntEnum):
         try:
             return cls[code]
         except KeyError:
-            raise NotationError(f"unknown tile {code!r} (a nation code and f or m, like USAm or JOKf)") from None
+            raise NotationError(
+                T("unknown tile {code!r} (a nation code and f or m, like USAm or JOKf)", code=code)
+            ) from None
 
 
+# The words of each tile (the board game's guests, the card game's clients are the same people).
+TILE_WORDS: dict[Tile, str] = {
+    Tile.AFRf: N_("African lady"),
+    Tile.AFRm: N_("African gentleman"),
+    Tile.CHNf: N_("Chinese lady"),
+    Tile.CHNm: N_("Chinese gentleman"),
+    Tile.CUBf: N_("Cuban lady"),
+    Tile.CUBm: N_("Cuban gentleman"),
+    Tile.ESPf: N_("Spanish lady"),
+    Tile.ESPm: N_("Spanish gentleman"),
+    Tile.FRAf: N_("French lady"),
+    Tile.FRAm: N_("French gentleman"),
+    Tile.GBRf: N_("British lady"),
+    Tile.GBRm: N_("British gentleman"),
+    Tile.GERf: N_("German lady"),
+    Tile.GERm: N_("German gentleman"),
+    Tile.INDf: N_("Indian lady"),
+    Tile.INDm: N_("Indian gentleman"),
+    Tile.ITAf: N_("Italian lady"),
+    Tile.ITAm: N_("Italian gentleman"),
+    Tile.RUSf: N_("Russian lady"),
+    Tile.RUSm: N_("Russian gentleman"),
+    Tile.TURf: N_("Turkish lady"),
+    Tile.TURm: N_("Turkish gentleman"),
+    Tile.USAf: N_("American lady"),
+    Tile.USAm: N_("American gentleman"),
+    Tile.JOKf: N_("joker lady"),
+    Tile.JOKm: N_("joker gentleman"),
+}
+
+# The English adjectives, as a player may type them ("american gentleman h3").
 ADJECTIVES: dict[Nation, str] = {
     Nation.AFR: "African",
     Nation.CHN: "Chinese",
@@ -176,7 +214,7 @@ def full_set(jokers: bool = True) -> list[Tile]:
     return tiles
 
 
-T = TypeVar("T", Tile, Nation)
+Item = TypeVar("Item", Tile, Nation)
 
 
 def as_tile(item: Tile | str) -> Tile:
@@ -198,35 +236,36 @@ def as_nation(item: Nation | str) -> Nation:
 
 
 def read_set(
-    items: Sequence[Any], parse: Callable[[Any], T], field: str, full: list[T], rule: str, what: str | None = None
-) -> tuple[T, ...]:
+    items: Sequence[Any], parse: Callable[[Any], Item], field: str, full: list[Item], rule: str, what: str | None = None
+) -> tuple[Item, ...]:
     """A record's list (``bag``, ``deck``, ``table_cards``): every item parsed, and exactly the set ``full``.
 
     A bad item is reported as "not ``what``" when ``what`` is given, else in the parser's words;
-    ``rule`` says what the whole list must be.
+    ``rule`` says what the whole list must be (both are catalog messages).
     """
-    out: list[T] = []
+    out: list[Item] = []
     for i, item in enumerate(items):
         try:
             out.append(parse(item))
         except (CafeError, TypeError, ValueError) as exc:
-            detail = exc.detail if isinstance(exc, CafeError) else str(exc)
-            raise RecordError(f"{field}[{i}]: {detail if what is None else f'not {what}: {item!r}'}") from None
+            detail = exc.text if isinstance(exc, CafeError) else str(exc)
+            problem = detail if what is None else T("not {what}: {item!r}", what=T(what), item=item)
+            raise RecordError(T("{field}[{i}]: {problem}", field=field, i=i, problem=problem)) from None
     if sorted(out) != sorted(full):
         wrong = [
-            f"{x} {out.count(x)} times (the set has {full.count(x)})"
+            T("{item} {n} times (the set has {full})", item=str(x), n=out.count(x), full=full.count(x))
             for x in dict.fromkeys(full + out)
             if out.count(x) != full.count(x)
         ]
-        raise RecordError(f"{rule}; it has {len(out)}: {'; '.join(wrong[:4])}")
+        raise RecordError(T("{rule}; it has {n}: {wrong}", rule=T(rule), n=len(out), wrong=tuple(wrong[:4])))
     return tuple(out)
 
 
-def remainder(items: list[T], taken: Iterable[T], message: str) -> list[T]:
-    """``items`` without ``taken`` (a multiset difference); ``message`` (with ``{}`` for the item) if one is missing."""
+def remainder(items: list[Item], taken: Iterable[Item], message: str) -> list[Item]:
+    """``items`` without ``taken`` (a multiset difference); ``message`` (with ``{item}``) if one is missing."""
     rest = list(items)
     for item in taken:
         if item not in rest:
-            raise RecordError(message.format(item))
+            raise RecordError(T(message, item=str(item)))
         rest.remove(item)
     return rest

@@ -16,6 +16,7 @@ from cafe.board_game import BoardGame
 from cafe.board_state import CLOSED
 from cafe.card_game import CardGame
 from cafe.errors import RecordError
+from cafe.i18n import T
 from cafe.layout import Board, CardBoard, load_board, load_card_board
 from cafe.options import rules_to_json
 from cafe.tiles import NATIONS, TILES, Nation, Tile
@@ -202,10 +203,10 @@ def view_from_json(data: Any) -> View:
     Anything that is not such an object is refused with a :class:`RecordError` naming the problem.
     """
     if not isinstance(data, dict):
-        raise RecordError("a view is a JSON object")
+        raise RecordError(T("a view is a JSON object"))
     edition = data.get("edition")
     if edition not in ("board", "cards"):
-        raise RecordError(f"a view's 'edition' must be 'board' or 'cards', not {edition!r}")
+        raise RecordError(T("a view's 'edition' must be 'board' or 'cards', not {edition!r}", edition=edition))
     try:
         common = {
             "seat": data["seat"],
@@ -248,6 +249,6 @@ def view_from_json(data: Any) -> View:
             table_pile_count=data["table_pile_count"],
         )
     except KeyError as error:
-        raise RecordError(f"a {edition} view needs the field {error}") from None
+        raise RecordError(T("a {edition} view needs the field {error}", edition=edition, error=error)) from None
     except (TypeError, ValueError, AttributeError) as error:
-        raise RecordError(f"not a valid {edition} view: {error}") from None
+        raise RecordError(T("not a valid {edition} view: {error}", edition=edition, error=error)) from None

@@ -23,6 +23,7 @@ from typing import Any
 
 from cafe.ai.mcts import SCALE, WIDTH, MCTSPlayer, candidate_turns
 from cafe.ai.worlds import Game, Worlds
+from cafe.i18n import N_
 from cafe.record import Record
 from cafe.steps import Step, format_turn
 
@@ -31,6 +32,9 @@ ALTERNATIVES = 3  # the best turns kept beside the played one
 # A played turn's class by its loss in points, as chess sites class moves: below each bound, that class
 CLASSES = (("best", 0.5), ("good", 2.0), ("inaccuracy", 5.0), ("mistake", 10.0), ("blunder", math.inf))
 VERDICTS = tuple(name for name, _ in CLASSES)
+# the classes in words, for people (translate() them where they are shown)
+VERDICT_WORDS = {"best": N_("best"), "good": N_("good"), "inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"),
+                 "blunder": N_("blunder")}  # fmt: skip
 
 
 def verdict(loss: float) -> str:

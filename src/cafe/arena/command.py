@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from cafe.errors import CafeError
+from cafe.i18n import T, _, n_
 
 PLAYER_HELP = (
     "a player: random, greedy, mcts (1 s a turn), mcts:0.5s, mcts:250ms, mcts:2000 (iterations a turn), "
@@ -19,19 +20,23 @@ PLAYER_HELP = (
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "arena",
-        help="play many seeded games between players and measure them",
-        description="Plays deals in duplicate: every player takes every seat once per deal, over the same bag, "
-        "so the luck of the draw cancels out.  Games run in parallel over the machine's cores.",
+        help=_("play many seeded games between players and measure them"),
+        description=_(
+            "Plays deals in duplicate: every player takes every seat once per deal, over the same bag, so the "
+            "luck of the draw cancels out.  Games run in parallel over the machine's cores."
+        ),
     )
     p.add_argument("players", nargs="+", metavar="PLAYER", help=PLAYER_HELP)
-    p.add_argument("--games", type=int, default=20, help="games to play, rounded up to whole deals (default 20)")
-    p.add_argument("--edition", choices=["board", "cards"], default="board", help="board (default) or cards")
-    p.add_argument("--rules", default=None, help="a preset name or a JSON rules object (default: printed)")
-    p.add_argument("--seed", type=int, default=0, help="the first deal's seed (default 0)")
-    p.add_argument("--jobs", type=int, default=None, help="parallel games (default: the machine's cores)")
-    p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    p.add_argument("--plot", metavar="FILE", help="write score distributions and ratings to an image (png, svg, pdf)")
-    p.add_argument("--records", metavar="DIR", help="save every game's record in this folder")
+    p.add_argument("--games", type=int, default=20, help=_("games to play, rounded up to whole deals (default 20)"))
+    p.add_argument("--edition", choices=["board", "cards"], default="board", help=_("board (default) or cards"))
+    p.add_argument("--rules", default=None, help=_("a preset name or a JSON rules object (default: printed)"))
+    p.add_argument("--seed", type=int, default=0, help=_("the first deal's seed (default 0)"))
+    p.add_argument("--jobs", type=int, default=None, help=_("parallel games (default: the machine's cores)"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object instead of the table"))
+    p.add_argument(
+        "--plot", metavar="FILE", help=_("write score distributions and ratings to an image (png, svg, pdf)")
+    )
+    p.add_argument("--records", metavar="DIR", help=_("save every game's record in this folder"))
     p.set_defaults(run=run)
 
 
@@ -40,13 +45,14 @@ def run(args: argparse.Namespace) -> int:
     from cafe.arena.report import plot, table, to_json
     from cafe.arena.run import PLAYERS, ArenaPlan, names_of
     from cafe.arena.stats import player_stats
+    from cafe.game import players_problem
     from cafe.options import rules_from_text
 
     low, high = PLAYERS[args.edition]
     if not low <= len(args.players) <= high:
-        raise CafeError(f"the {args.edition} game takes {low} to {high} players, not {len(args.players)}")
+        raise CafeError(players_problem(args.edition, low, high, len(args.players)))
     if args.games < 1:
-        raise CafeError("--games must be at least 1")
+        raise CafeError(T("--games must be at least 1"))
     for spec in args.players:
         if not spec.startswith("cmd:"):
             make_player(spec)  # a bad name fails here, before any game starts
@@ -55,7 +61,10 @@ def run(args: argparse.Namespace) -> int:
     outcomes = _run_with_progress(plan, args)
     stats = player_stats(names_of(plan.players), outcomes)
     if args.plot:
-        plot(stats, Path(args.plot), f"{len(outcomes)} {plan.edition} games")
+        games = len(outcomes)
+        title = (n_("{n} board game", "{n} board games", games) if plan.edition == "board"
+                 else n_("{n} card game", "{n} card games", games))  # fmt: skip
+        plot(stats, Path(args.plot), title)
     if args.json:
         print(json.dumps(to_json(plan, stats, len(outcomes)), indent=2))
     else:
@@ -76,7 +85,7 @@ def _run_with_progress(plan: Any, args: argparse.Namespace) -> Any:
     from cafe.arena.run import run_arena
 
     records = Path(args.records) if args.records else None
-    columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    columns = (TextColumn(_("games")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("games", total=len(plan.tasks()))
         try:

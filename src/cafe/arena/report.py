@@ -8,6 +8,7 @@ from typing import Any
 
 from cafe.arena.run import ArenaPlan
 from cafe.arena.stats import PlayerStats
+from cafe.i18n import _, n_
 
 
 def to_json(plan: ArenaPlan, stats: Sequence[PlayerStats], games: int) -> dict[str, Any]:
@@ -26,11 +27,15 @@ def table(plan: ArenaPlan, stats: Sequence[PlayerStats], games: int) -> Any:
     """A rich table, one row per player in the order given."""
     from rich.table import Table
 
-    deals = f"{plan.deals} deal{'s' if plan.deals != 1 else ''}"
-    title = f"{games} {plan.edition} games ({deals} x {len(plan.seatings)} seatings), seed {plan.seed}"
-    out = Table(title=title)
-    for column in ("player", "win rate", "95% CI", "mean score", "sd", "pts/turn", "bar/game", "place", "rating"):
-        out.add_column(column, justify="left" if column == "player" else "right")
+    deals = n_("{n} deal", "{n} deals", plan.deals)
+    seatings = n_("{n} seating", "{n} seatings", len(plan.seatings))
+    games_of = (n_("{n} board game", "{n} board games", games) if plan.edition == "board"
+                else n_("{n} card game", "{n} card games", games))  # fmt: skip
+    out = Table(title=f"{games_of} ({deals} x {seatings}), " + _("seed {seed}", seed=plan.seed))
+    columns = (_("player"), _("win rate"), _("95% CI"), _("mean score"), _("sd"), _("pts/turn"), _("bar/game"),
+               _("place"), _("rating"))  # fmt: skip
+    for k, column in enumerate(columns):
+        out.add_column(column, justify="left" if k == 0 else "right")
     for s in stats:
         low, high = s.win_rate_ci95
         out.add_row(
@@ -57,13 +62,13 @@ def plot(stats: Sequence[PlayerStats], path: Path, title: str) -> None:
     names = [s.player for s in stats]
     fig, (scores, ratings) = plt.subplots(1, 2, figsize=(11, 4.5))
     scores.boxplot([list(s.scores) for s in stats], tick_labels=names)
-    scores.set_title("final scores")
-    scores.set_ylabel("points")
+    scores.set_title(_("final scores"))
+    scores.set_ylabel(_("points"))
     ratings.errorbar(
         range(len(stats)), [s.rating_mu for s in stats], yerr=[2 * s.rating_sigma for s in stats], fmt="o", capsize=6
     )
     ratings.set_xticks(range(len(stats)), names)
-    ratings.set_title("OpenSkill rating (mu, 2 sigma)")
+    ratings.set_title(_("OpenSkill rating (mu, 2 sigma)"))
     for axis in (scores, ratings):
         axis.tick_params(axis="x", labelrotation=20)
     fig.suptitle(title)

@@ -10,6 +10,7 @@ over ctrl+r to review and analyse it.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -17,12 +18,14 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Button, Footer, Header, Input, RichLog, Static
 
 from cafe.card_game import CardGame
 from cafe.errors import CafeError
+from cafe.i18n import N_, _, n_, translate
 from cafe.play.session import Session
 from cafe.record import Record
 from cafe.text import CELL, board_grid, cards_grid
@@ -36,10 +39,18 @@ NATION_COLOURS = {
 }  # fmt: skip
 
 
+def translate_bindings(node: DOMNode) -> None:
+    """The footer's words in the language of the game: a class's BINDINGS are made (in English, marked with N_)
+    when its module is imported, before the language is chosen."""
+    table = node._bindings.key_to_bindings
+    for key, bindings in table.items():
+        table[key] = [replace(b, description=translate(b.description)) for b in bindings]
+
+
 def cafe_map(view: View, marked: set[str]) -> Text:
     """The café (or the X) as styled text; ``marked`` places are shown in reverse video."""
     if isinstance(view, BoardView):
-        grid, _ = board_grid(view)
+        grid = board_grid(view)[0]
         empty = "."
     else:
         grid, empty = cards_grid(view), ""
@@ -74,29 +85,33 @@ def players_panel(session: Session, view: View) -> Text:
         mover = p == view.current_player and not view.over
         out.append("▶ " if mover else "  ", style="bold")
         out.append(f"{seat.name:<16}", style="bold" if mover else "")
-        out.append(f"{view.scores[p]:>4} pts\n")
+        out.append(_("{points:>4} pts", points=view.scores[p]) + "\n")
         hand = view.hands[p]
         if hand is None:
-            shown = Text(f"{view.hand_counts[p]} hidden")
+            shown = Text(n_("{n} hidden", "{n} hidden", view.hand_counts[p]))
         else:
             shown = Text()
             for tile in hand:
                 shown.append(tile.name + " ", style=NATION_COLOURS.get(tile.name[:3], "bold"))
-        out.append("    hand ")
+        out.append("    " + _("hand") + " ")
         out.append_text(shown)
         if isinstance(view, BoardView):
-            out.append(f" (size {view.hand_sizes[p]})" + (" out of the game" if view.eliminated[p] else ""))
+            out.append(
+                " " + _("(size {n})", n=view.hand_sizes[p]) + (" " + _("out of the game") if view.eliminated[p] else "")
+            )
         elif view.face_down_counts[p]:
-            out.append(f" ({view.face_down_counts[p]} face down)")
+            out.append(" " + _("({n} face down)", n=view.face_down_counts[p]))
         out.append("\n")
     if isinstance(view, BoardView):
         nxt = view.next_bar_value
-        out.append(f"\nBag: {view.bag_count} tiles   Bar: {len(view.bar)}/{len(view.bar_values)} stools, ")
-        out.append("full" if nxt is None else f"next {nxt:+d}")
+        out.append("\n" + n_("Bag: {n} tile", "Bag: {n} tiles", view.bag_count) + "   ")
+        out.append(_("Bar: {taken}/{stools} stools, ", taken=len(view.bar), stools=len(view.bar_values)))
+        out.append(_("full") if nxt is None else _("next {value:+d}", value=nxt))
     else:
-        out.append(f"\nDeck: {view.deck_count} cards   Table pile: {view.table_pile_count}")
+        out.append("\n" + n_("Deck: {n} card", "Deck: {n} cards", view.deck_count) + "   ")
+        out.append(_("Table pile: {n}", n=view.table_pile_count))
     if view.this_turn:
-        out.append(f"\nThis turn: {', '.join(view.this_turn)}")
+        out.append("\n" + _("This turn: {steps}", steps=", ".join(view.this_turn)))
     return out
 
 
@@ -119,18 +134,19 @@ class StepSuggester(Suggester):
 class PassKeyboard(ModalScreen[None]):
     """Between two people when hands are hidden: nothing of either hand shows until the next is ready."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "Ready")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", N_("Ready"))]
 
     def __init__(self, name: str) -> None:
         super().__init__()
+        translate_bindings(self)
         self.player_name = name
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pass"):
-            yield Static(f"Pass the keyboard to {self.player_name}.\n\nPress Enter when {self.player_name} is ready.")
-            yield Button("Ready", id="ready", variant="primary")
+            yield Static(_("Pass the keyboard to {name}.\n\nPress Enter when {name} is ready.", name=self.player_name))
+            yield Button(_("Ready"), id="ready", variant="primary")
 
-    def on_button_pressed(self, _: Button.Pressed) -> None:
+    def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss()
 
     def action_ready(self) -> None:
@@ -152,15 +168,16 @@ class CafeApp(App[None]):
     PassKeyboard { align: center middle; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+z", "undo", "Undo step"),
-        Binding("ctrl+h", "hint", "Hint"),
-        Binding("ctrl+s", "save", "Save"),
-        Binding("ctrl+q", "quit", "Save and quit"),
-        Binding("ctrl+r", "review", "Review"),
+        Binding("ctrl+z", "undo", N_("Undo step")),
+        Binding("ctrl+h", "hint", N_("Hint")),
+        Binding("ctrl+s", "save", N_("Save")),
+        Binding("ctrl+q", "quit", N_("Save and quit")),
+        Binding("ctrl+r", "review", N_("Review")),
     ]
 
     def __init__(self, session: Session, bot_delay: float = 0.4) -> None:
         super().__init__()
+        translate_bindings(self)
         self.session = session
         self.bot_delay = bot_delay
         self.marked: set[str] = set()
@@ -175,7 +192,7 @@ class CafeApp(App[None]):
                 yield RichLog(id="log", wrap=True, markup=False)
         yield Static(id="status")
         yield Input(
-            placeholder="your move: USAm@h3, 'american gentleman h3', USAm to see its chairs, stop ...",
+            placeholder=_("your move: USAm@h3, 'american gentleman h3', USAm to see its chairs, stop ..."),
             suggester=StepSuggester(self.session),
             id="move",
         )
@@ -184,7 +201,7 @@ class CafeApp(App[None]):
     def on_mount(self) -> None:
         self.sub_title = self._rules_line()
         for turn, text in enumerate(self.session.game.turns()):
-            self.query_one(RichLog).write(f"turn {turn + 1}: {text}")
+            self.query_one(RichLog).write(_("turn {n}: {turn}", n=turn + 1, turn=text))
         self.refresh_view()
         self.next_turn()
 
@@ -203,8 +220,9 @@ class CafeApp(App[None]):
 
     def _rules_line(self) -> str:
         game = self.session.game
-        edition = "card game" if isinstance(game, CardGame) else "board game"
-        return f"{edition}, {len(game.players)} players"
+        if isinstance(game, CardGame):
+            return n_("card game, {n} player", "card game, {n} players", len(game.players))
+        return n_("board game, {n} player", "board game, {n} players", len(game.players))
 
     # ------------------------------------------------------------------ turns
 
@@ -220,12 +238,12 @@ class CafeApp(App[None]):
             if session.hands_hidden() and others and session.watcher != seat and not session.game.this_turn():
                 session.watcher = None  # hide every hand while the keyboard changes hands
                 self.refresh_view()
-                self.push_screen(PassKeyboard(session.current.name), lambda _: self._person_ready())
+                self.push_screen(PassKeyboard(session.current.name), lambda _ready: self._person_ready())
                 return
             self._person_ready()
         else:
             self.query_one(Input).disabled = True
-            self.say(f"{session.current.name} is thinking ...", "italic")
+            self.say(_("{name} is thinking ...", name=session.current.name), "italic")
             self.run_worker(self._bot_move, thread=True, exclusive=True, group="bots")
 
     def _person_ready(self) -> None:
@@ -235,8 +253,8 @@ class CafeApp(App[None]):
         field.disabled = False
         field.focus()
         legal = self.session.completions()
-        forced = f" Nothing else is possible: type {legal[0]}." if len(legal) == 1 else ""
-        self.say(f"{self.session.current.name}, your move.{forced}", "bold")
+        forced = " " + _("Nothing else is possible: type {step}.", step=legal[0]) if len(legal) == 1 else ""
+        self.say(_("{name}, your move.", name=self.session.current.name) + forced, "bold")
 
     def _bot_move(self) -> None:
         started = time.perf_counter()
@@ -260,7 +278,8 @@ class CafeApp(App[None]):
         game = self.session.game
         points = game.turn_points()
         for i, text in enumerate(game.turns()[since:], start=since):
-            self.log_line(f"turn {i + 1}: {self.session.seats[player].name} {text} ({points[i]:+d})")
+            name = self.session.seats[player].name
+            self.log_line(_("turn {n}: {name} {turn} ({points:+d})", n=i + 1, name=name, turn=text, points=points[i]))
 
     def game_over(self) -> None:
         if self.finished:
@@ -271,9 +290,10 @@ class CafeApp(App[None]):
         lines = self.session.summary()
         for line in lines:
             self.log_line(line)
-        self.log_line(f"The record is saved in {path}.")
+        self.log_line(_("The record is saved in {path}.", path=path))
         self.refresh_view()
-        self.say(f"Game over. {lines[-1]}  Record: {path}.  ctrl+r reviews and analyses it, ctrl+q quits.", "bold")
+        self.say(_("Game over. {result}  Record: {path}.  ctrl+r reviews and analyses it, ctrl+q quits.",
+                   result=lines[-1], path=path), "bold")  # fmt: skip
 
     # ------------------------------------------------------------------ typing
 
@@ -286,7 +306,7 @@ class CafeApp(App[None]):
             return
         targets = session.targets(text)
         if targets:
-            self.marked = {step.split("@")[1].split("=")[0] for step, _ in targets}
+            self.marked = {step.split("@")[1].split("=")[0] for step, _points in targets}
             self.say("  ".join(f"{step} {points:+d}" for step, points in targets[:12]))
         else:
             self.marked = set()
@@ -329,18 +349,18 @@ class CafeApp(App[None]):
     def action_hint(self) -> None:
         if not self.session.current.human or self.session.game.is_over():
             return
-        self.say("thinking of a hint ...", "italic")
+        self.say(_("thinking of a hint ..."), "italic")
         self.run_worker(self._hint, thread=True, exclusive=True, group="hint")
 
     def _hint(self) -> None:
         step = self.session.hint()
         points = self.session.game.step_points(step)
-        self.call_from_thread(self.say, f"Hint: {step} ({points:+d})", "bold green")
+        self.call_from_thread(self.say, _("Hint: {step} ({points:+d})", step=str(step), points=points), "bold green")
 
     def action_review(self) -> None:
         """Once the game is over: step through it and analyse it (cafe.play.review)."""
         if not self.finished:
-            self.say("The review opens once the game is over.")
+            self.say(_("The review opens once the game is over."))
             return
         from cafe.play.review import ReviewScreen
 
@@ -348,7 +368,7 @@ class CafeApp(App[None]):
 
     def action_save(self) -> None:
         path = self.session.save()
-        self.say(f"Saved to {path}; resume with: cafe play --resume {path}")
+        self.say(_("Saved to {path}; resume with: cafe play --resume {path}", path=path))
 
     async def action_quit(self) -> None:
         """Quit; an unfinished game is saved first, so that nothing is lost."""

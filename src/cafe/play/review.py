@@ -17,8 +17,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from cafe.ai.analysis import DEFAULT_BUDGET, TurnReview, review_record
-from cafe.play.app import cafe_map
+from cafe.ai.analysis import DEFAULT_BUDGET, VERDICT_WORDS, TurnReview, review_record
+from cafe.i18n import N_, _, translate
+from cafe.play.app import cafe_map, translate_bindings
 from cafe.record import Record
 
 VERDICT_STYLES = {"best": "green", "good": "", "inaccuracy": "yellow", "mistake": "orange1", "blunder": "bold red"}
@@ -34,16 +35,17 @@ class ReviewScreen(Screen[None]):
     #review-status { height: auto; min-height: 2; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "back", "Turn back"),
-        Binding("right", "forward", "Turn forward"),
-        Binding("home", "start", "Start"),
-        Binding("end", "end", "End"),
-        Binding("a", "analyse", "Analyse"),
-        Binding("q", "leave", "Leave"),
+        Binding("left", "back", N_("Turn back")),
+        Binding("right", "forward", N_("Turn forward")),
+        Binding("home", "start", N_("Start")),
+        Binding("end", "end", N_("End")),
+        Binding("a", "analyse", N_("Analyse")),
+        Binding("q", "leave", N_("Leave")),
     ]
 
     def __init__(self, record: Record, budget: int = DEFAULT_BUDGET, jobs: int | None = None) -> None:
         super().__init__()
+        translate_bindings(self)
         self.record = record
         self.budget, self.jobs = budget, jobs or os.cpu_count() or 1
         self.turn = len(record.turns)  # turns taken in the position shown: the end, at first
@@ -84,26 +86,36 @@ class ReviewScreen(Screen[None]):
             out.append(line, style="reverse" if current else "")
             if n < len(self.reviews):
                 review = self.reviews[n]
-                out.append(f"  {review.verdict} ({review.loss:.1f})", style=VERDICT_STYLES[review.verdict])
+                out.append(
+                    f"  {translate(VERDICT_WORDS[review.verdict])} ({review.loss:.1f})",
+                    style=VERDICT_STYLES[review.verdict],
+                )
             out.append("\n")
         return out
 
     def _status(self) -> Text:
         total = len(self.record.turns)
         if self.turn == 0:
-            text = Text(f"The start of the game (0/{total}).")
+            text = Text(_("The start of the game (0/{total}).", total=total))
         else:
             n = self.turn - 1
-            text = Text(f"Turn {self.turn}/{total}: {self.movers[n]} {self.record.turns[n]} ({self.points[n]:+d}).")
+            turn = f"{self.movers[n]} {self.record.turns[n]} ({self.points[n]:+d})"
+            text = Text(_("Turn {n}/{total}: {turn}.", n=self.turn, total=total, turn=turn))
             if n < len(self.reviews):
                 review = self.reviews[n]
-                best = "the best turn found" if review.best == review.played else f"best {review.best}"
-                text.append(f"  {review.verdict}: {best} ({review.best_value:+.1f}), lost {review.loss:.1f}",
-                            style=VERDICT_STYLES[review.verdict])  # fmt: skip
+                best = _("the best turn found") if review.best == review.played else _("best {turn}", turn=review.best)
+                said = _(
+                    "{verdict}: {best} ({value:+.1f}), lost {loss:.1f}",
+                    verdict=translate(VERDICT_WORDS[review.verdict]),
+                    best=best,
+                    value=review.best_value,
+                    loss=review.loss,
+                )
+                text.append("  " + said, style=VERDICT_STYLES[review.verdict])
         if self.analysing:
-            text.append("\nAnalysing ...", style="dim")
+            text.append("\n" + _("Analysing ..."), style="dim")
         elif not self.reviews:
-            text.append("\nPress a to analyse every turn.", style="dim")
+            text.append("\n" + _("Press a to analyse every turn."), style="dim")
         return text
 
     def action_back(self) -> None:
@@ -137,7 +149,9 @@ class ReviewScreen(Screen[None]):
         self.app.call_from_thread(self._analysed, reviews)
 
     def _progress(self, done: int, total: int) -> None:
-        self.query_one("#review-status", Static).update(Text(f"Analysing: {done}/{total} turns", style="dim"))
+        self.query_one("#review-status", Static).update(
+            Text(_("Analysing: {done}/{total} turns", done=done, total=total), style="dim")
+        )
 
     def _analysed(self, reviews: list[TurnReview]) -> None:
         self.reviews, self.analysing = reviews, False

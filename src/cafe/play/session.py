@@ -19,6 +19,8 @@ from cafe.board_game import BoardGame
 from cafe.card_game import CardGame
 from cafe.errors import CafeError, IllegalStepError, NotationError
 from cafe.friendly import parse_friendly
+from cafe.game import players_problem
+from cafe.i18n import T, _, n_
 from cafe.record import Record
 from cafe.steps import Kind, Step, parse_step
 from cafe.view import View
@@ -48,19 +50,19 @@ def parse_seats(text: str, edition: str) -> list[Seat]:
     """Seats from ``human,medium,human:Bob,hard`` (a person may be named after a colon)."""
     seats: list[Seat] = []
     for i, item in enumerate(filter(None, (part.strip() for part in text.split(",")))):
-        kind, _, name = item.partition(":")
+        kind, _colon, name = item.partition(":")
         if kind.lower() in (HUMAN, "you", "person"):
-            seats.append(Seat(name or ("You" if kind.lower() == "you" else f"Player {i + 1}"), HUMAN))
+            seats.append(Seat(name or (_("You") if kind.lower() == "you" else _("Player {n}", n=i + 1)), HUMAN))
             continue
         try:
             make_player(item)
         except CafeError as error:
-            raise SeatError(f"seat {i + 1}: {error}") from None
+            raise SeatError(T("seat {n}: {problem}", n=i + 1, problem=error.text)) from None
         level = item if item in LEVELS else item.split(":")[0]
         seats.append(Seat(f"{level.capitalize()} bot {i + 1}", item))
     low, high = (2, 4) if edition == "board" else (2, 5)
     if not low <= len(seats) <= high:
-        raise SeatError(f"the {edition} game takes {low} to {high} players, not {len(seats)}")
+        raise SeatError(players_problem(edition, low, high, len(seats)))
     return seats
 
 
@@ -68,7 +70,7 @@ def read_step(text: str) -> Step:
     """A step typed by a person: the canonical notation, or the friendly form."""
     text = text.strip()
     if not text:
-        raise NotationError("type a move, for example USAm@h3 or 'american gentleman h3'")
+        raise NotationError(T("type a move, for example USAm@h3 or 'american gentleman h3'"))
     try:
         return parse_step(text)
     except NotationError:
@@ -144,7 +146,9 @@ class Session:
         except CafeError as error:
             return str(error)
         points = self.game.step_points(step)
-        return f"{step}: {points:+d} points" if step.kind in (Kind.SEAT, Kind.BAR) else f"{step}: legal"
+        if step.kind in (Kind.SEAT, Kind.BAR):
+            return n_("{step}: {points:+d} point", "{step}: {points:+d} points", points, step=str(step), points=points)
+        return _("{step}: legal", step=str(step))
 
     def targets(self, text: str) -> list[tuple[str, int]]:
         """For a guest (``USAm``, ``american gentleman``) in hand: the places it may take now, with their points."""
@@ -164,17 +168,17 @@ class Session:
     def play(self, text: str) -> str:
         """Play a typed step for the current person; return what happened.  Illegal input changes nothing."""
         if not self.current.human:
-            raise IllegalStepError(f"it is {self.current.name}'s turn, not a person's")
+            raise IllegalStepError(T("it is {name}'s turn, not a person's", name=self.current.name))
         step = read_step(text)
         result = self.game.push(step)
-        said = f"{self.seats[result.player].name} played {step}"
+        said = _("{name} played {step}", name=self.seats[result.player].name, step=str(step))
         return f"{said} ({result.points:+d})" if result.points else said
 
     def undo(self) -> str:
         """Take back the last step of the turn in progress (never a step of an earlier turn)."""
         if not self.game.this_turn():
-            raise IllegalStepError("there is nothing to undo in this turn")
-        return f"took back {self.game.pop()}"
+            raise IllegalStepError(T("there is nothing to undo in this turn"))
+        return _("took back {step}", step=str(self.game.pop()))
 
     def bot_step(self) -> Step:
         """The current bot's choice (it sees only its own view)."""
@@ -206,10 +210,11 @@ class Session:
         penalties = game.penalties()
         lines = []
         for p in sorted(range(len(self.seats)), key=lambda q: places[q]):
-            penalty = f" (penalty -{penalties[p]})" if penalties[p] else ""
-            lines.append(f"{places[p]}. {self.seats[p].name}: {game.scores[p]} points{penalty}")
+            penalty = " " + _("(penalty -{n})", n=penalties[p]) if penalties[p] else ""
+            score = n_("{n} point", "{n} points", game.scores[p])
+            lines.append(f"{places[p]}. {self.seats[p].name}: {score}{penalty}")
         winner = game.winner()
-        lines.append("A shared first place." if winner is None else f"{self.seats[winner].name} wins!")
+        lines.append(_("A shared first place.") if winner is None else _("{name} wins!", name=self.seats[winner].name))
         return lines
 
 

@@ -18,7 +18,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cafe.ai.levels import LEVELS
-from cafe.options import CARD_PRESETS, PRESETS, option_catalogue
+from cafe.i18n import LANGUAGES, pick, translate
+from cafe.options import option_catalogue, preset_catalogue
 from cafe.server import games
 from cafe.server.broker import Broker
 from cafe.server.hub import Hub
@@ -27,7 +28,7 @@ from cafe.server.outbox import Outbox
 from cafe.server.ratings import shown
 from cafe.server.store import SQLiteStore, Store
 from cafe.svg import LIGHT, NATION_COLOURS
-from cafe.tiles import ADJECTIVES, NATION_TITLES, Nation
+from cafe.tiles import NATION_TITLES, TILE_WORDS, Nation
 
 DATABASE = "cafe.sqlite3"
 CLIENT = Path(__file__).parent / "client"  # the browser client: plain ES modules, no build step
@@ -65,15 +66,20 @@ def create_app(
         return FileResponse(CLIENT / "index.html")
 
     async def catalogue(request: Request) -> Response:
-        """What the browser client offers: nations (names and the drawings' colours), rule presets, bot levels."""
+        """What the browser client offers, in the language asked for (``?lang=de``): nations (names and the
+        drawings' colours), the words of each tile, rule presets and options, computer players' levels."""
+        language = pick([request.query_params.get("lang", "")])
         nations = {
-            n.name: {"name": NATION_TITLES[n], "adjective": ADJECTIVES[n], "colour": NATION_COLOURS[n.name],
+            n.name: {"name": translate(NATION_TITLES[n], language), "colour": NATION_COLOURS[n.name],
                      "light": n.name in LIGHT}
             for n in Nation
         }  # fmt: skip
-        presets = {"board": list(PRESETS), "cards": list(CARD_PRESETS)}
-        options = {edition: option_catalogue(edition) for edition in ("board", "cards")}
-        return JSONResponse({"nations": nations, "presets": presets, "options": options, "levels": list(LEVELS)})
+        tiles = {tile.name: translate(words, language) for tile, words in TILE_WORDS.items()}
+        editions = ("board", "cards")
+        presets = {edition: preset_catalogue(edition, language) for edition in editions}
+        options = {edition: option_catalogue(edition, language) for edition in editions}
+        return JSONResponse({"language": language, "languages": LANGUAGES, "nations": nations, "tiles": tiles,
+                             "presets": presets, "options": options, "levels": list(LEVELS)})  # fmt: skip
 
     async def health(request: Request) -> Response:
         return JSONResponse({"status": "ok" if hub is not None else "starting"}, status_code=200 if hub else 503)

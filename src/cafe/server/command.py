@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cafe.i18n import T, Text, _
 from cafe.server.limits import Limits, parse_limit
 
 MAX_FRAME = 64 * 1024  # bytes: larger WebSocket frames are refused by the server itself
@@ -16,34 +17,44 @@ MAX_FRAME = 64 * 1024  # bytes: larger WebSocket frames are refused by the serve
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "serve",
-        help="run the online café: rooms, chat, games in the browser (docs/protocol.md)",
-        description="Starts the game server with its embedded defaults: an SQLite file in the data directory, "
-        "one process.  Prints the address to open.",
+        help=_("run the online café: rooms, chat, games in the browser (docs/protocol.md)"),
+        description=_(
+            "Starts the game server with its embedded defaults: an SQLite file in the data directory, one "
+            "process.  Prints the address to open."
+        ),
     )
-    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
-    p.add_argument("--data", type=Path, default=Path("cafe-data"), help="where the database lives (default cafe-data)")
+    p.add_argument("--host", default="127.0.0.1", help=_("the address to listen on (default 127.0.0.1)"))
+    p.add_argument("--port", type=int, default=8000, help=_("the port (default 8000)"))
+    p.add_argument(
+        "--data", type=Path, default=Path("cafe-data"), help=_("where the database lives (default cafe-data)")
+    )
     p.add_argument(
         "--database",
         default=os.environ.get("CAFE_DATABASE"),
         metavar="URL",
-        help="a PostgreSQL database (postgresql://user@host/name) instead of SQLite in --data, for several server "
-        "processes sharing it; default $CAFE_DATABASE, else SQLite (needs the [scale] extra)",
+        help=_(
+            "a PostgreSQL database (postgresql://user@host/name) instead of SQLite in --data, for several server "
+            "processes sharing it; default $CAFE_DATABASE, else SQLite (needs the [scale] extra)"
+        ),
     )
     p.add_argument(
         "--broker",
         default=os.environ.get("CAFE_BROKER"),
         metavar="URL",
-        help="a Redis server (redis://host:port/0) that carries room events between server processes sharing one "
-        "--database; default $CAFE_BROKER, else this process alone",
+        help=_(
+            "a Redis server (redis://host:port/0) that carries room events between server processes sharing one "
+            "--database; default $CAFE_BROKER, else this process alone"
+        ),
     )
     p.add_argument(
         "--limit",
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="change one of the server's limits (repeatable), e.g. --limit turn_seconds=180 --limit per_address=50; "
-        "docs/deploy.md lists them and their defaults",
+        help=_(
+            "change one of the server's limits (repeatable), e.g. --limit turn_seconds=180 --limit "
+            "per_address=50; docs/deploy.md lists them and their defaults"
+        ),
     )
     p.set_defaults(run=run)
 
@@ -51,7 +62,7 @@ def add_parser(sub: Any) -> None:
 class Unusable(Exception):
     """A --database or --broker that cannot be used; the text says why, the code is the exit status."""
 
-    def __init__(self, text: str, code: int = 2) -> None:
+    def __init__(self, text: Text, code: int = 2) -> None:
         super().__init__(text)
         self.code = code
 
@@ -70,15 +81,16 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         if args.broker and not args.database:
-            raise Unusable("--broker joins server processes that share a --database (PostgreSQL)")
+            raise Unusable(T("--broker joins server processes that share a --database (PostgreSQL)"))
         if args.database:
             app, where = _shared(args, limits)
         else:
-            app, where = create_app(args.data, limits=limits), f"data in {args.data}"
+            app, where = create_app(args.data, limits=limits), _("data in {path}", path=args.data)
     except Unusable as error:
         print(f"cafe serve: {error}", file=sys.stderr)
         return error.code
-    print(f"Café International is open at http://{args.host}:{args.port}/ ({where})", flush=True)
+    url = f"http://{args.host}:{args.port}/"
+    print(_("Café International is open at {url} ({where})", url=url, where=where), flush=True)
     # h11 bounds a request's line and headers (httptools reads them whole, however long)
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_FRAME, log_level="warning", http="h11",
                 h11_max_incomplete_event_size=limits.header_bytes)  # fmt: skip
@@ -90,16 +102,18 @@ def _shared(args: argparse.Namespace, limits: Limits) -> tuple[Any, str]:
     from cafe.server.app import create_app
 
     if not args.database.startswith(("postgresql://", "postgres://")):
-        raise Unusable(f"--database must be a postgresql:// URL, not {args.database!r}")
+        raise Unusable(T("--database must be a postgresql:// URL, not {database!r}", database=args.database))
     try:
         from cafe.server.broker import RedisBroker, namespace_for
         from cafe.server.postgres import PostgresStore
     except ImportError:
-        raise Unusable("PostgreSQL and Redis need the [scale] extra: pip install 'cafe-international[scale]'") from None
+        raise Unusable(
+            T("PostgreSQL and Redis need the [scale] extra: pip install 'cafe-international[scale]'")
+        ) from None
     try:
         store = PostgresStore(args.database)
     except Exception as error:  # the database cannot be reached or refused us: say so, no traceback
-        raise Unusable(f"cannot open the database: {error}".strip(), 1) from None
+        raise Unusable(T("cannot open the database: {error}", error=str(error).strip()), 1) from None
     broker = RedisBroker(args.broker, namespace_for(args.database)) if args.broker else None
-    where = "data in PostgreSQL" + (", events through Redis" if broker else "")
+    where = _("data in PostgreSQL, events through Redis") if broker else _("data in PostgreSQL")
     return create_app(store=store, broker=broker, limits=limits), where

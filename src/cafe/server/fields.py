@@ -8,6 +8,8 @@ import re
 import unicodedata
 from typing import Any
 
+from cafe.i18n import T, Text
+
 MAX_NAME = 24
 MAX_DEPTH = 8  # nesting of a message's objects and lists
 RESERVED = re.compile(r"\bbot\b", re.IGNORECASE)  # computer players are named "Easy bot 2", "Ann (bot)"
@@ -16,21 +18,22 @@ RESERVED = re.compile(r"\bbot\b", re.IGNORECASE)  # computer players are named "
 class ProtocolError(Exception):
     """A message that cannot be served; its text goes back to the sender."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: Text) -> None:
+        super().__init__(message.render("en"))
         self.code = code
+        self.text = message
 
 
 def parse(text: str, limit: int) -> dict[str, Any]:
     """A client's message as a JSON object with a string ``type``, or a ProtocolError saying what is wrong."""
     if len(text.encode("utf-8", "surrogatepass")) > limit:
-        raise ProtocolError("size", f"message too long (at most {limit} bytes)")
+        raise ProtocolError("size", T("message too long (at most {limit} bytes)", limit=limit))
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):
-        raise ProtocolError("json", "not a JSON object") from None
+        raise ProtocolError("json", T("not a JSON object")) from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-        raise ProtocolError("json", "a message is a JSON object with a 'type'")
+        raise ProtocolError("json", T("a message is a JSON object with a 'type'"))
     _check_strings(message, 0)
     return message
 
@@ -38,10 +41,10 @@ def parse(text: str, limit: int) -> dict[str, Any]:
 def _check_strings(value: Any, depth: int) -> None:
     """No lone surrogates (they cannot be stored or sent) and no deep nesting, anywhere in a message."""
     if depth > MAX_DEPTH:
-        raise ProtocolError("json", f"a message nests at most {MAX_DEPTH} levels")
+        raise ProtocolError("json", T("a message nests at most {depth} levels", depth=MAX_DEPTH))
     if isinstance(value, str):
         if not _encodable(value):
-            raise ProtocolError("json", "a string in the message is not proper Unicode (a lone surrogate)")
+            raise ProtocolError("json", T("a string in the message is not proper Unicode (a lone surrogate)"))
     elif isinstance(value, dict):
         for key, item in value.items():
             _check_strings(key, depth + 1)
@@ -63,9 +66,9 @@ def text(message: dict[str, Any], key: str, limit: int) -> str:
     """A required, non-empty string field of at most ``limit`` characters, stripped."""
     value = message.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise ProtocolError("field", f"'{key}' must be a non-empty string")
+        raise ProtocolError("field", T("'{key}' must be a non-empty string", key=key))
     if len(value) > limit:
-        raise ProtocolError("field", f"'{key}' is too long (at most {limit} characters)")
+        raise ProtocolError("field", T("'{key}' is too long (at most {limit} characters)", key=key, limit=limit))
     return value.strip()
 
 
@@ -73,7 +76,7 @@ def plies(message: dict[str, Any]) -> int | None:
     """The number of steps the client has seen, if it says (a step or an undo on an older position is stale)."""
     value = message.get("plies")
     if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-        raise ProtocolError("step", "'plies' is the number of steps seen, an integer")
+        raise ProtocolError("step", T("'plies' is the number of steps seen, an integer"))
     return value
 
 
@@ -82,13 +85,13 @@ def name(message: dict[str, Any]) -> str:
     spaces), spaces collapsed, not empty after that, and not a computer player's."""
     raw = message.get("name")
     if not isinstance(raw, str):
-        raise ProtocolError("field", "'name' must be a non-empty string")
+        raise ProtocolError("field", T("'name' must be a non-empty string"))
     kept = "".join(c for c in unicodedata.normalize("NFC", raw) if not unicodedata.category(c).startswith("C"))
     cleaned = " ".join(kept.split())
     if not cleaned:
-        raise ProtocolError("name", "a name needs letters or digits that can be seen")
+        raise ProtocolError("name", T("a name needs letters or digits that can be seen"))
     if len(cleaned) > MAX_NAME:
-        raise ProtocolError("name", f"a name has at most {MAX_NAME} characters")
+        raise ProtocolError("name", T("a name has at most {n} characters", n=MAX_NAME))
     if RESERVED.search(cleaned):
-        raise ProtocolError("name", "'bot' is kept for the names of computer players: choose another name")
+        raise ProtocolError("name", T("'bot' is kept for the names of computer players: choose another name"))
     return cleaned

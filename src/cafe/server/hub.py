@@ -28,6 +28,7 @@ from typing import Any
 from cafe.ai.base import Player
 from cafe.ai.levels import make_player
 from cafe.errors import CafeError
+from cafe.i18n import T, Text, pick
 from cafe.options import make_rules, rules_to_json
 from cafe.server import fields
 from cafe.server.analyses import Analyses
@@ -56,6 +57,7 @@ class Connection:
     rooms: set[str] = field(default_factory=set)
     in_lobby: bool = False  # follows the lobby: gets a `listing` whenever a room changes
     pictures: bool = False  # wants the café drawn in SVG with every room state (browsers)
+    language: str = "en"  # of the messages meant for this person (cafe.i18n.LANGUAGES)
     rate: float = 20.0  # messages a second on average ...
     burst: float = 40.0  # ... and at most this many at once
     allowance: float = 0.0
@@ -154,7 +156,9 @@ class Hub:
                 return
             name = room.seats[seat].name
             room.replace_by_bot(seat)
-            await self._after(room, Outcome(announce=f"{name} is away: a computer player takes over", changed=True))
+            await self._after(
+                room, Outcome(announce=T("{name} is away: a computer player takes over", name=name), changed=True)
+            )
 
     def _spawn(self, work: Awaitable[None]) -> asyncio.Future[None]:
         task = asyncio.ensure_future(work)
@@ -172,44 +176,46 @@ class Hub:
         self.counters["messages"] += 1
         try:
             if not connection.allow():
-                raise ProtocolError("rate", "too many messages: slow down")
+                raise ProtocolError("rate", T("too many messages: slow down"))
             message = fields.parse(text, MAX_MESSAGE)
             handler = HANDLERS.get(message["type"])
             if handler is None:
                 shown = message["type"][:40]
-                raise ProtocolError("type", f"unknown message type '{shown}' (see docs/protocol.md)")
+                raise ProtocolError("type", T("unknown message type '{shown}' (see docs/protocol.md)", shown=shown))
             if message["type"] != "hello" and connection.player is None:
-                raise ProtocolError("hello", 'say hello first: {"type": "hello", "name": ...}')
+                raise ProtocolError("hello", T('say hello first: {{"type": "hello", "name": ...}}'))
             await handler(self, connection, message)
         except ProtocolError as error:
             self.counters["rejected"] += 1
-            connection.send({"type": "error", "code": error.code, "message": str(error)})
+            connection.send({"type": "error", "code": error.code, "message": error.text.render(connection.language)})
         except Exception:  # a fault of the server's own: logged, answered, and the connection lives on
             log.exception("message %r failed", text[:200])
             self.counters["rejected"] += 1
-            connection.send({"type": "error", "code": "internal", "message": "the server failed; try again"})
+            failed = T("the server failed; try again").render(connection.language)
+            connection.send({"type": "error", "code": "internal", "message": failed})
 
     # ------------------------------------------------------------------ handlers
 
     async def hello(self, connection: Connection, message: dict[str, Any]) -> None:
         if connection.player is not None:
-            raise ProtocolError("hello", "this connection has said hello already")
+            raise ProtocolError("hello", T("this connection has said hello already"))
         token = message.get("token")
         if token is not None:
             if not isinstance(token, str) or len(token) > 100:
-                raise ProtocolError("token", "a token is the string the server gave you")
+                raise ProtocolError("token", T("a token is the string the server gave you"))
             known = self.store.player_by_token(token)
             if known is None:
-                raise ProtocolError("token", "unknown token: say hello with a name to start afresh")
+                raise ProtocolError("token", T("unknown token: say hello with a name to start afresh"))
             player, name = known
         else:
             name = fields.name(message)
             if await self._name_in_use(name):
-                raise ProtocolError("name", f"'{name}' is someone else's name here now: choose another")
+                raise ProtocolError("name", T("'{name}' is someone else's name here now: choose another", name=name))
             token = secrets.token_urlsafe(24)
             player = self.store.add_player(name, token)
         connection.player, connection.name = player, name
         connection.pictures = message.get("svg") is True
+        await self.language(connection, message)
         await self.broker.arrive(player)
         connection.send({"type": "welcome", "player": player, "name": name, "token": token})
         await self.lobby(connection, {})
@@ -218,6 +224,12 @@ class Hub:
                 connection.rooms.add(room.id)
                 self._send_room(connection, room)
                 self._wake_bot(room)  # in case the process that woke it has gone, or nobody was there
+
+    async def language(self, connection: Connection, message: dict[str, Any]) -> None:
+        """The language of this person's messages (a tag like ``de`` or ``cs-CZ``; English if none is ours)."""
+        wanted = message.get("lang")
+        if wanted is not None:
+            connection.language = pick([fields.text(message, "lang", 35)])
 
     async def _name_in_use(self, name: str) -> bool:
         """Whether a person with this name is connected, or holds a seat in a room here."""
@@ -239,24 +251,31 @@ class Hub:
     async def create(self, connection: Connection, message: dict[str, Any]) -> None:
         edition = message.get("edition", "board")
         if edition not in ("board", "cards"):
-            raise ProtocolError("rules", "'edition' is board or cards")
+            raise ProtocolError("rules", T("'edition' is board or cards"))
         name = fields.text(message, "name", 40) if "name" in message else f"{connection.name}'s table"
         best_of = message.get("match")
         if best_of is not None and (best_of not in BEST_OF or isinstance(best_of, bool)):
-            raise ProtocolError("field", f"'match' is the number of games of a match: {' or '.join(map(str, BEST_OF))}")
+            raise ProtocolError(
+                "field",
+                T("'match' is the number of games of a match: {choices}", choices=" or ".join(map(str, BEST_OF))),
+            )
         assert connection.player is not None
         try:
             rules = rules_to_json(make_rules(edition, message.get("rules", "printed")))
         except CafeError as error:
-            raise ProtocolError("rules", str(error)) from None
+            raise ProtocolError("rules", error.text) from None
         if len(json.dumps(rules)) > self.limits.rules_bytes:
-            raise ProtocolError("rules", f"the rules object is too long (at most {self.limits.rules_bytes} bytes)")
+            raise ProtocolError(
+                "rules", T("the rules object is too long (at most {n} bytes)", n=self.limits.rules_bytes)
+            )
         open_rooms = [room for room in self.rooms.values() if room.status in ("waiting", "playing")]
         if len(open_rooms) >= self.limits.max_rooms:
-            raise ProtocolError("busy", "the café is full: join a table in the lobby, or try again later")
+            raise ProtocolError("busy", T("the café is full: join a table in the lobby, or try again later"))
         hosting = sum(room.status == "waiting" and room.host == connection.player for room in open_rooms)
         if hosting >= self.limits.rooms_per_player:
-            raise ProtocolError("busy", f"you host {hosting} waiting tables already: start or leave one first")
+            raise ProtocolError(
+                "busy", T("you host {hosting} waiting tables already: start or leave one first", hosting=hosting)
+            )
         room = Room.create(self.store, secrets.token_hex(4), name, edition, rules, connection.player, best_of)
         self.rooms[room.id] = room
         connection.rooms.add(room.id)
@@ -299,17 +318,17 @@ class Hub:
         seat = room.seat_of(player_of(connection))
         game = room.game
         if game is None or room.status != "playing" or seat is None or game.current_player != seat:
-            raise ProtocolError("refused", "a hint is for the player whose turn it is")
+            raise ProtocolError("refused", T("a hint is for the player whose turn it is"))
         if not room.hints_allowed():
-            raise ProtocolError("refused", "no hints in a game against other people: it is rated")
+            raise ProtocolError("refused", T("no hints in a game against other people: it is rated"))
         turn = game.turn_number
         helper = make_player(f"mcts:{self.limits.hint_seconds}s", seed=room.seed + turn)
         step = await self._think(helper, room, seat)
         async with self._changing(room):
             if room.game is not game or game.turn_number != turn:
-                raise ProtocolError("refused", "the turn is over: no hint for it")
+                raise ProtocolError("refused", T("the turn is over: no hint for it"))
             room.hinted.add(turn)
-            await self._after(room, Outcome(announce=f"{connection.name} asks for a hint", changed=True))
+            await self._after(room, Outcome(announce=T("{name} asks for a hint", name=connection.name), changed=True))
         connection.send({"type": "hint", "room": room.id, "step": step})
 
     async def undo(self, connection: Connection, message: dict[str, Any]) -> None:
@@ -357,19 +376,20 @@ class Hub:
     async def _answer(self, connection: Connection, room: Room, outcome: Outcome) -> None:
         if outcome.error is not None:
             self.counters["rejected"] += 1
-            reply = {"type": "error", "code": "refused", "room": room.id, "message": outcome.error}
+            reply = {"type": "error", "code": "refused", "room": room.id,
+                     "message": outcome.error.render(connection.language)}  # fmt: skip
             if outcome.rule:
                 reply["rule"] = outcome.rule
             connection.send(reply)
             return
         if outcome.answer is not None:
-            connection.send({"type": "info", "room": room.id, "text": outcome.answer})
+            connection.send({"type": "info", "room": room.id, "text": outcome.answer.render(connection.language)})
         await self._after(room, outcome)
 
     async def _after(self, room: Room, outcome: Outcome) -> None:
         """Tell everyone what changed (the room is held)."""
         self.counters["steps"] += outcome.stepped
-        news = [] if outcome.announce is None else [("info", {"text": outcome.announce})]
+        news = [] if outcome.announce is None else [("info", {"message": outcome.announce.to_json()})]
         if outcome.changed:  # a closing room's last news goes first: once closed it is forgotten
             state: list[tuple[str, dict[str, Any]]] = [("changed", {})]
             news = news + state if room.status == "closed" else state + news
@@ -392,10 +412,18 @@ class Hub:
             room.version = event.version  # read just now: as new as this event
         room.seq = max(room.seq, event.seq)
         followers = [c for c in self.connections.values() if room.id in c.rooms]
-        if event.kind != "changed":  # the same for everyone: encoded once
-            text = json.dumps({"type": event.kind, "room": room.id, **event.body, "seq": event.seq})
+        if event.kind != "changed":  # the same for everyone who reads its language: encoded once for each
+            said = Text.from_json(event.body["message"]) if "message" in event.body else None
+            body = {k: v for k, v in event.body.items() if k != "message"}
+            lines: dict[str, str] = {}
             for connection in followers:
-                connection.send(text)
+                language = connection.language if said is not None else ""
+                if language not in lines:
+                    words = {"text": said.render(language)} if said is not None else {}
+                    lines[language] = json.dumps(
+                        {"type": event.kind, "room": room.id, **body, **words, "seq": event.seq}
+                    )
+                connection.send(lines[language])
             return
         if event.origin != self.broker.origin and event.version > room.version:
             self._reload(room, event.version)
@@ -429,8 +457,8 @@ class Hub:
         """A match goes on (its next game is stored already): everyone following this game follows the next."""
         following = self._add(row)
         async with self._changing(following):
-            await self._after(following, Outcome(announce=f"Game {following.match and following.match.game} of the "
-                                                 "match begins", changed=True))  # fmt: skip
+            begins = T("Game {game} of the match begins", game=following.match and following.match.game)
+            await self._after(following, Outcome(announce=begins, changed=True))
 
     # ------------------------------------------------------------------ computer players and clocks
 
@@ -507,7 +535,9 @@ class Hub:
             self._clocks.pop(room.id, None)
             stand_in = make_player(REPLACEMENT_BOT, seed=room.seed + turn)
             name = room.seats[seat].name
-            await self._after(room, Outcome(announce=f"{name}'s time is up: a computer player plays this turn"))
+            await self._after(
+                room, Outcome(announce=T("{name}'s time is up: a computer player plays this turn", name=name))
+            )
             while still():
                 outcome = room.play(seat, await self._think(stand_in, room, seat))
                 if outcome.error is not None:
@@ -579,7 +609,7 @@ class Hub:
         if isinstance(room_id, str) and len(room_id) <= 16:
             room = self.rooms.get(room_id) or self._load(room_id)
         if room is None:
-            raise ProtocolError("room", f"no room '{str(room_id)[:16]}'")
+            raise ProtocolError("room", T("no room '{room}'", room=str(room_id)[:16]))
         return room
 
 
@@ -600,4 +630,5 @@ HANDLERS: dict[str, Handler] = {
     "step": Hub.step,
     "undo": Hub.undo,
     "hint": Hub.hint,
+    "language": Hub.language,
 }

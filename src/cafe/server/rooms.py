@@ -19,6 +19,7 @@ from cafe.arena.match import Game, new_game
 from cafe.board_game import MAX_PLAYERS as BOARD_MAX
 from cafe.card_game import MAX_PLAYERS as CARD_MAX
 from cafe.errors import CafeError
+from cafe.i18n import N_, T, Text
 from cafe.options import make_rules
 from cafe.record import Record
 from cafe.server.matches import Match
@@ -30,7 +31,7 @@ from cafe.view import seen_step
 
 MIN_PLAYERS = 2
 REPLACEMENT_BOT = "medium"  # who takes over the seat of a player who left a game
-HELP = (
+HELP = N_(
     "/join: take a seat · /leave: give it up (in a game, a computer player takes over) · "
     "/start: begin the game (host) · /bot LEVEL: seat a computer player (host; easy, medium, hard, expert) · "
     "/kick SEAT or NAME: remove a seat before the start (host) · /hints on|off: hints for everyone, and the game is "
@@ -42,10 +43,10 @@ HELP = (
 class Outcome:
     """What a request did: an answer for the sender, a line for everyone, and whether the room changed."""
 
-    answer: str | None = None
-    error: str | None = None
+    answer: Text | None = None
+    error: Text | None = None
     rule: str | None = None
-    announce: str | None = None
+    announce: Text | None = None
     changed: bool = False
     stepped: bool = False  # a step of the game was accepted and stored
     next_game: RoomRow | None = None  # a game of a match ended and the match goes on: the next game's room (stored)
@@ -230,111 +231,119 @@ class Room:
             "hints": self._hints,
         }.get(word)
         if word == "help":
-            return Outcome(answer=HELP)
+            return Outcome(answer=T(HELP))
         if handler is None:
-            return Outcome(error=f"unknown command /{word}: try /help")
+            return Outcome(error=T("unknown command /{word}: try /help", word=word))
         return handler(player, name, arg)
 
     def _join(self, player: int, name: str, arg: str) -> Outcome:
         if self.status != "waiting":
-            return Outcome(error="the game has started: watch, or join another room")
+            return Outcome(error=T("the game has started: watch, or join another room"))
         if self.seat_of(player) is not None:
-            return Outcome(error="you already have a seat")
+            return Outcome(error=T("you already have a seat"))
         if len(self.seats) >= self.max_players:
-            return Outcome(error=f"every seat is taken ({self.max_players} players at most)")
+            return Outcome(error=T("every seat is taken ({max_players} players at most)", max_players=self.max_players))
         self.seats.append(SeatRow(len(self.seats), name, player=player))
         self.store.set_seats(self.id, tuple(self.seats))
-        return Outcome(announce=f"{name} takes a seat", changed=True)
+        return Outcome(announce=T("{name} takes a seat", name=name), changed=True)
 
     def _leave(self, player: int, name: str, arg: str) -> Outcome:
         seat = self.seat_of(player)
         if seat is None:
-            return Outcome(error="you have no seat here")
+            return Outcome(error=T("you have no seat here"))
         if self.status == "waiting":
             self._remove(seat)
             heir = next((s for s in self.seats if s.player is not None), None)
             if heir is None:  # nobody left to start it
-                return self.close(f"{name} leaves the table; the room closes")
+                return self.close(T("{name} leaves the table; the room closes", name=name))
             if player == self.host and heir.player is not None:
                 self.host = heir.player
                 self.store.set_host(self.id, heir.player)
-                return Outcome(announce=f"{name} leaves the table; {heir.name} is the host now", changed=True)
-            return Outcome(announce=f"{name} leaves the table", changed=True)
+                return Outcome(
+                    announce=T("{name} leaves the table; {host} is the host now", name=name, host=heir.name),
+                    changed=True,
+                )
+            return Outcome(announce=T("{name} leaves the table", name=name), changed=True)
         if self.status == "playing":
             self.replace_by_bot(seat)
-            return Outcome(announce=f"{name} leaves; a computer player ({REPLACEMENT_BOT}) takes over", changed=True)
-        return Outcome(error="the game is over")
+            return Outcome(
+                announce=T("{name} leaves; a computer player ({level}) takes over", name=name, level=REPLACEMENT_BOT),
+                changed=True,
+            )
+        return Outcome(error=T("the game is over"))
 
-    def close(self, why: str = "Nobody has been here for a while: the room closes") -> Outcome:
+    def close(self, why: Text | None = None) -> Outcome:
         """A waiting room closes: nobody is left to start it."""
         self.status = "closed"
         self.store.drop_room(self.id)
-        return Outcome(announce=why, changed=True)
+        return Outcome(announce=why or T("Nobody has been here for a while: the room closes"), changed=True)
 
     def _start(self, player: int, name: str, arg: str) -> Outcome:
         if player != self.host:
-            return Outcome(error="only the host can start the game")
+            return Outcome(error=T("only the host can start the game"))
         if self.status != "waiting":
-            return Outcome(error="the game has already started")
+            return Outcome(error=T("the game has already started"))
         if len(self.seats) < MIN_PLAYERS:
-            return Outcome(error=f"at least {MIN_PLAYERS} players are needed: /join, or /bot LEVEL")
+            return Outcome(error=T("at least {n} players are needed: /join, or /bot LEVEL", n=MIN_PLAYERS))
         self.store.start_room(self.id)
         if self.match is not None:
             self.match = Match.begin(self.match.best_of, tuple(s.name for s in self.seats))
             self.store.set_match(self.id, self.match.to_json())
         self.status = "playing"
         self._begin()
-        return Outcome(announce=f"The game begins: {', '.join(s.name for s in self.seats)}", changed=True)
+        return Outcome(
+            announce=T("The game begins: {names}", names=", ".join(s.name for s in self.seats)), changed=True
+        )
 
     def _bot(self, player: int, name: str, arg: str) -> Outcome:
         level = arg.lower() or "medium"
         if player != self.host:
-            return Outcome(error="only the host can seat computer players")
+            return Outcome(error=T("only the host can seat computer players"))
         if self.status != "waiting":
-            return Outcome(error="the game has already started")
+            return Outcome(error=T("the game has already started"))
         if level not in LEVELS:
-            return Outcome(error=f"unknown level '{arg}': easy, medium, hard or expert")
+            return Outcome(error=T("unknown level '{arg}': easy, medium, hard or expert", arg=arg))
         if len(self.seats) >= self.max_players:
-            return Outcome(error=f"every seat is taken ({self.max_players} players at most)")
+            return Outcome(error=T("every seat is taken ({max_players} players at most)", max_players=self.max_players))
         bot_name = f"{level.capitalize()} bot {len(self.seats) + 1}"
         self.seats.append(SeatRow(len(self.seats), bot_name, bot=level))
         self.store.set_seats(self.id, tuple(self.seats))
-        return Outcome(announce=f"{bot_name} takes a seat", changed=True)
+        return Outcome(announce=T("{bot_name} takes a seat", bot_name=bot_name), changed=True)
 
     def _kick(self, player: int, name: str, arg: str) -> Outcome:
         if player != self.host:
-            return Outcome(error="only the host can remove a seat")
+            return Outcome(error=T("only the host can remove a seat"))
         if self.status != "waiting":
-            return Outcome(error="seats can be changed only before the start")
+            return Outcome(error=T("seats can be changed only before the start"))
         if arg.isdigit():  # a seat by its number, as the room shows it (from 1)
             found = [s for s in self.seats if s.seat == int(arg) - 1]
             if not found:
-                return Outcome(error=f"there is no seat {arg}")
+                return Outcome(error=T("there is no seat {arg}", arg=arg))
         else:
             found = [s for s in self.seats if name_key(s.name) == name_key(arg)]
             if not found:
-                return Outcome(error=f"nobody called '{arg}' has a seat")
+                return Outcome(error=T("nobody called '{arg}' has a seat", arg=arg))
             if len(found) > 1:
-                return Outcome(error=f"several seats are called '{arg}': /kick the seat's number")
+                return Outcome(error=T("several seats are called '{arg}': /kick the seat's number", arg=arg))
         if found[0].player == player:
-            return Outcome(error="the host leaves with /leave, not /kick")
+            return Outcome(error=T("the host leaves with /leave, not /kick"))
         self._remove(found[0].seat)
-        return Outcome(announce=f"{found[0].name} was removed from the table", changed=True)
+        return Outcome(announce=T("{name} was removed from the table", name=found[0].name), changed=True)
 
     def _hints(self, player: int, name: str, arg: str) -> Outcome:
         if player != self.host:
-            return Outcome(error="only the host can allow hints")
+            return Outcome(error=T("only the host can allow hints"))
         if self.status != "waiting":
-            return Outcome(error="hints are allowed or not before the start")
+            return Outcome(error=T("hints are allowed or not before the start"))
         if arg.lower() not in ("on", "off"):
-            return Outcome(error="/hints on, or /hints off")
+            return Outcome(error=T("/hints on, or /hints off"))
         self.hints = arg.lower() == "on"
         self.store.set_hints(self.id, self.hints)
         if self.hints:
             return Outcome(
-                announce="Hints are allowed to everyone at this table; the game will not be rated", changed=True
+                announce=T("Hints are allowed to everyone at this table; the game will not be rated"), changed=True
             )
-        return Outcome(announce="No hints at this table (a game between people is rated)", changed=True)
+        return Outcome(announce=T("No hints at this table (a game between people is rated)"), changed=True)
 
     def _remove(self, seat: int) -> None:
         del self.seats[seat]
@@ -358,28 +367,40 @@ class Room:
         """A person's step: checked against the turn, the position they saw, and the rules."""
         seat = self.seat_of(player)
         if self.game is None or self.status != "playing":
-            return Outcome(error="no game is being played in this room")
+            return Outcome(error=T("no game is being played in this room"))
         if seat is None:
-            return Outcome(error="you are watching: only seated players make steps")
+            return Outcome(error=T("you are watching: only seated players make steps"))
         if self.game.current_player != seat:
-            return Outcome(error=f"it is {self.seats[self.game.current_player].name}'s turn, not yours")
+            return Outcome(error=T("it is {name}'s turn, not yours", name=self.seats[self.game.current_player].name))
         if plies is not None and plies != self.plies:
-            return Outcome(error=f"stale step: the game has moved on (step {self.plies}, you saw {plies}); sync")
+            return Outcome(
+                error=T(
+                    "stale step: the game has moved on (step {plies}, you saw {seen}); sync",
+                    plies=self.plies,
+                    seen=plies,
+                )
+            )
         return self.play(seat, text)
 
     def take_back(self, player: int, name: str, plies: int | None) -> Outcome:
         """A person takes their last step back: only within the turn in progress, and only if it drew nothing."""
         seat = self.seat_of(player)
         if self.game is None or self.status != "playing" or seat is None or self.game.current_player != seat:
-            return Outcome(error="you can take back only your own steps, on your turn")
+            return Outcome(error=T("you can take back only your own steps, on your turn"))
         if plies is not None and plies != self.plies:
-            return Outcome(error=f"stale undo: the game has moved on (step {self.plies}, you saw {plies}); sync")
+            return Outcome(
+                error=T(
+                    "stale undo: the game has moved on (step {plies}, you saw {seen}); sync",
+                    plies=self.plies,
+                    seen=plies,
+                )
+            )
         if not self.game.can_take_back():
-            return Outcome(error="nothing to take back: a turn's steps can be taken back until it ends or draws")
+            return Outcome(error=T("nothing to take back: a turn's steps can be taken back until it ends or draws"))
         self.store.remove_step(self.id, self.plies - 1)
         step = self.game.pop()
         self._picture = None
-        return Outcome(announce=f"{name} takes back {step}", changed=True)
+        return Outcome(announce=T("{name} takes back {step}", name=name, step=str(step)), changed=True)
 
     def play(self, seat: int, text: str) -> Outcome:
         """Apply a step for ``seat``, commit it (with the game's ending, if it ends the game), and report it."""
@@ -388,7 +409,7 @@ class Room:
             step = parse_step(text)
             self.game.push(step)
         except CafeError as error:
-            return Outcome(error=str(error), rule=error.rule or None)
+            return Outcome(error=error.text, rule=error.rule or None)
         n = self.plies - 1
         try:
             if self.game.is_over():
@@ -396,7 +417,7 @@ class Room:
             self.store.add_step(self.id, n, seat, str(step))
         except StepConflict:  # another server process stored this step number first: nothing changes here
             self.game.pop()
-            return Outcome(error="the game moved on meanwhile; sync and try again")
+            return Outcome(error=T("the game moved on meanwhile; sync and try again"))
         except Exception:
             self.game.pop()
             raise
@@ -408,7 +429,7 @@ class Room:
         assert self.game is not None
         self.store.finish_game(self.id, Ending(Record.of(self.game).to_json(), {}))
         self.status = "finished"
-        return Outcome(changed=True, announce="Nobody is left at the table: the game is abandoned")
+        return Outcome(changed=True, announce=T("Nobody is left at the table: the game is abandoned"))
 
     def _finish(self, last_step: tuple[int, int, str]) -> Outcome:
         """The game is over: its last step, record, ratings and match (and the match's next game) in one write."""
@@ -431,18 +452,24 @@ class Room:
         )
         winner = self.game.winner()
         scores = ", ".join(f"{s.name} {score}" for s, score in zip(self.seats, self.game.scores, strict=True))
-        who = "a shared first place" if winner is None else f"{self.seats[winner].name} wins"
-        announce = f"Game over: {who} ({scores})"
+        who = T("a shared first place") if winner is None else T("{name} wins", name=self.seats[winner].name)
+        announce = T("Game over: {who} ({scores})", who=who, scores=scores)
         match, following = self.match, None
         if match is not None:
             match = match.won(winner)
-            announce += f". The match: {match.standing()}"
             if not match.decided:
-                announce += "; the next game begins"
+                then = T("the next game begins")
                 following = self._next_game(match)
             else:
                 champion = match.winner()
-                announce += f"; {champion} wins the match" if champion else "; the match is shared"
+                then = T("{name} wins the match", name=champion) if champion else T("the match is shared")
+            announce = T(
+                "Game over: {who} ({scores}). The match: {standing}; {then}",
+                who=who,
+                scores=scores,
+                standing=match.standing(),
+                then=then,
+            )
         ending = Ending(record, ratings, last_step, None if match is None else match.to_json(), following, results)
         self.store.finish_game(self.id, ending)
         self.status, self.match, self._picture = "finished", match, None

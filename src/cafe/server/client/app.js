@@ -1,7 +1,8 @@
 // The café in the browser: the lobby at "#", a room at "#room=ID". The server decides everything;
 // this page shows what it says and sends what you click (docs/protocol.md).
 
-import { replace } from "./dom.js";
+import { h, replace } from "./dom.js";
+import { chosenLanguage, LANGUAGES, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { lobbyView, nameView } from "./lobby.js";
 import { Link } from "./net.js";
 import { playerView, ReplayView } from "./replay.js";
@@ -12,7 +13,11 @@ const statusLine = document.getElementById("status");
 const who = document.getElementById("who");
 const notice = document.getElementById("notice");
 
-const catalogue = await (await fetch("/catalogue.json")).json();
+await loadLanguage(chosenLanguage());
+const lang = chosenLanguage();
+const catalogue = await (await fetch(`/catalogue.json?lang=${lang}`)).json();
+document.getElementById("language-slot").replaceWith(languagePicker());
+const STATUS = { connecting: () => t("connecting…"), online: () => t("online"), offline: () => t("offline") };
 const rooms = new Map(); // the lobby's rooms
 const states = new Map(); // room id -> latest room state (with its drawing)
 let me = null;
@@ -34,9 +39,17 @@ function showNotice(text) {
 }
 
 const link = new Link(receive, (status) => {
-  statusLine.textContent = status;
+  statusLine.textContent = STATUS[status]?.() ?? status;
   statusLine.dataset.status = status;
-});
+}, lang);
+
+// The language of the page, on every page: chosen here, remembered, and the page reads again in it.
+function languagePicker() {
+  const select = h("select", { id: "language", "aria-label": t("Language"),
+    onchange: () => { rememberLanguage(select.value); location.reload(); } },
+  Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, selected: code === lang }, name)));
+  return select;
+}
 
 const actions = {
   player: () => me?.player,
@@ -98,7 +111,7 @@ function receive(message) {
     case "error":
       if (message.code === "token") {
         link.forget();
-        askName("That player is not known here any more: choose a name.");
+        askName(t("That player is not known here any more: choose a name."));
         return;
       }
       if (message.code === "name") {
@@ -109,7 +122,7 @@ function receive(message) {
       if (message.code === "rules" && document.getElementById("create-problem")) {
         document.getElementById("create-problem").textContent = message.message; // said in the form itself
       }
-      if (view && message.room === roomInHash()) view.say(`✗ ${message.message}`, "error");
+      if (view && message.room === roomInHash()) view.refused(message.message);
       if (message.code === "room") location.hash = "";
       break;
   }

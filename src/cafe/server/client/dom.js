@@ -1,6 +1,8 @@
 // Small helpers of the page: DOM nodes built without innerHTML (names and chat are other people's text
 // and stay text), and points written as players write them.
 
+import { t } from "./i18n.js";
+
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -24,10 +26,21 @@ export function replace(parent, ...children) {
 // Points as players write them: +3, 0, -2.
 export const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
-// What is played, in words: the preset and every option that differs from it ("printed + Surprise guests").
-export function rulesText(rules, options) {
-  if (typeof rules === "string") return rules;
-  const changed = (options ?? []).filter((o) => rules[o.key] !== undefined && rules[o.key] !== o.default)
-    .map((o) => (o.choices ? `${o.label}: ${Array.isArray(rules[o.key]) ? "custom" : rules[o.key]}` : o.label));
-  return [rules.preset ?? "printed", ...changed].join(" + ");
+// What is played, in words: the preset and every option that differs from it ("printed rules + Surprise guests").
+export function rulesText(rules, catalogue, edition) {
+  const title = (preset) => catalogue.presets[edition].find((p) => p.value === preset)?.label ?? preset;
+  if (typeof rules === "string") return title(rules);
+  const changed = catalogue.options[edition].filter((o) => rules[o.key] !== undefined && rules[o.key] !== o.default)
+    .map((o) => (o.choices ? `${o.label}: ${Array.isArray(rules[o.key]) ? t("custom") : rules[o.key]}` : o.label));
+  return [title(rules.preset ?? "printed"), ...changed].join(" + ");
+}
+
+// A part of the page that only screen readers hear: what just happened (a step, another's turn, a refusal).
+export function announcer() {
+  return h("div", { class: "announcer", "aria-live": "polite", role: "status" });
+}
+
+export function announce(region, text) {
+  region.textContent = "";
+  setTimeout(() => (region.textContent = text), 50); // a change after a pause is read even when the text repeats
 }

@@ -1,18 +1,20 @@
 // The lobby: every room, a form to open one, and the leaderboard.
 
 import { h, rulesText } from "./dom.js";
+import { t, tn } from "./i18n.js";
 
-const EDITIONS = { board: "board game", cards: "card game" };
+export const editionName = (edition) => (edition === "board" ? t("board game") : t("card game"));
+const STATUS = { waiting: () => t("waiting"), playing: () => t("playing"), finished: () => t("finished") };
 
 export function lobbyView(rooms, catalogue, actions) {
   const presets = catalogue.presets;
   const list = [...rooms.values()].filter((room) => room.status === "waiting" || room.status === "playing");
-  const edition = h("select", { name: "edition", "aria-label": "edition" },
-    Object.entries(EDITIONS).map(([value, label]) => h("option", { value }, label)));
-  const rules = h("select", { name: "rules", "aria-label": "rules" });
+  const edition = h("select", { name: "edition", "aria-label": t("edition") },
+    ["board", "cards"].map((value) => h("option", { value }, editionName(value))));
+  const rules = h("select", { name: "rules", "aria-label": t("rules") });
   const more = h("div", { class: "options" });
   const fillRules = () => {
-    rules.replaceChildren(...presets[edition.value].map((p) => h("option", { value: p }, p)));
+    rules.replaceChildren(...presets[edition.value].map((p) => h("option", { value: p.value }, p.label)));
     more.replaceChildren(...catalogue.options[edition.value].map(optionControl));
   };
   edition.addEventListener("change", fillRules);
@@ -26,55 +28,60 @@ export function lobbyView(rooms, catalogue, actions) {
     }
     return Object.keys(out).length > 1 ? out : rules.value;
   };
-  const name = h("input", { name: "name", placeholder: "room name (optional)", maxlength: 40 });
-  const match = h("select", { name: "match", "aria-label": "one game or a match" },
-    h("option", { value: "" }, "one game"), h("option", { value: "5" }, "a match: best of five"));
+  const name = h("input", { name: "name", placeholder: t("room name (optional)"), "aria-label": t("room name (optional)"),
+    maxlength: 40 });
+  const match = h("select", { name: "match", "aria-label": t("one game or a match") },
+    h("option", { value: "" }, t("one game")), h("option", { value: "5" }, t("a match: best of five")));
   const create = h("form", {
     class: "create",
     onsubmit: (event) => {
       event.preventDefault();
       actions.create(edition.value, chosen(), name.value.trim(), match.value ? Number(match.value) : null);
     },
-  }, h("h2", {}, "Open a table"), edition, rules,
-  h("details", { class: "more" }, h("summary", {}, "More options"), more),
+  }, h("h2", {}, t("Open a table")), edition, rules,
+  h("details", { class: "more" }, h("summary", {}, t("More options")), more),
   match, name, h("p", { class: "problem", role: "alert", id: "create-problem" }),
-  h("button", { type: "submit" }, "Create room"));
+  h("button", { type: "submit" }, t("Create room")));
 
   const rows = list.map((room) =>
     h("li", { class: `room ${room.status}`, "data-room": room.id },
       h("div", { class: "room-name" }, room.name),
       h("div", { class: "room-facts" },
-        `${EDITIONS[room.edition]} · ${rulesText(room.rules, catalogue.options[room.edition])} · `,
-        `${room.seats.length}/${room.max_players} seats · ${room.status}`,
-        room.match ? ` · match, game ${room.match.game} of ${room.match.best_of} at most` : ""),
-      h("div", { class: "room-seats" }, room.seats.map((s) => s.name).join(", ") || "no one yet"),
-      h("button", { onclick: () => actions.enter(room.id) }, room.status === "waiting" ? "Enter" : "Watch")));
-  const board = h("section", { class: "leaderboard" }, h("h2", {}, "Leaderboard"), h("p", {}, "loading…"));
+        `${editionName(room.edition)} · ${rulesText(room.rules, catalogue, room.edition)} · `,
+        `${t("seats: {taken}/{seats}", { taken: room.seats.length, seats: room.max_players })} · `,
+        STATUS[room.status]?.() ?? room.status,
+        room.match ? ` · ${t("match, game {game} of {best_of} at most", room.match)}` : ""),
+      h("div", { class: "room-seats" }, room.seats.map((s) => s.name).join(", ") || t("no one yet")),
+      h("button", { onclick: () => actions.enter(room.id), "aria-label": `${room.status === "waiting" ? t("Enter")
+        : t("Watch")}: ${room.name}` }, room.status === "waiting" ? t("Enter") : t("Watch"))));
+  const board = h("section", { class: "leaderboard" }, h("h2", {}, t("Leaderboard")), h("p", {}, t("loading…")));
   actions.leaderboard().then((players) => {
     const table = players.length
       ? h("table", {},
-          h("tr", {}, h("th", {}, "player"), h("th", {}, "rating"), h("th", {}, "games")),
+          h("tr", {}, h("th", {}, t("player")), h("th", {}, t("rating")), h("th", {}, t("games"))),
           players.map((p) => h("tr", {}, h("td", {}, h("a", { href: `#player=${p.player}` }, p.name)),
             h("td", {}, p.rating.toFixed(1)), h("td", {}, p.games))))
-      : h("p", {}, "No rated games yet: games between two or more people are rated.");
-    board.replaceChildren(h("h2", {}, "Leaderboard"), table);
+      : h("p", {}, t("No rated games yet: games between two or more people are rated."));
+    board.replaceChildren(h("h2", {}, t("Leaderboard")), table);
   });
   return h("div", { class: "lobby" },
-    h("section", { class: "rooms" }, h("h2", {}, "Rooms"),
-      rows.length ? h("ul", {}, rows) : h("p", {}, "No rooms yet: open a table.")),
+    h("section", { class: "rooms" }, h("h2", {}, t("Rooms")),
+      rows.length ? h("ul", {}, rows) : h("p", {}, t("No rooms yet: open a table.")),
+      h("p", { class: "total" }, tn("{n} open room", "{n} open rooms", rows.length))),
     h("aside", {}, create, board));
 }
 
 export function nameView(onName, problem) {
-  const input = h("input", { name: "player", placeholder: "your name", maxlength: 24, required: true, autofocus: true });
+  const input = h("input", { name: "player", placeholder: t("your name"), maxlength: 24, required: true,
+    autofocus: true });
   return h("form", {
     class: "welcome",
     onsubmit: (event) => {
       event.preventDefault();
       if (input.value.trim()) onName(input.value.trim());
     },
-  }, h("h2", {}, "Welcome to the café"), problem ? h("p", { class: "problem" }, problem) : null,
-  h("label", {}, "Your name ", input), h("button", { type: "submit" }, "Enter the café"));
+  }, h("h2", {}, t("Welcome to the café")), problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
+  h("label", {}, `${t("Your name")} `, input), h("button", { type: "submit" }, t("Enter the café")));
 }
 
 // One option of the rules: a switch, or a choice of values, each with its line of help.

@@ -4,8 +4,9 @@
 const TOKEN = "cafe-token";
 
 export class Link {
-  constructor(onMessage, onStatus) {
+  constructor(onMessage, onStatus, language = "en") {
     this.onMessage = onMessage;
+    this.language = language; // of the server's messages meant for people
     this.onStatus = onStatus;
     this.socket = null;
     this.name = null; // a new player's name, until the server gives a token
@@ -31,7 +32,8 @@ export class Link {
     socket.addEventListener("open", () => {
       this.retry = 500;
       const token = this.token;
-      this.send(token ? { type: "hello", token, svg: true } : { type: "hello", name: this.name, svg: true });
+      const hello = { type: "hello", svg: true, lang: this.language };
+      this.send(token ? { ...hello, token } : { ...hello, name: this.name });
     });
     socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
     socket.addEventListener("close", () => {

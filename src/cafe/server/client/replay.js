@@ -3,6 +3,15 @@
 
 import { drawBoard, markSteps } from "./board.js";
 import { h, replace, rulesText, signed } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { editionName } from "./lobby.js";
+
+// How the analysis judges a turn, in words (cafe.ai.analysis)
+const VERDICTS = {
+  best: () => t("best"), good: () => t("good"), inaccuracy: () => t("inaccuracy"), mistake: () => t("mistake"),
+  blunder: () => t("blunder"),
+};
+const verdict = (name) => VERDICTS[name]?.() ?? name;
 
 const TOKEN = "cafe-token";
 const asker = () => (localStorage.getItem(TOKEN) ? { "X-Cafe-Token": localStorage.getItem(TOKEN) } : {});
@@ -17,10 +26,10 @@ export class ReplayView {
     this.analysis = null; // the analysis once done
     this.board = h("div", { class: "board", id: "board" });
     this.panel = h("div", { class: "panel" });
-    this.log = h("ol", { class: "log replay-log", "aria-label": "turns" });
+    this.log = h("ol", { class: "log replay-log", "aria-label": t("turns") });
     this.root = h("div", { class: "room-view replay", "data-game": id, tabindex: -1 },
       h("div", { class: "table-side" }, this.board),
-      h("div", { class: "side" }, this.panel, h("section", { class: "turns" }, h("h3", {}, "Turns"), this.log)));
+      h("div", { class: "side" }, this.panel, h("section", { class: "turns" }, h("h3", {}, t("Turns")), this.log)));
     this.keys = (event) => this.key(event);
     document.addEventListener("keydown", this.keys);
     this.load();
@@ -34,7 +43,7 @@ export class ReplayView {
   async load() {
     const answer = await fetch(`/games/${this.id}.json`, { headers: asker() });
     if (!answer.ok) {
-      replace(this.panel, h("p", { class: "problem" }, "There is no finished game here."));
+      replace(this.panel, h("p", { class: "problem" }, t("There is no finished game here.")));
       return;
     }
     this.game = await answer.json();
@@ -87,34 +96,37 @@ export class ReplayView {
     const turn = this.analysis?.turns[this.turnAt(this.ply)];
     const atStart = turn && this.ply === game.turns[turn.turn - 1].start;
     Object.assign(this.root.dataset, { ply: this.ply, plies: game.steps.length });
-    drawBoard(this.board, this.position.svg, new Map(), () => {});
+    drawBoard(this.board, this.position.svg, new Map(), () => {}, view, this.catalogue);
     if (atStart) markSteps(this.board, turn.best.split(","), "best"); // the best alternative, where the turn begins
     const step = this.ply ? game.steps[this.ply - 1] : null;
     const you = game.you;
     replace(this.panel,
       h("header", { class: "room-head" }, h("h2", {}, game.name),
-        h("p", { class: "facts" }, `${game.edition === "board" ? "board game" : "card game"} · ${
-          rulesText(game.rules, this.catalogue.options[game.edition])} · finished`)),
+        h("p", { class: "facts" }, `${editionName(game.edition)} · ${
+          rulesText(game.rules, this.catalogue, game.edition)} · ${t("finished")}`)),
       h("table", { class: "players" },
-        h("tr", {}, h("th", {}, "player"), h("th", {}, "score")),
+        h("tr", {}, h("th", {}, t("player")), h("th", {}, t("score"))),
         game.players.map((name, seat) => h("tr", { class: seat === you ? "you" : "" },
-          h("td", {}, seat === you ? `${name} (you)` : name), h("td", {}, view.scores[seat])))),
-      you !== null && view.hands?.[you] ? h("p", { class: "own-hand" }, `Your hand then: ${view.hands[you].join(", ")}`) : null,
-      h("p", { class: "ply", "aria-live": "polite" }, `Step ${this.ply} of ${game.steps.length}`,
-        step ? ` · ${game.players[step.seat]}: ${step.step}${step.points ? ` (${signed(step.points)})` : ""}` : " · the start"),
+          h("td", {}, seat === you ? `${name} (${t("you")})` : name), h("td", {}, view.scores[seat])))),
+      you !== null && view.hands?.[you]
+        ? h("p", { class: "own-hand" }, t("Your hand then: {tiles}", { tiles: view.hands[you].join(", ") })) : null,
+      h("p", { class: "ply", "aria-live": "polite" }, t("Step {ply} of {plies}", { ply: this.ply, plies: game.steps.length }),
+        step ? ` · ${game.players[step.seat]}: ${step.step}${step.points ? ` (${signed(step.points)})` : ""}`
+          : ` · ${t("the start")}`),
       h("div", { class: "buttons replay-buttons" },
-        h("button", { onclick: () => this.go(0), "aria-label": "the start" }, "⏮"),
-        h("button", { onclick: () => this.byTurn(-1), "aria-label": "a turn back" }, "◀◀"),
-        h("button", { onclick: () => this.go(this.ply - 1), "aria-label": "a step back" }, "◀"),
-        h("button", { onclick: () => this.go(this.ply + 1), "aria-label": "a step forward" }, "▶"),
-        h("button", { onclick: () => this.byTurn(1), "aria-label": "a turn forward" }, "▶▶"),
-        h("button", { onclick: () => this.go(game.steps.length), "aria-label": "the end" }, "⏭")),
-      h("p", { class: "hint-line" }, "Keys: ← → a step, ↑ ↓ (or shift + ← →) a turn, Home and End."),
-      atStart ? h("p", { class: "best-line" }, `Best found: ${turn.best} (${turn.best_value.toFixed(1)}); played: ${
-        turn.played}, ${turn.class}, lost ${turn.loss.toFixed(1)}`) : null,
+        h("button", { onclick: () => this.go(0), "aria-label": t("the start") }, "⏮"),
+        h("button", { onclick: () => this.byTurn(-1), "aria-label": t("a turn back") }, "◀◀"),
+        h("button", { onclick: () => this.go(this.ply - 1), "aria-label": t("a step back") }, "◀"),
+        h("button", { onclick: () => this.go(this.ply + 1), "aria-label": t("a step forward") }, "▶"),
+        h("button", { onclick: () => this.byTurn(1), "aria-label": t("a turn forward") }, "▶▶"),
+        h("button", { onclick: () => this.go(game.steps.length), "aria-label": t("the end") }, "⏭")),
+      h("p", { class: "hint-line" }, t("Keys: ← → a step, ↑ ↓ (or shift + ← →) a turn, Home and End.")),
+      atStart ? h("p", { class: "best-line" }, t("Best found: {best} ({value}); played: {played}, {verdict}, lost {loss}", {
+        best: turn.best, value: turn.best_value.toFixed(1), played: turn.played, verdict: verdict(turn.class),
+        loss: turn.loss.toFixed(1) })) : null,
       this.analysisPart(),
-      h("p", {}, h("a", { href: `/records/${this.id}.json`, download: `cafe-${this.id}.json` }, "Download the record"),
-        " · ", h("a", { href: "#" }, "Back to the lobby")));
+      h("p", {}, h("a", { href: `/records/${this.id}.json`, download: `cafe-${this.id}.json` }, t("Download the record")),
+        " · ", h("a", { href: "#" }, t("Back to the lobby"))));
     this.renderLog();
   }
 
@@ -129,25 +141,26 @@ export class ReplayView {
         onclick: () => this.go(turn.start),
         onkeydown: (event) => { if (event.key === "Enter") this.go(turn.start); },
       }, `${game.players[turn.seat]}: ${turn.steps.join(", ") || "—"}`, turn.points ? ` (${signed(turn.points)})` : "",
-      judged ? h("span", { class: "verdict" }, ` ${judged.class} −${judged.loss.toFixed(1)}`) : null);
+      judged ? h("span", { class: "verdict" }, ` ${verdict(judged.class)} −${judged.loss.toFixed(1)}`) : null);
     }));
   }
 
   analysisPart() {
     const status = this.status ?? { state: "none" };
     if (status.state === "done") {
-      return h("section", { class: "analysis" }, h("h3", {}, "Analysis"),
-        h("table", {}, h("tr", {}, h("th", {}, "player"), h("th", {}, "mean loss"), h("th", {}, "mistakes"),
-          h("th", {}, "blunders")),
+      return h("section", { class: "analysis" }, h("h3", {}, t("Analysis")),
+        h("table", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("mean loss")), h("th", {}, t("mistakes")),
+          h("th", {}, t("blunders"))),
         status.analysis.players.map((p) => h("tr", {}, h("td", {}, p.name), h("td", {}, p.mean_loss.toFixed(2)),
           h("td", {}, p.mistake), h("td", {}, p.blunder)))));
     }
     if (status.state === "none") {
-      return h("button", { class: "go analyse", onclick: () => this.request() }, "Analyse this game");
+      return h("button", { class: "go analyse", onclick: () => this.request() }, t("Analyse this game"));
     }
     const line = status.state === "queued"
-      ? `Waiting for the analysis: ${status.position} game(s) before this one (games are analysed one at a time).`
-      : `Analysing: ${status.done} of ${status.total} turns.`;
+      ? tn("Waiting for the analysis: {n} game before this one (games are analysed one at a time).",
+        "Waiting for the analysis: {n} games before this one (games are analysed one at a time).", status.position)
+      : t("Analysing: {done} of {total} turns.", status);
     return h("p", { class: "analysing", role: "status" }, line);
   }
 
@@ -171,16 +184,16 @@ export class ReplayView {
 
 export async function playerView(id) {
   const answer = await fetch(`/players/${id}.json`);
-  if (!answer.ok) return h("p", { class: "problem" }, "There is no such player.");
+  if (!answer.ok) return h("p", { class: "problem" }, t("There is no such player."));
   const player = await answer.json();
-  const change = (g) => (g.rating_after === null ? "unrated"
-    : `${g.rating_before === null ? "new" : g.rating_before.toFixed(1)} → ${g.rating_after.toFixed(1)}`);
+  const change = (g) => (g.rating_after === null ? t("unrated")
+    : `${g.rating_before === null ? t("new") : g.rating_before.toFixed(1)} → ${g.rating_after.toFixed(1)}`);
   return h("section", { class: "player-page" }, h("h2", {}, player.name),
     player.games.length
-      ? h("table", {}, h("tr", {}, h("th", {}, "game"), h("th", {}, "place"), h("th", {}, "rating")),
+      ? h("table", {}, h("tr", {}, h("th", {}, t("game")), h("th", {}, t("place")), h("th", {}, t("rating"))),
         player.games.map((g) => h("tr", {},
-          h("td", {}, h("a", { href: `#game=${g.room}` }, `${g.name} (${g.edition === "board" ? "board" : "cards"})`)),
+          h("td", {}, h("a", { href: `#game=${g.room}` }, `${g.name} (${editionName(g.edition)})`)),
           h("td", {}, g.place), h("td", {}, change(g)))))
-      : h("p", {}, "No finished games yet."),
-    h("p", {}, h("a", { href: "#" }, "Back to the lobby")));
+      : h("p", {}, t("No finished games yet.")),
+    h("p", {}, h("a", { href: "#" }, t("Back to the lobby"))));
 }

@@ -1,7 +1,9 @@
 // A room: the café, the players, your hand and what you may do, the turn log, the chat, the end.
 
 import { drawBoard, markSteps } from "./board.js";
-import { h, replace, rulesText, signed } from "./dom.js";
+import { announce, announcer, h, replace, rulesText, signed } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { editionName } from "./lobby.js";
 import { movesOf, parseStep, playableTiles, tileWords } from "./steps.js";
 
 export class RoomView {
@@ -16,9 +18,11 @@ export class RoomView {
     this.lines = [];
     this.board = h("div", { class: "board", id: "board" });
     this.panel = h("div", { class: "panel" });
-    this.log = h("ol", { class: "log", "aria-label": "turns" });
+    this.log = h("ol", { class: "log", "aria-label": t("turns") });
     this.chatLines = h("ul", { class: "chat-lines", "aria-live": "polite" });
-    const input = h("input", { name: "chat", placeholder: "chat, or /help", maxlength: 500, autocomplete: "off" });
+    this.spoken = announcer();
+    const input = h("input", { name: "chat", placeholder: t("chat, or /help"), "aria-label": t("chat, or /help"),
+      maxlength: 500, autocomplete: "off" });
     this.chatForm = h("form", {
       class: "chat-form",
       onsubmit: (event) => {
@@ -26,28 +30,52 @@ export class RoomView {
         if (input.value.trim()) this.actions.say(input.value.trim());
         input.value = "";
       },
-    }, input, h("button", { type: "submit" }, "Send"));
+    }, input, h("button", { type: "submit" }, t("Send")));
     this.root = h("div", { class: "room-view" },
       h("div", { class: "table-side" }, this.board),
       h("div", { class: "side" }, this.panel,
-        h("section", { class: "turns" }, h("h3", {}, "Turns"), this.log),
-        h("section", { class: "chat" }, h("h3", {}, "Chat"), this.chatLines, this.chatForm)));
+        h("section", { class: "turns" }, h("h3", {}, t("Turns")), this.log),
+        h("section", { class: "chat" }, h("h3", {}, t("Chat")), this.chatLines, this.chatForm)), this.spoken);
   }
 
   show(state, svg) {
-    if (this.state && (state.plies !== this.state.plies || state.status !== this.state.status)) {
+    const before = this.state;
+    if (before && (state.plies !== before.plies || state.status !== before.status)) {
       this.selected = this.selectedAt = null;
       this.chooser = null;
     }
     this.state = state;
+    if (before && state.plies > before.plies) this.tell(this.lastStep());
     if (svg !== undefined && svg !== null) this.svg = svg;
     this.render();
   }
 
   showHint(step) {
     this.hint = { step, plies: this.state.plies };
-    this.say(`Hint: ${step}`, "info");
+    this.say(t("Hint: {step}", { step }), "info");
     this.render();
+  }
+
+  // Says something to screen readers only (what the page shows anyway, as it happens).
+  tell(text) {
+    if (text) announce(this.spoken, text);
+  }
+
+  refused(message) {
+    this.say(`✗ ${message}`, "error");
+    this.tell(message);
+  }
+
+  // The newest step, in words: "Ann: USAm@h3 (+4)", and the turn's end.
+  lastStep() {
+    const turn = this.state.log?.at(-1);
+    if (!turn) return null;
+    const who = this.state.seats[turn.seat]?.name ?? "?";
+    const step = turn.steps.at(-1) ?? "—";
+    const line = `${who}: ${step}${turn.points ? ` (${signed(turn.points)})` : ""}`;
+    const next = this.state.view && !this.state.view.over ? this.state.seats[this.state.view.current_player] : null;
+    if (this.mine) return `${line}. ${t("Your turn.")}`;
+    return next && next.seat !== turn.seat ? `${line}. ${t("{name} is on turn.", { name: next.name })}` : line;
   }
 
   say(line, kind = "chat") {
@@ -61,6 +89,21 @@ export class RoomView {
   }
 
   render() {
+    const had = this.root.contains(document.activeElement) ? document.activeElement : null;
+    const tileAt = had?.dataset?.index;
+    this.draw();
+    if (!had || this.root.contains(document.activeElement)) return;
+    // the element with the focus was drawn anew: the focus goes to its successor, or where play goes on
+    const again = tileAt !== undefined ? this.panel.querySelector(`.tile[data-index="${tileAt}"]:not(:disabled)`) : null;
+    (again ?? this.nextFocus())?.focus();
+  }
+
+  nextFocus() {
+    if (!this.mine) return this.board.querySelector("[tabindex='0']");
+    return this.panel.querySelector(".tile:not(:disabled)") ?? this.panel.querySelector(".controls button");
+  }
+
+  draw() {
     const state = this.state;
     const view = state.view;
     Object.assign(this.root.dataset, { room: state.id, plies: state.plies, status: state.status, mine: this.mine });
@@ -70,7 +113,7 @@ export class RoomView {
       for (const [chair, steps] of moves.chairs) lit.set(chair, Math.max(...steps.map((s) => s.points)));
       if (moves.bar && view) lit.set(String(view.bar.length + 1), moves.bar.points);
     }
-    if (view) drawBoard(this.board, this.svg, lit, (target) => this.pick(target, moves));
+    if (view) drawBoard(this.board, this.svg, lit, (target) => this.pick(target, moves), view, this.catalogue);
     else replace(this.board, this.waiting());
     if (view && this.hint?.plies === state.plies) markSteps(this.board, [this.hint.step], "hinted");
     replace(this.panel, this.header(), view ? this.players() : null, view ? this.counts() : null,
@@ -81,52 +124,57 @@ export class RoomView {
 
   header() {
     const state = this.state;
-    const facts = `${state.edition === "board" ? "board game" : "card game"} · ${
-      rulesText(state.rules, this.catalogue.options[state.edition])}`;
+    const facts = `${editionName(state.edition)} · ${rulesText(state.rules, this.catalogue, state.edition)}`;
     const leave = state.you !== null && state.status !== "finished"
-      ? h("button", { class: "quiet", onclick: () => this.actions.say("/leave") }, "Leave seat") : null;
+      ? h("button", { class: "quiet", onclick: () => this.actions.say("/leave") }, t("Leave seat")) : null;
     const match = state.match?.entrants.length
-      ? h("p", { class: "match" }, `Match, best of ${state.match.best_of}, game ${state.match.game}: `,
+      ? h("p", { class: "match" }, `${t("Match, best of {best_of}, game {game}:", state.match)} `,
         state.match.entrants.map((name, i) => `${name} ${state.match.wins[i]}`).join(", "))
-      : state.match ? h("p", { class: "match" }, `A match: best of ${state.match.best_of}`) : null;
+      : state.match ? h("p", { class: "match" }, t("A match: best of {best_of}", state.match)) : null;
     return h("div", { class: "room-head" },
       h("h2", {}, state.name), h("span", { class: "facts" }, facts), match,
-      h("button", { class: "quiet", onclick: () => this.actions.lobby() }, "Lobby"), leave);
+      h("button", { class: "quiet", onclick: () => this.actions.lobby() }, t("Lobby")), leave);
   }
 
   waiting() {
     const state = this.state;
     const host = state.host === this.actions.player();
-    const level = h("select", { "aria-label": "computer player level" },
-      this.catalogue.levels.map((l) => h("option", { value: l, selected: l === "medium" }, l)));
+    const levels = { easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert") };
+    const level = h("select", { "aria-label": t("computer player level") },
+      this.catalogue.levels.map((l) => h("option", { value: l, selected: l === "medium" }, levels[l] ?? l)));
     return h("div", { class: "waiting" },
-      h("h3", {}, "Waiting for players"),
+      h("h3", {}, t("Waiting for players")),
       h("ol", { class: "seats" }, state.seats.map((seat) =>
-        h("li", {}, seat.name, seat.bot ? ` (computer, ${seat.bot})` : "",
+        h("li", {}, seat.name, seat.bot ? ` (${t("computer, {level}", { level: levels[seat.bot] ?? seat.bot })})` : "",
           host && seat.seat !== state.you
-            ? h("button", { class: "quiet", onclick: () => this.actions.say(`/kick ${seat.seat + 1}`) }, "remove") : null))),
-      h("p", {}, `${state.seats.length} of at most ${state.max_players} seats taken; 2 are needed to start.`),
+            ? h("button", { class: "quiet", onclick: () => this.actions.say(`/kick ${seat.seat + 1}`),
+              "aria-label": t("remove {name}", { name: seat.name }) }, t("remove")) : null))),
+      h("p", {}, tn("{n} of at most {seats} seats taken; 2 are needed to start.",
+        "{n} of at most {seats} seats taken; 2 are needed to start.", state.seats.length, { seats: state.max_players })),
       state.you === null && state.seats.length < state.max_players
-        ? h("button", { onclick: () => this.actions.say("/join") }, "Take a seat") : null,
+        ? h("button", { onclick: () => this.actions.say("/join") }, t("Take a seat")) : null,
       host ? h("div", { class: "host" }, level,
-        h("button", { onclick: () => this.actions.say(`/bot ${level.value}`) }, "Add computer player"),
+        h("button", { onclick: () => this.actions.say(`/bot ${level.value}`) }, t("Add computer player")),
         h("button", { class: "quiet", onclick: () => this.actions.say(state.hints ? "/hints off" : "/hints on") },
-          state.hints ? "No hints" : "Allow hints (not rated)"),
+          state.hints ? t("No hints") : t("Allow hints (not rated)")),
         h("button", { class: "go", disabled: state.seats.length < 2, onclick: () => this.actions.say("/start") },
-          "Start the game")) : h("p", {}, "The host starts the game."));
+          t("Start the game"))) : h("p", {}, t("The host starts the game.")));
   }
 
   players() {
     const { view, seats } = this.state;
     return h("table", { class: "players" },
-      h("tr", {}, h("th", {}, "player"), h("th", {}, "score"), h("th", {}, view.edition === "board" ? "hand" : "cards")),
+      h("tr", {}, h("th", {}, t("player")), h("th", {}, t("score")),
+        h("th", {}, view.edition === "board" ? t("hand") : t("cards"))),
       seats.map((seat, i) => {
         const current = !view.over && view.current_player === i;
         const out = view.eliminated?.[i];
-        const cards = view.edition === "cards" && view.face_down_counts[i] ? ` +${view.face_down_counts[i]} down` : "";
+        const cards = view.edition === "cards" && view.face_down_counts[i]
+          ? ` ${t("+{n} face down", { n: view.face_down_counts[i] })}` : "";
         return h("tr", { class: [current ? "current" : "", i === this.state.you ? "you" : ""].join(" ") },
-          h("td", {}, current ? "▶ " : "", seat.name, i === this.state.you ? " (you)" : "", out ? " (out)" : ""),
-          h("td", {}, view.scores[i], view.penalties[i] ? ` (−${view.penalties[i]} penalty)` : ""),
+          h("td", {}, current ? h("span", { "aria-label": t("on turn") }, "▶ ") : "", seat.name,
+            i === this.state.you ? ` (${t("you")})` : "", out ? ` (${t("out")})` : ""),
+          h("td", {}, view.scores[i], view.penalties[i] ? ` (${t("−{n} penalty", { n: view.penalties[i] })})` : ""),
           h("td", {}, `${view.hand_counts[i]}${cards}`));
       }));
   }
@@ -135,15 +183,18 @@ export class RoomView {
     const view = this.state.view;
     if (view.edition === "board") {
       const next = view.bar_values[view.bar.length];
-      return h("p", { class: "counts" }, `Bag: ${view.bag_count} guests · Bar: ${view.bar.length}/${view.bar_values.length}`,
-        next !== undefined ? ` · next stool ${signed(next)}` : "");
+      return h("p", { class: "counts" },
+        `${tn("Bag: {n} guest", "Bag: {n} guests", view.bag_count)} · ${
+          t("Bar: {taken}/{stools}", { taken: view.bar.length, stools: view.bar_values.length })}`,
+        next !== undefined ? ` · ${t("next stool {points}", { points: signed(next) })}` : "");
     }
-    return h("p", { class: "counts" }, `Deck: ${view.deck_count} cards · Table cards left: ${view.table_pile_count}`);
+    return h("p", { class: "counts" }, `${tn("Deck: {n} card", "Deck: {n} cards", view.deck_count)} · ${
+      t("Table cards left: {n}", { n: view.table_pile_count })}`);
   }
 
   hand() {
     const { view, you } = this.state;
-    if (you === null) return h("p", { class: "watching" }, "You are watching this game.");
+    if (you === null) return h("p", { class: "watching" }, t("You are watching this game."));
     const tiles = view.hands[you] ?? [];
     const playable = playableTiles(this.state.legal);
     const nations = this.catalogue.nations;
@@ -154,65 +205,71 @@ export class RoomView {
         style: { background: nation?.colour ?? "#777" },
         "data-tile": tile,
         "data-index": k,
-        title: tileWords(tile, nations),
+        title: tileWords(tile, this.catalogue),
+        "aria-label": tileWords(tile, this.catalogue),
         "aria-pressed": this.selectedAt === k ? "true" : "false",
         disabled: this.mine && !playable.has(tile),
         onclick: () => this.select(tile, k),
       }, tile.slice(0, 3), h("span", {}, tile.endsWith("f") ? "♀" : "♂"));
     });
     const down = view.edition === "cards" && view.face_down?.[you]?.length
-      ? h("p", {}, `Face down: ${view.face_down[you].join(", ")}`) : null;
-    return h("section", { class: "hand" }, h("h3", {}, "Your hand"), h("div", { class: "tiles" }, buttons), down);
+      ? h("p", {}, t("Face down: {cards}", { cards: view.face_down[you].join(", ") })) : null;
+    return h("section", { class: "hand" }, h("h3", {}, t("Your hand")),
+      h("div", { class: "tiles", role: "group", "aria-label": t("Your hand") }, buttons), down);
   }
 
   controls(moves) {
     const state = this.state;
     if (state.you === null) return null;
     if (!this.mine) {
-      const who = state.seats[state.view.current_player]?.name ?? "someone";
-      return h("p", { class: "turn-line" }, `${who} is on turn.`);
+      const who = state.seats[state.view.current_player]?.name ?? "?";
+      return h("p", { class: "turn-line" }, t("{name} is on turn.", { name: who }));
     }
     const steps = state.legal.map(parseStep);
     const has = (kind) => steps.some((s) => s.kind === kind);
     const line = this.selected
-      ? `${tileWords(this.selected, this.catalogue.nations)}: click a lit ${state.view.edition === "board" ? "chair" : "place"}.`
-      : "Your turn: pick from your hand.";
+      ? `${tileWords(this.selected, this.catalogue)}: ${state.view.edition === "board"
+        ? t("choose a lit chair (click, or Enter on the café).") : t("choose a lit place (click, or Enter on the café).")}`
+      : t("Your turn: pick from your hand.");
     const buttons = [];
     if (moves?.bar) buttons.push(h("button", { onclick: () => this.actions.step(moves.bar.text) },
-      `To the bar (${signed(moves.bar.points)})`));
-    if (moves?.down) buttons.push(h("button", { onclick: () => this.actions.step(moves.down.text) }, "Lay face down"));
-    if (has("stop")) buttons.push(h("button", { class: "go", onclick: () => this.actions.step("stop") }, "End turn"));
-    if (has("pass")) buttons.push(h("button", { onclick: () => this.actions.step("pass") }, "Pass"));
-    if (has("draw")) buttons.push(h("button", { onclick: () => this.actions.step("draw") }, "Draw a card"));
-    if (has("close")) buttons.push(h("button", { onclick: () => this.actions.step("close") }, "Close (end the game)"));
-    if (state.can_undo) buttons.push(h("button", { class: "quiet", onclick: () => this.actions.undo() }, "Undo"));
-    if (state.hints) buttons.push(h("button", { class: "quiet hint", onclick: () => this.actions.hint() }, "Hint"));
+      t("To the bar ({points})", { points: signed(moves.bar.points) })));
+    if (moves?.down) buttons.push(h("button", { onclick: () => this.actions.step(moves.down.text) }, t("Lay face down")));
+    if (has("stop")) buttons.push(h("button", { class: "go", onclick: () => this.actions.step("stop") }, t("End turn")));
+    if (has("pass")) buttons.push(h("button", { onclick: () => this.actions.step("pass") }, t("Pass")));
+    if (has("draw")) buttons.push(h("button", { onclick: () => this.actions.step("draw") }, t("Draw a card")));
+    if (has("close")) buttons.push(h("button", { onclick: () => this.actions.step("close") }, t("Close (end the game)")));
+    if (state.can_undo) buttons.push(h("button", { class: "quiet", onclick: () => this.actions.undo() }, t("Undo")));
+    if (state.hints) buttons.push(h("button", { class: "quiet hint", onclick: () => this.actions.hint() }, t("Hint")));
     return h("section", { class: "controls" }, h("p", { class: "turn-line" }, line),
       this.chooser ? this.nationChooser() : null, h("div", { class: "buttons" }, buttons));
   }
 
   nationChooser() {
     const nations = this.catalogue.nations;
-    return h("div", { class: "chooser", role: "dialog", "aria-label": "the joker's nation" },
-      h("p", {}, `The joker on ${this.chooser.chair} is of which nation?`),
+    return h("div", { class: "chooser", role: "group", "aria-label": t("the joker's nation") },
+      h("p", {}, t("The joker on {chair} is of which nation?", { chair: this.chooser.chair })),
       this.chooser.steps.map((s) => h("button", {
         class: `nation${nations[s.nation]?.light ? " light" : ""}`,
         style: { background: nations[s.nation]?.colour },
         "data-nation": s.nation,
         onclick: () => this.actions.step(s.text),
       }, `${nations[s.nation]?.name ?? s.nation} (${signed(s.points)})`)),
-      h("button", { class: "quiet", onclick: () => { this.chooser = null; this.render(); } }, "Cancel"));
+      h("button", { class: "quiet", onclick: () => { this.chooser = null; this.render(); } }, t("Cancel")));
   }
 
   select(tile, at) {
     [this.selected, this.selectedAt] = this.selectedAt === at ? [null, null] : [tile, at];
     this.chooser = null;
     this.render();
+    if (this.selected) { // where the guest may go is next: the keyboard goes there
+      (this.board.querySelector(".lit") ?? this.panel.querySelector(".controls .buttons button"))?.focus();
+    }
   }
 
   pick(target, moves) {
-    if (!this.mine) return this.actions.notice("It is not your turn.");
-    if (!this.selected) return this.actions.notice("Pick a guest from your hand first.");
+    if (!this.mine) return this.refusedHere(t("It is not your turn."));
+    if (!this.selected) return this.refusedHere(t("Pick a guest from your hand first."));
     if (target.startsWith("stool:")) {
       if (moves?.bar) this.actions.step(moves.bar.text);
       else this.actions.step(`${this.selected}@bar`); // the server says why not
@@ -223,30 +280,36 @@ export class RoomView {
     if (steps.length === 1) return this.actions.step(steps[0].text);
     this.chooser = { chair: target, steps };
     this.render();
+    this.panel.querySelector(".chooser button")?.focus(); // the choice is next: the keyboard goes there
+  }
+
+  refusedHere(text) {
+    this.actions.notice(text);
+    this.tell(text);
   }
 
   renderLog() {
     const { log, seats } = this.state;
     replace(this.log, (log ?? []).map((turn) => h("li", {},
       `${seats[turn.seat]?.name ?? "?"}: ${turn.steps.join(", ") || "—"}`, turn.points ? ` (${signed(turn.points)})` : "",
-      turn.hint ? h("span", { class: "hint-used" }, " (hint)") : null)));
+      turn.hint ? h("span", { class: "hint-used" }, ` (${t("hint")})`) : null)));
     this.log.scrollTop = this.log.scrollHeight;
   }
 
   gameOver() {
     const { view, seats, id } = this.state;
     const order = seats.map((s, i) => i).sort((a, b) => view.scores[b] - view.scores[a]);
-    const winner = view.winner === null ? "A shared first place" : `${seats[view.winner].name} wins`;
+    const winner = view.winner === null ? t("A shared first place") : t("{name} wins", { name: seats[view.winner].name });
     return h("section", { class: "game-over", role: "status" },
-      h("h3", {}, `Game over: ${winner}`),
-      h("p", { class: "played" }, `Played: ${rulesText(this.state.rules, this.catalogue.options[this.state.edition])}`),
-      view.end_reason ? h("p", {}, `The game ended: ${view.end_reason}.`) : null,
-      h("table", {}, h("tr", {}, h("th", {}, "player"), h("th", {}, "score"), h("th", {}, "penalties (in the score)")),
+      h("h3", {}, t("Game over: {winner}", { winner })),
+      h("p", { class: "played" }, t("Played: {rules}", { rules: rulesText(this.state.rules, this.catalogue, this.state.edition) })),
+      view.end_reason ? h("p", {}, t("The game ended: {reason}.", { reason: t(view.end_reason) })) : null,
+      h("table", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("score")), h("th", {}, t("penalties (in the score)"))),
         order.map((i) => h("tr", {}, h("td", {}, seats[i].name), h("td", {}, view.scores[i]),
           h("td", {}, view.penalties[i] ? `−${view.penalties[i]}` : "0")))),
-      h("p", {}, h("a", { href: `#game=${id}`, class: "replay-link" }, "Replay and analyse this game")),
+      h("p", {}, h("a", { href: `#game=${id}`, class: "replay-link" }, t("Replay and analyse this game"))),
       h("p", {}, h("a", { href: `/records/${id}.json`, download: `cafe-${id}.json`, class: "record" },
-        "Download the game record"), " (replay it with ", h("code", {}, "cafe replay"), ")"),
-      h("button", { onclick: () => this.actions.lobby() }, "Back to the lobby"));
+        t("Download the game record")), ` (${t("replay it with")} `, h("code", {}, "cafe replay"), ")"),
+      h("button", { onclick: () => this.actions.lobby() }, t("Back to the lobby")));
   }
 }

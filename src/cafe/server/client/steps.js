@@ -35,11 +35,5 @@ export function playableTiles(legal) {
   return new Set(legal.map(parseStep).filter((s) => s.tile).map((s) => s.tile));
 }
 
-const GENDER = { f: "lady", m: "gentleman" };
-
-export function tileWords(tile, nations) {
-  const gender = GENDER[tile[3]] ?? "";
-  if (tile.startsWith("JOK")) return `joker (${gender})`;
-  const nation = nations[tile.slice(0, 3)];
-  return nation ? `${nation.adjective} ${gender}` : tile;
-}
+// A tile in words, in the reader's language ("American gentleman"): the catalogue has every tile's.
+export const tileWords = (tile, catalogue) => catalogue.tiles[tile] ?? tile;
