@@ -14,6 +14,12 @@ $(CHROMIUM):
 	$(SUDO) apt-get update -q
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q chromium
 
+# axe-core for the accessibility checks of the browser tests (npm's registry, pinned in tests/a11y)
+AXE := tests/a11y/node_modules/axe-core/axe.min.js
+$(AXE): tests/a11y/package.json tests/a11y/package-lock.json
+	npm ci --prefix tests/a11y --no-audit --no-fund --loglevel=error
+	touch $(AXE)
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -39,7 +45,7 @@ unit: $(STAMP)
 
 # the engine against the reference implementations, every bot at thousands of positions, other frameworks'
 # bots playing whole games, and the browser client in Chromium (no coverage tracing)
-slow: $(STAMP) $(CHROMIUM)
+slow: $(STAMP) $(CHROMIUM) $(AXE)
 	$(BIN)/pytest -n 2 -m "reference or sweep or frameworks or browser" tests
 
 # the sdist and the wheel built, the wheel installed into fresh environments (the core only, then [all]),

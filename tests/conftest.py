@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +13,7 @@ from hypothesis import settings
 
 from cafe import BoardGame
 from cafe.tiles import Tile, full_set
+from servers import free_port, start_server
 
 # CI runs the property tests on a fixed set of examples; elsewhere they explore afresh each run.
 settings.register_profile("ci", derandomize=True)
@@ -61,3 +64,28 @@ def play_random(game: BoardGame, rng: random.Random, max_steps: int = 10_000) ->
 @pytest.fixture
 def rng() -> random.Random:
     return random.Random(12345)
+
+
+@pytest.fixture
+def cafe(tmp_path: Path) -> Iterator[str]:
+    """A real ``cafe serve`` on a free port, with its data in the test's folder: its address."""
+    port = free_port()
+    server = start_server(port, tmp_path)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.kill()
+        server.wait()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (never a browser Playwright downloads)."""
+    from playwright.sync_api import sync_playwright
+
+    from browsing import CHROMIUM, FLAGS
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield launched
+        launched.close()

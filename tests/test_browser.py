@@ -9,53 +9,15 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
-from servers import free_port, start_server
+from browsing import arrive
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# headless as root, and no calls home (this machine's network is closed: they would only fail)
-FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]  # fmt: skip
 MAX_CLICKS = 3000  # far above a whole game's
-
-
-@pytest.fixture
-def cafe(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    server = start_server(port, tmp_path)
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        server.kill()
-        server.wait()
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield launched
-        launched.close()
-
-
-def arrive(browser: Browser, url: str, name: str, phone: bool = False) -> Page:
-    size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
-    page = browser.new_context(viewport=size).new_page()
-    page.goto(url)
-    page.fill("input[name=player]", name)
-    page.click("text=Enter the café")
-    expect(page.locator("#status")).to_have_text("online")
-    return page
 
 
 def plies(page: Page) -> int:
@@ -238,15 +200,15 @@ def test_every_variant_can_be_chosen_when_opening_a_table(cafe: str, browser: Br
     expect(ann.locator(".create")).to_contain_text("hands are hidden")  # each option says what it does
     ann.select_option("select[name=joker_to_bar]", "when-unplaceable")
     ann.click("text=Create room")
-    played = "printed + Jokers at the bar: when-unplaceable + Surprise guests"
+    played = "printed rules + Jokers at the bar: when-unplaceable + Surprise guests"
     expect(ann.locator(".room-view .facts")).to_contain_text(played)
     bob = arrive(browser, cafe, "Bob", phone=True)
     bob.select_option("select[name=edition]", "cards")
     bob.click("text=More options")
     bob.check("input[name=tribe_and_circle]")
     bob.click("text=Create room")
-    expect(bob.locator(".room-view .facts")).to_contain_text("printed + Tribe and little circle")
+    expect(bob.locator(".room-view .facts")).to_contain_text("printed rules + Tribe and little circle")
 
     cid = arrive(browser, cafe, "Cid")
     expect(cid.locator(".rooms")).to_contain_text(played)
-    expect(cid.locator(".rooms")).to_contain_text("printed + Tribe and little circle")
+    expect(cid.locator(".rooms")).to_contain_text("printed rules + Tribe and little circle")

@@ -350,3 +350,34 @@ def test_play_takes_rule_options_by_name(tmp_path: Path) -> None:
                         ("surprise_guests", "KEY=VALUE")):  # fmt: skip
         with pytest.raises(CafeError, match=says):
             build_session(parser.parse_args(["play", "--option", wrong]))
+
+
+def test_the_terminal_game_in_german(tmp_path: Path) -> None:
+    """As `cafe play --lang de` (or LANG=de_DE.UTF-8) plays it: the seat, the panels, refusals and keys in German."""
+    from cafe import i18n
+
+    i18n.use("de")
+    try:
+        args = build_parser().parse_args(["play", "--seats", "you,greedy", "--save", str(tmp_path / "g.json")])
+        session = build_session(args)
+        assert session.seats[0].name == "Du"
+
+        async def script(app: CafeApp, pilot: Pilot[None]) -> None:
+            assert session.game.current_player == 0  # the first seat begins
+            assert status(app) == "Du, du bist am Zug."
+            players = str(app.query_one("#players", Static).render())
+            assert "Pkt" in players and "Beutel: " in players and "Hand" in players
+            footer = {b.description for bindings in app._bindings.key_to_bindings.values() for b in bindings}
+            assert {"Schritt zurücknehmen", "Tipp", "Speichern und beenden"} <= footer
+            before = session.game.state.key()
+            await type_line(pilot, "USAm@a1")
+            assert status(app) == "R1.1: auf dem Spielplan classic gibt es keinen Stuhl 'a1'"
+            app.query_one(Input).value = ""
+            await pilot.press("ctrl+z")
+            await pilot.pause()
+            assert status(app) == "in diesem Zug gibt es nichts zurückzunehmen"
+            assert session.game.state.key() == before
+
+        drive(session, script)
+    finally:
+        i18n.use("en")

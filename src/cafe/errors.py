@@ -22,7 +22,7 @@ class CafeError(ValueError):
     def __init__(self, message: str | Text, rule: str = "") -> None:
         self.rule = rule or self.rule
         self.text = message if isinstance(message, Text) else Text.plain(message)
-        super().__init__(self.text.render("en"))
+        super().__init__(self.message("en"))  # args, as logs and tracebacks show them: in English
 
     @property
     def detail(self) -> str:

@@ -63,10 +63,11 @@ export function drawBoard(holder, svgText, lit, onPick, view, catalogue) {
   });
 }
 
+// A chair or place by its name, a stool by "stool:N" (or by its number alone, as lit stools are given).
 function find(svg, target) {
   if (!target) return null;
   if (target.startsWith("stool:")) return svg.querySelector(`[data-stool="${target.slice(6)}"]`);
-  return svg.querySelector(`[data-chair="${target}"], [data-place="${target}"]`);
+  return svg.querySelector(`[data-chair="${target}"], [data-place="${target}"], [data-stool="${target}"]`);
 }
 
 function centre(box) {

@@ -18,8 +18,9 @@ export class RoomView {
     this.lines = [];
     this.board = h("div", { class: "board", id: "board" });
     this.panel = h("div", { class: "panel" });
-    this.log = h("ol", { class: "log", "aria-label": t("turns") });
-    this.chatLines = h("ul", { class: "chat-lines", "aria-live": "polite" });
+    // both scroll: a keyboard can reach them to scroll them
+    this.log = h("ol", { class: "log", "aria-label": t("turns"), tabindex: 0 });
+    this.chatLines = h("ul", { class: "chat-lines", "aria-live": "polite", "aria-label": t("Chat"), tabindex: 0 });
     this.spoken = announcer();
     const input = h("input", { name: "chat", placeholder: t("chat, or /help"), "aria-label": t("chat, or /help"),
       maxlength: 500, autocomplete: "off" });
@@ -206,7 +207,7 @@ export class RoomView {
         "data-tile": tile,
         "data-index": k,
         title: tileWords(tile, this.catalogue),
-        "aria-label": tileWords(tile, this.catalogue),
+        "aria-label": `${tile.slice(0, 3)}, ${tileWords(tile, this.catalogue)}`, // what is seen, then in words
         "aria-pressed": this.selectedAt === k ? "true" : "false",
         disabled: this.mine && !playable.has(tile),
         onclick: () => this.select(tile, k),

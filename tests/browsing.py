@@ -1,0 +1,28 @@
+"""What the browser tests share: a person arriving at the café in Debian's Chromium (driven by Playwright).
+
+The fixtures ``cafe`` (a real ``cafe serve``) and ``browser`` are in conftest.py.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+from playwright.sync_api import Browser, Page, expect
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# headless as root, and no calls home (this machine's network is closed: they would only fail)
+FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+def arrive(browser: Browser, url: str, name: str, phone: bool = False, locale: str = "en-US") -> Page:
+    """A new person (their own browser context, in ``locale``) who enters the café under ``name``."""
+    size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
+    page = browser.new_context(viewport=size, locale=locale).new_page()
+    page.goto(url)
+    page.fill("input[name=player]", name)
+    page.press("input[name=player]", "Enter")
+    expect(page.locator("#status")).to_have_attribute("data-status", "online")
+    return page

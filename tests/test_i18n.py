@@ -1,0 +1,209 @@
+"""Four languages: the catalogs complete and consistent, the language chosen as people expect, and every front
+end (the engine's refusals, the command line, the server's answers and news) speaking the reader's language."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from babel.messages.catalog import Catalog
+from starlette.testclient import TestClient
+
+from cafe import BoardGame, IllegalStepError, i18n
+from cafe.i18n import NT, T, Text
+from cafe.server.app import create_app
+from cafe.server.rooms import HELP
+from test_server import Person, close_all
+
+ROOT = Path(__file__).parent.parent
+EXAMPLES = Path(__file__).parent / "data" / "rulebook-examples.json"
+
+
+def catalogs_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("catalogs", ROOT / "scripts" / "catalogs.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# ---------------------------------------------------------------------- the catalogs
+
+
+def test_every_message_is_translated_in_every_language_and_the_compiled_files_are_current() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "catalogs.py"), "--check"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "every message translated" in done.stdout
+
+
+def test_the_check_finds_a_missing_translation_and_a_dropped_or_added_placeholder() -> None:
+    catalogs = catalogs_script()
+    catalog = Catalog(locale="cs")
+    catalog.add("chair {chair} is taken", "židle je obsazená")  # {chair} dropped
+    catalog.add("the game is over", "")  # not translated
+    catalog.add(("{n} point", "{n} points"), ("{n} bod", "{n} body", "{n} bodů {extra}"))  # one form adds one
+    catalog.add("%(prog)s: error: %(message)s\n", "%(prog)s: chyba\n")  # argparse's kind, dropped too
+    found = "\n".join(catalogs.problems("cs", catalog))
+    assert "'chair {chair} is taken': the translation" in found
+    assert "'the game is over' has no translation" in found
+    assert "'{n} bodů {extra}'" in found
+    assert "%(message)s" in found
+    catalog = Catalog(locale="cs")
+    catalog.add("chair {chair} is taken", "židle {chair} je obsazená")
+    assert catalogs.problems("cs", catalog) == []
+
+
+def test_the_browser_gets_its_messages_and_plural_categories_from_the_same_catalogs() -> None:
+    client = ROOT / "src" / "cafe" / "server" / "client" / "i18n"
+    czech = json.loads((client / "cs.json").read_text())
+    assert czech["plural"] == {"few": 1, "one": 0, "other": 2}  # Czech has three forms
+    assert czech["messages"]["{n} point"] == ["{n} bod", "{n} body", "{n} bodů"]
+    assert czech["messages"]["Open a table"] == "Otevřít stůl"
+    assert czech["messages"]["every chair is taken"] == "všechny židle jsou obsazené"  # an end reason, from Python
+    assert "chair {chair} is taken" not in czech["messages"]  # engine messages come from the server, translated
+
+
+# ---------------------------------------------------------------------- choosing the language
+
+
+@pytest.mark.parametrize(
+    "environment,language",
+    [
+        ({"LANG": "de_DE.UTF-8"}, "de"),
+        ({"LANGUAGE": "xx:fr", "LANG": "de_DE.UTF-8"}, "fr"),  # LANGUAGE decides, its first language of ours
+        ({"LC_ALL": "cs_CZ.UTF-8", "LANG": "de_DE.UTF-8"}, "cs"),
+        ({"LC_MESSAGES": "fr_CA", "LANG": "de_DE"}, "fr"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LANG": "ja_JP.UTF-8"}, "en"),  # none of ours: English
+        ({}, "en"),
+    ],
+)
+def test_the_language_comes_from_the_usual_environment(environment: dict[str, str], language: str) -> None:
+    assert i18n.from_environment(environment) == language
+
+
+def test_a_language_tag_is_read_as_people_write_it() -> None:
+    assert [i18n.pick([tag]) for tag in ("de-AT", "fr_CA.UTF-8", "CS", "pt-BR", "")] == ["de", "fr", "cs", "en", "en"]
+
+
+# ---------------------------------------------------------------------- the engine
+
+
+@pytest.fixture
+def german() -> Iterator[None]:
+    i18n.use("de")
+    try:
+        yield
+    finally:
+        i18n.use("en")
+
+
+def test_an_engine_refusal_keeps_its_rule_id_and_is_said_in_any_language(german: None) -> None:
+    game = BoardGame(2, seed=1)
+    with pytest.raises(IllegalStepError) as caught:
+        game.push_turn("pass")
+    error = caught.value
+    assert str(error) == "R2.2: passen darf man nur, wenn keine Aktion erlaubt ist"  # the active language
+    assert error.message("fr") == "R2.2: un joueur ne peut passer que si aucune action n'est permise"
+    assert error.message("cs").startswith("R2.2: hráč smí pasovat")
+    assert error.args == ("R2.2: a player may pass only when no action is legal",)  # logs and pickles: English
+
+
+def test_a_message_inside_a_message_and_plural_forms_follow_the_reader() -> None:
+    guest = T("{guest} cannot take {chair}: it belongs to {table}", guest=T("American lady"), chair="h3",
+              table="GER1")  # fmt: skip
+    assert guest.render("de") == "amerikanische Dame kann nicht auf h3: der Stuhl gehört zu GER1"
+    assert guest.render("fr") == "dame américaine ne peut pas prendre h3 : elle appartient à GER1"
+    assert Text.from_json(json.loads(json.dumps(guest.to_json()))) == guest  # the broker carries it whole
+    points = [NT("{n} point", "{n} points", n).render("cs") for n in (1, 3, 5, 0)]
+    assert points == ["1 bod", "3 body", "5 bodů", "0 bodů"]
+    assert [NT("{n} point", "{n} points", n).render("fr") for n in (0, 1, 2)] == ["0 point", "1 point", "2 points"]
+
+
+def test_cafe_replay_says_an_illegal_turn_in_german_with_the_same_start(tmp_path: Path) -> None:
+    data = json.loads(EXAMPLES.read_text())
+    data["turns"] = ["USAm@h3,USAf@h1", "pass"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data))
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("LANG", "LC_"))}
+    cafe = [sys.executable, "-m", "cafe", "replay", str(path)]
+    english = subprocess.run(cafe, capture_output=True, text=True, env=environment, check=False)
+    german = subprocess.run(cafe, capture_output=True, text=True, env={**environment, "LANG": "de_DE.UTF-8"},
+                            check=False)  # fmt: skip
+    assert english.returncode == german.returncode == 1
+    assert english.stderr == "turn 2: R2.2: a player may pass only when no action is legal\n"
+    assert german.stderr == "turn 2: R2.2: passen darf man nur, wenn keine Aktion erlaubt ist\n"
+    czech = subprocess.run([*cafe, "--lang", "cs"], capture_output=True, text=True, env=environment, check=False)
+    assert czech.stderr.startswith("turn 2: R2.2: hráč smí pasovat")
+
+
+def test_the_command_line_and_argparse_speak_the_language(capsys: pytest.CaptureFixture[str]) -> None:
+    from cafe.cli import main
+
+    try:
+        with pytest.raises(SystemExit):
+            main(["--lang", "de", "--help"])
+        helped = capsys.readouterr().out
+        assert helped.startswith("Aufruf: cafe") and "eine Spielaufzeichnung nachspielen" in helped
+        with pytest.raises(SystemExit):
+            main(["demo", "--players", "9", "--lang=fr"])
+        assert "erreur : argument --players : choix invalide : 9" in capsys.readouterr().err
+    finally:
+        i18n.use("en")
+
+
+# ---------------------------------------------------------------------- the server
+
+
+def test_each_person_hears_refusals_answers_and_news_in_their_own_language(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path, bot_delay=0.0)) as client:
+        try:
+            ann, bob = Person(client, "Ann"), Person(client, "Bob")
+            ann.send({"type": "language", "lang": "de-DE"})
+            bob.send({"type": "language", "lang": "cs"})
+            ann.send({"type": "create", "edition": "board"})
+            room = ann.room()["id"]
+            bob.send({"type": "enter", "room": room})
+            bob.room()
+            bob.say(room, "/join")
+            ann.expect("info", text="Bob nimmt Platz")  # the same news, each in their language
+            bob.expect("info", text="Bob se posadí")
+            bob.say(room, "/start")
+            assert bob.expect("error")["message"] == "hru může zahájit jen hostitel"
+            ann.say(room, "/start")
+            state = ann.room(status="playing")
+            mover = ann if state["you"] == state["view"]["current_player"] else bob
+            mover.send({"type": "step", "room": room, "step": "pass", "plies": 0})
+            refused = mover.expect("error")
+            assert refused["rule"] == "R2.2"
+            assert refused["message"] == ("passen darf man nur, wenn keine Aktion erlaubt ist" if mover is ann
+                                          else "hráč smí pasovat, jen když není povolena žádná akce")  # fmt: skip
+            ann.send({"type": "language", "lang": "pt"})  # none of ours: English from now on
+            ann.say(room, "/help")
+            assert ann.expect("info", text=HELP)["text"].startswith("/join: take a seat")
+            bob.say(room, "/help")
+            bob.expect("info", text=T(HELP).render("cs"))
+            assert T(HELP).render("cs").startswith("/join: posadit se")
+        finally:
+            close_all()
+
+
+def test_the_catalogue_names_nations_tiles_presets_and_options_in_the_language_asked(tmp_path: Path) -> None:
+    with TestClient(create_app(tmp_path)) as client:
+        czech = client.get("/catalogue.json?lang=cs").json()
+        assert czech["language"] == "cs" and czech["nations"]["GER"]["name"] == "Německo"
+        assert czech["tiles"]["USAf"] == "americká dáma" and czech["tiles"]["JOKm"] == "žolík \N{EN DASH} pán"
+        assert {"value": "printed", "label": "tištěná pravidla"} in czech["presets"]["board"]
+        surprise = next(o for o in czech["options"]["board"] if o["key"] == "surprise_guests")
+        assert surprise["label"] == "Překvapiví hosté"
+        assert client.get("/catalogue.json").json()["nations"]["GER"]["name"] == "Germany"
+        assert client.get("/client/i18n/de.json").json()["messages"]["Open a table"] == "Einen Tisch eröffnen"
