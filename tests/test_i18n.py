@@ -121,8 +121,8 @@ def test_an_engine_refusal_keeps_its_rule_id_and_is_said_in_any_language(german:
 def test_a_message_inside_a_message_and_plural_forms_follow_the_reader() -> None:
     guest = T("{guest} cannot take {chair}: it belongs to {table}", guest=T("American lady"), chair="h3",
               table="GER1")  # fmt: skip
-    assert guest.render("de") == "amerikanische Dame kann nicht auf h3: der Stuhl gehört zu GER1"
-    assert guest.render("fr") == "dame américaine ne peut pas prendre h3 : elle appartient à GER1"
+    assert guest.render("de") == "amerikanische Dame kann nicht auf h3 sitzen: der Stuhl gehört zu GER1"
+    assert guest.render("fr") == "dame américaine ne peut pas prendre h3 : cette chaise appartient à GER1"
     assert Text.from_json(json.loads(json.dumps(guest.to_json()))) == guest  # the broker carries it whole
     points = [NT("{n} point", "{n} points", n).render("cs") for n in (1, 3, 5, 0)]
     assert points == ["1 bod", "3 body", "5 bodů", "0 bodů"]
@@ -144,6 +144,14 @@ def test_cafe_replay_says_an_illegal_turn_in_german_with_the_same_start(tmp_path
     assert german.stderr == "turn 2: R2.2: passen darf man nur, wenn keine Aktion erlaubt ist\n"
     czech = subprocess.run([*cafe, "--lang", "cs"], capture_output=True, text=True, env=environment, check=False)
     assert czech.stderr.startswith("turn 2: R2.2: hráč smí pasovat")
+    data["turns"] = ["USAm@h3,USAf@h1", "INDm@g2"]  # the example of docs/translating.md
+    path.write_text(json.dumps(data))
+    german = subprocess.run(cafe, capture_output=True, text=True, env={**environment, "LANG": "de_DE.UTF-8"},
+                            check=False)  # fmt: skip
+    assert (
+        german.stderr == "turn 2: R2.3.1: indischer Herr kann nicht auf g2 sitzen: der Stuhl gehört zu GER2 und USA1\n"
+    )
+    assert german.stderr in (ROOT / "docs" / "translating.md").read_text()
 
 
 def test_the_command_line_and_argparse_speak_the_language(capsys: pytest.CaptureFixture[str]) -> None:

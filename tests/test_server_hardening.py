@@ -197,6 +197,8 @@ def test_a_fifth_connection_from_one_address_is_refused(tmp_path: Path) -> None:
         Person(client, "Ann"), Person(client, "Bob")
         with client.websocket_connect("/ws") as third:
             assert third.receive_json()["code"] == "busy"
+        with client.websocket_connect("/ws", headers={"Accept-Language": "pt-BR,fr;q=0.8,en;q=0.5"}) as fourth:
+            assert fourth.receive_json()["message"] == "trop de connexions depuis votre adresse"  # before any hello
         close_all()
         Person(client, "Cid")  # the others have gone: room again
         close_all()

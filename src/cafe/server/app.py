@@ -18,7 +18,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cafe.ai.levels import LEVELS
-from cafe.i18n import LANGUAGES, pick, translate
+from cafe.i18n import LANGUAGES, T, pick, translate
 from cafe.options import option_catalogue, preset_catalogue
 from cafe.server import games
 from cafe.server.broker import Broker
@@ -123,8 +123,10 @@ def create_app(
         connection = hub.connect(outbox.put, address)
         if connection is None:
             with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-                message = {"type": "error", "code": "busy", "message": "too many connections from your address"}
-                await websocket.send_json(message)
+                # before any hello: said in the first language of the browser's own that the café speaks
+                wanted = [tag.split(";")[0] for tag in websocket.headers.get("accept-language", "").split(",")]
+                busy = T("too many connections from your address").render(pick(wanted))
+                await websocket.send_json({"type": "error", "code": "busy", "message": busy})
                 await websocket.close(code=1008)
             return
 
