@@ -13,6 +13,7 @@ language, when a translation drops or adds a placeholder, or when a compiled fil
 from __future__ import annotations
 
 import argparse
+import copy
 import datetime as dt
 import gettext
 import io
@@ -53,7 +54,11 @@ def template() -> Catalog:
 
 
 def updated(language: str, messages: Catalog) -> Catalog:
-    """The language's catalog with every message of ``messages``: its translations kept, new ones empty."""
+    """The language's catalog with every message of ``messages``: its translations kept, new ones empty.
+
+    ``messages`` is left as it was (Babel's update takes the template's own message objects into the catalog).
+    """
+    messages = copy.deepcopy(messages)
     path = LOCALE / language / "LC_MESSAGES" / f"{DOMAIN}.po"
     if path.exists():
         with path.open("rb") as file:

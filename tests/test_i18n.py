@@ -62,6 +62,18 @@ def test_the_check_finds_a_missing_translation_and_a_dropped_or_added_placeholde
     assert catalogs.problems("cs", catalog) == []
 
 
+def test_a_new_message_is_missing_in_every_other_language_until_translated() -> None:
+    catalogs = catalogs_script()
+    messages = catalogs.template()
+    messages.add("a message nobody has translated yet", locations=[("src/cafe/game.py", 1)])
+    for language in catalogs.LANGUAGES:  # English first: its strings are the messages themselves
+        found = catalogs.problems(language, catalogs.updated(language, messages))
+        if language == "en":
+            assert found == []
+        else:
+            assert found == [f"{language}: 'a message nobody has translated yet' has no translation"]
+
+
 def test_the_browser_gets_its_messages_and_plural_categories_from_the_same_catalogs() -> None:
     client = ROOT / "src" / "cafe" / "server" / "client" / "i18n"
     czech = json.loads((client / "cs.json").read_text())

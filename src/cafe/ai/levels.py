@@ -21,6 +21,7 @@ from cafe.ai.greedy import GreedyPlayer
 from cafe.ai.mcts import MCTSPlayer
 from cafe.ai.random_player import RandomPlayer
 from cafe.errors import CafeError
+from cafe.i18n import T
 
 LEVELS = {
     "easy": "greedy:noise",  # the greedy player, playing a random turn half the time
@@ -43,7 +44,7 @@ def make_player(spec: str, seed: int | None = None) -> Player:
     kind = kind.lower()
     if kind in LEVELS:
         if arg:
-            raise PlayerSpecError(f"the level '{kind}' takes no budget; use mcts:{arg} instead")
+            raise PlayerSpecError(T("the level '{kind}' takes no budget; use mcts:{arg} instead", kind=kind, arg=arg))
         player = make_player(LEVELS[kind], seed)
         player.name = kind
         return player
@@ -57,7 +58,10 @@ def make_player(spec: str, seed: int | None = None) -> Player:
         budget = _BUDGET.match(arg)
         if budget is None:
             raise PlayerSpecError(
-                f"'{arg}' is not a budget: write seconds (1s, 0.5s), milliseconds (250ms) or iterations (2000)"
+                T(
+                    "'{arg}' is not a budget: write seconds (1s, 0.5s), milliseconds (250ms) or iterations (2000)",
+                    arg=arg,
+                )
             )
         if budget["iterations"]:
             return MCTSPlayer(time_per_turn=None, iterations=int(budget["iterations"]), seed=seed, name=f"mcts:{arg}")
@@ -65,17 +69,22 @@ def make_player(spec: str, seed: int | None = None) -> Player:
         return MCTSPlayer(time_per_turn=seconds, seed=seed, name=f"mcts:{arg}")
     if kind == "ismcts":
         if not arg.isdigit() or int(arg) < 1:
-            raise PlayerSpecError(f"ismcts needs a number of simulations a step, like ismcts:20 (got '{arg}')")
+            raise PlayerSpecError(
+                T("ismcts needs a number of simulations a step, like ismcts:20 (got '{arg}')", arg=arg)
+            )
         from cafe.envs.openspiel import ISMCTSPlayer
 
         return ISMCTSPlayer(int(arg), seed)
     if kind == "cmd":
         if not arg.strip():
-            raise PlayerSpecError("cmd: needs the command that starts the engine, like cmd:cafe engine")
+            raise PlayerSpecError(T("cmd: needs the command that starts the engine, like cmd:cafe engine"))
         from cafe.engine.client import EnginePlayer
 
         return EnginePlayer(arg)
     raise PlayerSpecError(
-        f"unknown player '{spec}': use random, greedy, mcts[:BUDGET], easy, medium, hard, expert, "
-        "ismcts:N or cmd:COMMAND"
+        T(
+            "unknown player '{spec}': use random, greedy, mcts[:BUDGET], easy, medium, hard, expert, ismcts:N or "
+            "cmd:COMMAND",
+            spec=spec,
+        )
     )

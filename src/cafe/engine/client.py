@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from cafe.engine import PROTOCOL
 from cafe.errors import CafeError
+from cafe.i18n import T
 from cafe.steps import Step, parse_step
 from cafe.view import View
 
@@ -39,7 +40,9 @@ class EnginePlayer:
                 bufsize=1,
             )
         except OSError as error:
-            raise EngineError(f"cannot start engine '{command}': {error.strerror or error}") from None
+            raise EngineError(
+                T("cannot start engine '{command}': {reason}", command=command, reason=str(error.strerror or error))
+            ) from None
         self._lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self._send(PROTOCOL)
@@ -52,14 +55,20 @@ class EnginePlayer:
         self._send("go")
         for line in self._until("bestmove ", self.answer_seconds):
             if line.startswith("error "):
-                raise EngineError(f"engine '{self.command}' said: {line.removeprefix('error ')}")
+                raise EngineError(
+                    T("engine '{command}' said: {words}", command=self.command, words=line.removeprefix("error "))
+                )
         text = self._last.removeprefix("bestmove ").strip()
         try:
             step = parse_step(text)
         except CafeError as error:
-            raise EngineError(f"engine '{self.command}' answered '{text}': {error}") from None
+            raise EngineError(
+                T("engine '{command}' answered '{text}': {error}", command=self.command, text=text, error=str(error))
+            ) from None
         if step not in legal:
-            raise EngineError(f"engine '{self.command}' chose {step}, which is not legal here")
+            raise EngineError(
+                T("engine '{command}' chose {step}, which is not legal here", command=self.command, step=str(step))
+            )
         return step
 
     def close(self) -> None:
@@ -79,7 +88,7 @@ class EnginePlayer:
             stdin.write(line + "\n")
             stdin.flush()
         except (BrokenPipeError, OSError):
-            raise EngineError(f"engine '{self.command}' has stopped") from None
+            raise EngineError(T("engine '{command}' has stopped", command=self.command)) from None
 
     def _read(self) -> None:
         stdout = self._process.stdout
@@ -95,9 +104,22 @@ class EnginePlayer:
             try:
                 line = self._lines.get(timeout=seconds)
             except queue.Empty:
-                raise EngineError(f"engine '{self.command}' gave no '{prefix.strip()}' within {seconds:g} s") from None
+                raise EngineError(
+                    T(
+                        "engine '{command}' gave no '{answer}' within {seconds:g} s",
+                        command=self.command,
+                        answer=prefix.strip(),
+                        seconds=seconds,
+                    )
+                ) from None
             if line is None:
-                raise EngineError(f"engine '{self.command}' stopped before answering '{prefix.strip()}'")
+                raise EngineError(
+                    T(
+                        "engine '{command}' stopped before answering '{answer}'",
+                        command=self.command,
+                        answer=prefix.strip(),
+                    )
+                )
             seen.append(line)
             if line.startswith(prefix) or (line.startswith("error ") and prefix == "bestmove "):
                 self._last = line
