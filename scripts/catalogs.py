@@ -115,7 +115,7 @@ def compiled(catalog: Catalog) -> bytes:
 
 def po_text(catalog: Catalog) -> bytes:
     out = io.BytesIO()
-    write_po(out, catalog, width=100, sort_output=True, include_previous=False)
+    write_po(out, catalog, width=100, sort_output=True, include_previous=False, include_lineno=False)  # no churn
     return out.getvalue()
 
 
