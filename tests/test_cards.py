@@ -13,6 +13,8 @@ from cafe import IllegalStepError, Step, Tile
 from cafe.card_game import CardGame
 from cafe.cli import main
 from cafe.record import Record
+from cafe.svg import view_svg
+from cafe.text import view_text
 from cafe.tiles import Nation, full_set
 
 # slots in order c3 (centre), b4, d4, b2, d2; b4's places are b5 a4 (outer), c4 b3 (inner)
@@ -249,9 +251,9 @@ def test_card_replay_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 
 def test_card_rendering() -> None:
     game = position(["FRAf"], {"c4": "ITAm", "b5": "ITAf"})
-    text = str(game)
+    text = view_text(game.view())
     assert "[FRA]" in text and "ITAm" in text and "Deck:" in text
-    svg = game._repr_svg_()
+    svg = view_svg(game.view())
     assert svg.count('data-table="') == 5 and svg.count('data-place="') == 12 and svg.count('data-guest="') == 2
 
 

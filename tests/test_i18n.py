@@ -14,13 +14,12 @@ from types import ModuleType
 
 import pytest
 from babel.messages.catalog import Catalog
-from starlette.testclient import TestClient
 
 from cafe import BoardGame, IllegalStepError, i18n
 from cafe.i18n import NT, T, Text
 from cafe.server.app import create_app
 from cafe.server.rooms import HELP
-from test_server import Person, close_all
+from test_server import Person, close_all, served
 
 ROOT = Path(__file__).parent.parent
 EXAMPLES = Path(__file__).parent / "data" / "rulebook-examples.json"
@@ -185,7 +184,7 @@ def test_the_command_line_and_argparse_speak_the_language(capsys: pytest.Capture
 
 
 def test_each_person_hears_refusals_answers_and_news_in_their_own_language(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path, bot_delay=0.0)) as client:
+    with served(create_app(tmp_path, bot_delay=0.0)) as client:
         try:
             ann, bob = Person(client, "Ann"), Person(client, "Bob")
             ann.send({"type": "language", "lang": "de-DE"})
@@ -218,7 +217,7 @@ def test_each_person_hears_refusals_answers_and_news_in_their_own_language(tmp_p
 
 
 def test_the_catalogue_names_nations_tiles_presets_and_options_in_the_language_asked(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path)) as client:
+    with served(create_app(tmp_path)) as client:
         czech = client.get("/catalogue.json?lang=cs").json()
         assert czech["language"] == "cs" and czech["nations"]["GER"]["name"] == "Německo"
         assert czech["tiles"]["USAf"] == "americká dáma" and czech["tiles"]["JOKm"] == "žolík \N{EN DASH} pán"

@@ -17,8 +17,9 @@ from cafe import BoardGame
 from cafe.card_game import CardGame
 from cafe.cli import build_parser
 from cafe.errors import CafeError
-from cafe.play.app import CafeApp, PassKeyboard, cafe_map
+from cafe.play.app import CafeApp, PassKeyboard
 from cafe.play.command import build_session
+from cafe.play.drawing import cafe_map
 from cafe.play.session import Seat, SeatError, Session, parse_seats
 from cafe.record import Record
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
@@ -83,13 +84,21 @@ def close_all() -> None:
         OPEN.pop().__exit__(None, None, None)
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path, away_seconds=0.2, bot_delay=0.0)) as client:
+@contextlib.contextmanager
+def served(app: Any) -> Iterator[TestClient]:
+    """A test client whose connections all close when the block ends, even when it fails: one left open would keep
+    the client from closing, and turn a failing assertion into a hang."""
+    with TestClient(app) as client:
         try:
             yield client
         finally:
             close_all()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[TestClient]:
+    with served(create_app(tmp_path, away_seconds=0.2, bot_delay=0.0)) as client:
+        yield client
 
 
 def open_room(client: TestClient, edition: str = "board") -> tuple[Person, Person, str]:
@@ -263,14 +272,14 @@ def test_a_whole_game_against_a_bot_and_its_record(server: TestClient) -> None:
 
 
 def test_a_restart_continues_every_game_from_its_last_step(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path, bot_delay=0.0)) as client:
+    with served(create_app(tmp_path, bot_delay=0.0)) as client:
         ann, _, room = open_room(client)
         ann.say(room, "/start")
         state = ann.room(status="playing")
         ann.send({"type": "step", "room": room, "step": state["legal"][0], "plies": 0})
         before = ann.room(plies=1)
         close_all()
-    with TestClient(create_app(tmp_path, bot_delay=0.0)) as client:
+    with served(create_app(tmp_path, bot_delay=0.0)) as client:
         ann_again = Person(client, token=ann.token)
         after = ann_again.room(id=room)
         close_all()
@@ -403,13 +412,13 @@ def test_browsers_get_the_cafe_drawn_and_others_do_not(server: TestClient) -> No
 
 
 def test_waiting_rooms_keep_their_seats_over_a_restart_and_close_when_emptied(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path, bot_delay=0.0)) as client:
+    with served(create_app(tmp_path, bot_delay=0.0)) as client:
         ann, bob, room = open_room(client)
         ann.say(room, "/bot hard")
         while len(ann.room(id=room)["seats"]) < 3:
             pass
         close_all()
-    with TestClient(create_app(tmp_path, bot_delay=0.0)) as client:
+    with served(create_app(tmp_path, bot_delay=0.0)) as client:
         ann, bob = Person(client, token=ann.token), Person(client, token=bob.token)
         seats = ann.room(id=room)["seats"]
         assert [s["name"] for s in seats] == ["Ann", "Bob", "Hard bot 3"]

@@ -11,13 +11,13 @@ from starlette.testclient import TestClient
 
 from cafe.record import Record
 from cafe.server.app import create_app
-from test_server import Person, close_all, open_room
+from test_server import Person, close_all, open_room, served
 
 
 @pytest.fixture
 def cafe(tmp_path: Path) -> Any:
     app = create_app(tmp_path, bot_delay=0.0, analysis_budget=4, hint_seconds=0.05, rate=1000.0, burst=1000)
-    with TestClient(app) as client:
+    with served(app) as client:
         try:
             yield client
         finally:

@@ -135,13 +135,12 @@ def test_postgresql_migrations_run_once_even_from_processes_starting_together() 
 
 @pytest.mark.services
 def test_the_cafe_plays_and_restarts_on_postgresql() -> None:
-    from starlette.testclient import TestClient
 
     from cafe.server.app import create_app
-    from test_server import Person, close_all
+    from test_server import Person, close_all, served
 
     with fresh_database() as url:
-        with TestClient(create_app(store=PostgresStore(url), bot_delay=0.0)) as client:
+        with served(create_app(store=PostgresStore(url), bot_delay=0.0)) as client:
             ann = Person(client, "Ann")
             ann.send({"type": "create", "edition": "cards"})
             room = ann.room()["id"]
@@ -153,7 +152,7 @@ def test_the_cafe_plays_and_restarts_on_postgresql() -> None:
                     ann.send({"type": "step", "room": room, "step": state["legal"][0], "plies": state["plies"]})
                 state = ann.room()
             close_all()
-        with TestClient(create_app(store=PostgresStore(url), bot_delay=0.0)) as client:
+        with served(create_app(store=PostgresStore(url), bot_delay=0.0)) as client:
             again = Person(client, token=ann.token)
             after = again.room(id=room)
             close_all()

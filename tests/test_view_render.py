@@ -7,8 +7,8 @@ import random
 import xml.etree.ElementTree as ET
 
 from cafe import BoardGame
-from cafe.svg import board_svg
-from cafe.text import board_text
+from cafe.svg import board_svg, view_svg
+from cafe.text import board_text, view_text
 
 from conftest import DUO_BOARD, play_random
 
@@ -66,13 +66,14 @@ def test_text_rendering() -> None:
     for guest in game.view().guests:
         assert guest.tile.name in text or f"{guest.nation.name}{guest.tile.name[-1]}*" in text
     assert "Ann" in text and "Bag:" in text and "BAR" in text
-    assert str(game) == text
+    assert view_text(game.view()) == text
+    assert repr(game).startswith("<BoardGame turn ") and "Ann" in repr(game)  # a game does not draw itself
 
 
 def test_text_rendering_of_a_board_without_a_bar_lists_the_bar() -> None:
     game = BoardGame(2, seed=1, board=DUO_BOARD)
     game.push(next(s for s in game.legal_steps() if s.kind == "bar"))
-    text = str(game)
+    text = view_text(game.view())
     assert "Bar: " in text and "[USA1]" in text and "(1/20 stools)" in text
 
 
@@ -94,7 +95,7 @@ def test_svg_rendering_is_a_pure_function_of_the_view() -> None:
     assert len(stools) == 20
     labels = {e.text for e in root.iter(f"{ns}text")}
     assert {"a", "m", "1", "13", "BAR", "+5", "-14"} <= labels
-    assert game._repr_svg_() == board_svg(view)
+    assert view_svg(view) == board_svg(view) and view_svg(view)._repr_svg_() == board_svg(view)
 
 
 def test_svg_of_a_custom_board() -> None:

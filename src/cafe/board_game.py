@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from cafe.board_state import CLOSED, FREE, State
 from cafe.errors import RecordError
@@ -23,9 +23,11 @@ from cafe.options import BoardRules, make_rules
 from cafe.steps import PASS, STOP, Kind, Step
 from cafe.tiles import (
     JOKER_F,
+    NATIONS,
     TILE_GENDER,
     TILE_NATION,
     TILE_TYPES,
+    TILES,
     Gender,
     Nation,
     Tile,
@@ -34,9 +36,7 @@ from cafe.tiles import (
     read_set,
     remainder,
 )
-
-if TYPE_CHECKING:
-    from cafe.view import BoardView
+from cafe.view import BoardView, SeatedGuest
 
 HAND = 5
 PRINTED = BoardRules()
@@ -374,9 +374,23 @@ class BoardGame(SteppedGame):
 
     def view(self, seat: int | None = None) -> BoardView:
         """What ``seat`` may see (None: a spectator); never the bag order."""
-        from cafe.view import board_view
-
-        return board_view(self, seat)
+        s = self._s
+        board = self.board
+        hidden = self.rules.surprise_guests and not s.over
+        shown = [not hidden or p == seat for p in range(len(self.players))]
+        return BoardView(
+            **self._view_fields(seat, shown, tuple(self.turns())),
+            board=board,
+            guests=tuple(
+                SeatedGuest(board.chair_ids[c], TILES[t], NATIONS[s.nat[c]]) for c, t in enumerate(s.occ) if t >= 0
+            ),
+            closed_chairs=tuple(board.chair_ids[c] for c, t in enumerate(s.occ) if t == CLOSED),
+            bar=tuple(TILES[t] for t in s.stools),
+            bar_values=self.rules.bar_values,
+            hand_sizes=tuple(s.hand_size),
+            eliminated=tuple(s.eliminated),
+            bag_count=self.bag_count(),
+        )
 
     def places(self) -> tuple[int, ...] | None:
         """Each seat's place (1 = first; shared places repeat) once the game is over (RULES.md §2.8).

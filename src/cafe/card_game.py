@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from cafe.card_state import CARD_TYPES, FREE, CardState
 from cafe.errors import RecordError
@@ -31,9 +31,7 @@ from cafe.tiles import (
     read_set,
     remainder,
 )
-
-if TYPE_CHECKING:
-    from cafe.view import CardView
+from cafe.view import CardView
 
 HAND = 7
 HAND_LIMIT = 12  # no drawing at 12 cards; lay one face down instead
@@ -198,10 +196,24 @@ class CardGame(SteppedGame):
         return tuple(places[p] for p in seats)
 
     def view(self, seat: int | None = None) -> CardView:
-        """What ``seat`` may see (None: a spectator): never another hand, the deck or the table pile."""
-        from cafe.view import card_view
-
-        return card_view(self, seat)
+        """What ``seat`` may see (None: a spectator): never another hand, the deck or the table pile; hands are
+        shown to all once the game is over."""
+        s = self._s
+        board = self.board
+        seats = range(len(self.players))
+        shown = [s.over or p == seat for p in seats]
+        movers = [r.player for r in self.results if r.turn_over]
+        turns = tuple(self.seen_step(text, player, seat) for text, player in zip(self.turns(), movers, strict=True))
+        return CardView(
+            **self._view_fields(seat, shown, turns),
+            board=board,
+            tables=tuple(NATIONS[n] for n in s.slot_nat),
+            clients=tuple((board.place_ids[p], TILES[c]) for p, c in enumerate(s.occ) if c >= 0),
+            face_down=tuple(tuple(TILES[c] for c in s.down[p]) if shown[p] else None for p in seats),
+            face_down_counts=tuple(len(d) for d in s.down),
+            deck_count=self.deck_count(),
+            table_pile_count=self.table_pile_count(),
+        )
 
     # ------------------------------------------------------------------ legal steps
 

@@ -14,6 +14,7 @@ from cafe import __version__, i18n
 from cafe.errors import CafeError
 from cafe.i18n import N_, T, _
 from cafe.record import Record, summary
+from cafe.text import view_text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -212,7 +213,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         for number, (turn, points) in enumerate(zip(game.turns(), game.turn_points(), strict=True), start=1):
             print(f"{number:>3}. {turn:<28} {points:+d}")  # notation and numbers: the same in every language
         print()
-    print(game)
+    print(view_text(game.view()))
     return 0
 
 
@@ -307,9 +308,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         turn = f"{game.turns()[-1]} ({game.turn_points()[-1]:+d})"
         print(_("Turn {n}: {name} plays {turn}", n=number + 1, name=names[player], turn=turn))
         if args.delay > 0:
-            print(game, end="\n\n")
+            print(view_text(game.view()), end="\n\n")
             time.sleep(args.delay)
-    print(game)
+    print(view_text(game.view()))
     if args.record:
         with open(args.record, "w", encoding="utf-8") as out:
             out.write(Record.of(game).dumps())

@@ -13,6 +13,7 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from cafe.errors import IllegalStepError, RecordError
 from cafe.i18n import T, Text
+from cafe.options import BoardRules, CardRules, rules_to_json
 from cafe.steps import STOP, Step, format_turn, parse_step, parse_turn
 from cafe.tiles import TILES, Tile, as_tile
 
@@ -63,6 +64,7 @@ class SteppedGame:
 
     END_REASONS: ClassVar[dict[str, str]] = {}
     players: tuple[str, ...]
+    rules: BoardRules | CardRules
     _s: Any  # the edition's state: legal, over, current, turn_no, scores, hands, end_reason, penalties; copy()
 
     def _start_history(self) -> None:
@@ -152,15 +154,39 @@ class SteppedGame:
             return False
         return True
 
-    def _repr_svg_(self) -> str:
-        from cafe.svg import view_svg
+    def __repr__(self) -> str:
+        mover = self.players[self.current_player]
+        state = "over" if self.is_over() else f"turn {self.turn_number + 1}, {mover} to move"
+        scores = ", ".join(f"{name} {score}" for name, score in zip(self.players, self._s.scores, strict=True))
+        return f"<{type(self).__name__} {state}: {scores}>"
 
-        return view_svg(self.view())
+    def seen_step(self, text: str, player: int, seat: int | None) -> str:
+        """A step (or turn) of ``player`` as ``seat`` sees it: another's face-down card is only 'down' until the
+        card game ends (RULES.md §5); everything else is open."""
+        if text.startswith("down:") and player != seat and not self.is_over():
+            return "down"
+        return text
 
-    def __str__(self) -> str:
-        from cafe.text import view_text
-
-        return view_text(self.view())
+    def _view_fields(self, seat: int | None, shown: list[bool], turns: tuple[str, ...]) -> dict[str, Any]:
+        """The fields every edition's view has (:class:`cafe.view.GameView`); ``shown`` says whose hands ``seat``
+        sees."""
+        s = self._s
+        return {
+            "seat": seat,
+            "players": self.players,
+            "rules": rules_to_json(self.rules),
+            "hands": tuple(tuple(self.hand(p)) if shown[p] else None for p in range(len(self.players))),
+            "hand_counts": tuple(s.hand_n),
+            "scores": tuple(s.scores),
+            "penalties": self.penalties(),
+            "current_player": s.current,
+            "turn_number": s.turn_no,
+            "this_turn": tuple(str(step) for step in self.this_turn()),
+            "turns": turns,
+            "over": s.over,
+            "end_reason": self.end_reason,
+            "winner": self.winner(),
+        }
 
     # ------------------------------------------------------------------ making moves
 

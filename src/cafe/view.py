@@ -5,6 +5,9 @@ hand hidden from the seat.  Board-game hands are open in the printed rules;
 with ``surprise_guests``, and always in the card game, a player sees only
 their own hand and the others' counts.  A view is plain data (``to_json``) so
 that it can cross a network.
+
+Each edition builds its own views (``BoardGame.view``, ``CardGame.view``); this module knows neither game, and
+the renderings (``text.py``, ``svg.py``) draw views, never games.
 """
 
 from __future__ import annotations
@@ -12,14 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from cafe.board_game import BoardGame
-from cafe.board_state import CLOSED
-from cafe.card_game import CardGame
 from cafe.errors import RecordError
 from cafe.i18n import T
 from cafe.layout import Board, CardBoard, load_board, load_card_board
-from cafe.options import rules_to_json
-from cafe.tiles import NATIONS, TILES, Nation, Tile
+from cafe.tiles import Nation, Tile
 
 
 @dataclass(frozen=True)
@@ -125,76 +124,6 @@ class CardView(GameView):
 
 
 View = BoardView | CardView  # what a player of either edition is shown
-
-
-def _common(game: BoardGame | CardGame, seat: int | None, shown: list[bool], turns: tuple[str, ...]) -> dict[str, Any]:
-    """The fields of :class:`GameView`; ``shown`` says whose hands this seat sees."""
-    s = game.state
-    return {
-        "seat": seat,
-        "players": game.players,
-        "rules": rules_to_json(game.rules),
-        "hands": tuple(tuple(game.hand(p)) if shown[p] else None for p in range(len(game.players))),
-        "hand_counts": tuple(s.hand_n),
-        "scores": tuple(s.scores),
-        "penalties": game.penalties(),
-        "current_player": s.current,
-        "turn_number": s.turn_no,
-        "this_turn": tuple(str(step) for step in game.this_turn()),
-        "turns": turns,
-        "over": s.over,
-        "end_reason": game.end_reason,
-        "winner": game.winner(),
-    }
-
-
-def board_view(game: BoardGame, seat: int | None = None) -> BoardView:
-    """The view of ``seat`` (or a spectator's) of ``game``."""
-    s = game.state
-    board = game.board
-    hidden = game.rules.surprise_guests and not s.over
-    shown = [not hidden or p == seat for p in range(len(game.players))]
-    return BoardView(
-        **_common(game, seat, shown, tuple(game.turns())),
-        board=board,
-        guests=tuple(
-            SeatedGuest(board.chair_ids[c], TILES[t], NATIONS[s.nat[c]]) for c, t in enumerate(s.occ) if t >= 0
-        ),
-        closed_chairs=tuple(board.chair_ids[c] for c, t in enumerate(s.occ) if t == CLOSED),
-        bar=tuple(TILES[t] for t in s.stools),
-        bar_values=game.rules.bar_values,
-        hand_sizes=tuple(s.hand_size),
-        eliminated=tuple(s.eliminated),
-        bag_count=game.bag_count(),
-    )
-
-
-def seen_step(game: BoardGame | CardGame, text: str, player: int, seat: int | None) -> str:
-    """A step (or turn) of ``player`` as ``seat`` sees it: another's face-down card is only 'down' until the card
-    game ends (RULES.md §5); everything else is open."""
-    if text.startswith("down:") and player != seat and not game.is_over():
-        return "down"
-    return text
-
-
-def card_view(game: CardGame, seat: int | None = None) -> CardView:
-    """The view of ``seat`` (or a spectator's) of a card game; hands are shown to all once it is over."""
-    s = game.state
-    board = game.board
-    seats = range(len(game.players))
-    shown = [s.over or p == seat for p in seats]
-    turn_players = [r.player for r in game.results if r.turn_over]
-    turns = tuple(seen_step(game, text, player, seat) for text, player in zip(game.turns(), turn_players, strict=True))
-    return CardView(
-        **_common(game, seat, shown, turns),
-        board=board,
-        tables=tuple(NATIONS[n] for n in s.slot_nat),
-        clients=tuple((board.place_ids[p], TILES[c]) for p, c in enumerate(s.occ) if c >= 0),
-        face_down=tuple(tuple(TILES[c] for c in s.down[p]) if shown[p] else None for p in seats),
-        face_down_counts=tuple(len(d) for d in s.down),
-        deck_count=game.deck_count(),
-        table_pile_count=game.table_pile_count(),
-    )
 
 
 def view_from_json(data: Any) -> View:

@@ -14,6 +14,7 @@ The forms (used by ``cafe arena`` and ``cafe engine``):
 
 from __future__ import annotations
 
+import importlib.metadata
 import re
 
 from cafe.ai.base import Player
@@ -35,6 +36,15 @@ _BUDGET = re.compile(r"^(?:(?P<seconds>\d+(?:\.\d+)?)s|(?P<millis>\d+)ms|(?P<ite
 
 class PlayerSpecError(CafeError):
     """A player string that names no player."""
+
+
+PLUGINS = "cafe.players"  # the entry-point group of players that live elsewhere: KIND = "module:factory(arg, seed)"
+
+
+def _plugins() -> dict[str, importlib.metadata.EntryPoint]:
+    """Players named by other packages (and by this one's adapters, such as ``ismcts``): this registry imports none of
+    them until one is asked for."""
+    return {entry.name: entry for entry in importlib.metadata.entry_points(group=PLUGINS)}
 
 
 def make_player(spec: str, seed: int | None = None) -> Player:
@@ -67,14 +77,10 @@ def make_player(spec: str, seed: int | None = None) -> Player:
             return MCTSPlayer(time_per_turn=None, iterations=int(budget["iterations"]), seed=seed, name=f"mcts:{arg}")
         seconds = float(budget["seconds"]) if budget["seconds"] else int(budget["millis"]) / 1000
         return MCTSPlayer(time_per_turn=seconds, seed=seed, name=f"mcts:{arg}")
-    if kind == "ismcts":
-        if not arg.isdigit() or int(arg) < 1:
-            raise PlayerSpecError(
-                T("ismcts needs a number of simulations a step, like ismcts:20 (got '{arg}')", arg=arg)
-            )
-        from cafe.envs.openspiel import ISMCTSPlayer
-
-        return ISMCTSPlayer(int(arg), seed)
+    factory = _plugins().get(kind)
+    if factory is not None:
+        named: Player = factory.load()(arg, seed)
+        return named
     if kind == "cmd":
         if not arg.strip():
             raise PlayerSpecError(T("cmd: needs the command that starts the engine, like cmd:cafe engine"))

@@ -42,6 +42,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from cafe.ai.levels import PlayerSpecError
 from cafe.ai.worlds import Worlds
 from cafe.board_game import HAND as BOARD_HAND
 from cafe.board_game import BoardGame
@@ -49,6 +50,7 @@ from cafe.card_game import HAND as CARD_HAND
 from cafe.card_game import CardGame
 from cafe.envs.actions import ActionSpace, actions_of
 from cafe.envs.observation import encode, observation_size
+from cafe.i18n import T
 from cafe.layout import load_card_board
 from cafe.options import make_rules
 from cafe.steps import Step
@@ -307,6 +309,13 @@ def state_around(game: CafeGame, engine: Game) -> CafeState:
     for pile in state.piles.values():
         pile.settled = len(pile.order)
     return state
+
+
+def ismcts_player(arg: str, seed: int | None = None) -> ISMCTSPlayer:
+    """``ismcts:N``, as the players' registry names it (an entry point of the group ``cafe.players``)."""
+    if not arg.isdigit() or int(arg) < 1:
+        raise PlayerSpecError(T("ismcts needs a number of simulations a step, like ismcts:20 (got '{arg}')", arg=arg))
+    return ISMCTSPlayer(int(arg), seed)
 
 
 class ISMCTSPlayer:

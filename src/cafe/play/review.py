@@ -19,7 +19,7 @@ from textual.widgets import Footer, Header, Static
 
 from cafe.ai.analysis import DEFAULT_BUDGET, VERDICT_WORDS, TurnReview, review_record
 from cafe.i18n import N_, _, translate
-from cafe.play.app import cafe_map, translate_bindings
+from cafe.play.drawing import cafe_map, translate_bindings
 from cafe.record import Record
 
 VERDICT_STYLES = {"best": "green", "good": "", "inaccuracy": "yellow", "mistake": "orange1", "blunder": "bold red"}

@@ -27,7 +27,6 @@ from cafe.server.ratings import rated_update, shown
 from cafe.server.store import Ending, Result, RoomRow, SeatRow, StepConflict, Store, name_key
 from cafe.steps import parse_step
 from cafe.svg import view_svg
-from cafe.view import seen_step
 
 MIN_PLAYERS = 2
 REPLACEMENT_BOT = "medium"  # who takes over the seat of a player who left a game
@@ -188,7 +187,7 @@ class Room:
                 turn = {"seat": result.player, "steps": [], "points": 0}
                 log.append(turn)
             if str(result.step) != "stop":
-                turn["steps"].append(seen_step(game, str(result.step), result.player, seat))
+                turn["steps"].append(game.seen_step(str(result.step), result.player, seat))
             turn["points"] += result.points
             turn["hint"] = len(log) - 1 in self.hinted
             if result.turn_over:

@@ -1,0 +1,105 @@
+"""The package's layers are one-way: no module imports, even lazily, one that imports it back; the rules
+know nothing of their renderings; the players' registry does not reach up into the research adapters."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SRC = Path(__file__).parent.parent / "src"
+
+
+def module_name(path: Path) -> str:
+    name = ".".join(path.relative_to(SRC).with_suffix("").parts)
+    return name.removesuffix(".__init__")
+
+
+def imported(path: Path, modules: set[str]) -> set[str]:
+    """The package's modules that ``path`` imports anywhere (in functions too), leaving out ``if TYPE_CHECKING:``."""
+    tree = ast.parse(path.read_text())
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for inner in ast.walk(node)
+    }
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module:
+            out |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.Import):
+            out |= {alias.name for alias in node.names}
+    return out & modules
+
+
+def import_graph() -> dict[str, set[str]]:
+    paths = {module_name(path): path for path in (SRC / "cafe").rglob("*.py")}
+    modules = set(paths)
+    return {name: imported(path, modules) - {name} for name, path in paths.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_module_imports_one_that_imports_it_back() -> None:
+    assert cycles(import_graph()) == []
+
+
+def test_the_check_would_see_a_circle() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_rules_know_nothing_of_their_renderings_and_views_nothing_of_the_games() -> None:
+    graph = import_graph()
+    for rules in ("cafe.game", "cafe.board_game", "cafe.card_game", "cafe.board_state", "cafe.card_state"):
+        assert not graph[rules] & {"cafe.svg", "cafe.text"}, rules
+    assert not graph["cafe.view"] & {"cafe.game", "cafe.board_game", "cafe.card_game"}
+    assert not any(name.startswith("cafe.envs") for name in graph["cafe.ai.levels"])
+
+
+def test_playing_a_game_loads_neither_renderer_nor_adapter() -> None:
+    script = (
+        "import sys; from cafe import BoardGame, CardGame\n"
+        "for game in (BoardGame(4, seed=1), CardGame(3, seed=1)):\n"
+        "    while not game.is_over(): game.push(game.legal_steps()[0])\n"
+        "    game.view(0)\n"
+        "import json; print(json.dumps(sorted(m for m in sys.modules if m.startswith('cafe'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    loaded = set(json.loads(done.stdout))
+    assert {"cafe.board_game", "cafe.card_game", "cafe.view"} <= loaded
+    assert not loaded & {"cafe.svg", "cafe.text", "cafe.ai.levels"} and not any("envs" in m for m in loaded)
