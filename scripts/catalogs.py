@@ -149,7 +149,8 @@ def files() -> tuple[dict[Path, bytes], list[str]]:
         wrong += problems(language, catalog)
         folder = LOCALE / language / "LC_MESSAGES"
         out[folder / f"{DOMAIN}.po"] = po_text(catalog)
-        out[folder / f"{DOMAIN}.mo"] = compiled(catalog)
+        if language != "en":  # English needs no compiled catalog: its messages are the code's own
+            out[folder / f"{DOMAIN}.mo"] = compiled(catalog)
         out[CLIENT / "i18n" / f"{language}.json"] = browser_json(language, catalog)
     return out, wrong
 
