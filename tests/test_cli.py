@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import cafe.board_game
 from cafe.cli import main
 from cafe.record import Record
 
@@ -29,6 +30,10 @@ def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
     keys = ["games_per_second_2p", "games_per_second_4p", "games_per_second_4p_full_lists", "playouts_per_second_4p"]
     for key in [*keys, "legal_generations_per_second", "steps_per_second_4p", "card_games_per_second_4p"]:
         assert data[key] > 0
+    assert data["compiled"] is (not cafe.board_game.__file__.endswith(".py"))
+    # python-chess (a test dependency) measured in the same run: the ratio of each edition, median and lowest
+    assert 0 < data["games_per_1k_chess_plies_min"] <= data["games_per_1k_chess_plies"]
+    assert 0 < data["card_games_per_1k_chess_plies_min"] <= data["card_games_per_1k_chess_plies"]
 
 
 def test_bench_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -86,13 +88,55 @@ def legal_generations_per_second(seconds: float, seed: int = 0) -> float:
     return rounds_per_second * len(positions)
 
 
-def run(seconds: float = 3.0) -> dict[str, Any]:
+def chess_plies_per_second(seconds: float, seed: int = 0) -> float:
+    """Plies per second of complete random games of python-chess (legal moves listed, one chosen uniformly), the
+    yardstick of pure-Python game engines."""
+    import chess
+
+    rng = random.Random(seed)
+
+    def play(_: int) -> int:
+        board = chess.Board()
+        while not board.is_game_over():
+            board.push(rng.choice(list(board.legal_moves)))
+        return board.ply()
+
+    rate, calls, plies = _per_second(play, seconds)
+    return rate * plies / calls
+
+
+def versus_chess(rounds: int = 5, seconds: float = 1.0) -> dict[str, Any]:
+    """Complete random 4-player games per 1,000 random python-chess plies, for each edition: the three measured in
+    turn, ``rounds`` times, so that the machine's moods touch all alike; the median and the lowest round."""
+    board: list[float] = []
+    cards: list[float] = []
+    for r in range(rounds):
+        per_ply = chess_plies_per_second(seconds, seed=r) / 1000
+        board.append(games_per_second(4, seconds, seed=r)[0] / per_ply)
+        cards.append(card_games_per_second(4, seconds, seed=r) / per_ply)
+    return {
+        "games_per_1k_chess_plies": round(statistics.median(board), 1),
+        "games_per_1k_chess_plies_min": round(min(board), 1),
+        "card_games_per_1k_chess_plies": round(statistics.median(cards), 1),
+        "card_games_per_1k_chess_plies_min": round(min(cards), 1),
+        "chess_rounds": rounds,
+    }
+
+
+def compiled() -> bool:
+    """Whether the engine runs as compiled extension modules (mypyc) rather than pure Python."""
+    import cafe.board_game
+
+    return not (cafe.board_game.__file__ or "").endswith(".py")
+
+
+def run(seconds: float = 3.0, chess_rounds: int = 5) -> dict[str, Any]:
     g2, _, _ = games_per_second(2, seconds)
     g4, n4, s4 = games_per_second(4, seconds)
     full, _, _ = games_per_second(4, seconds, full=True)
     playouts = playouts_per_second(4, seconds)
     cards = card_games_per_second(4, seconds)
-    return {
+    out: dict[str, Any] = {
         "games_per_second_2p": round(g2, 1),
         "games_per_second_4p": round(g4, 1),
         "games_per_second_4p_full_lists": round(full, 1),
@@ -102,4 +146,8 @@ def run(seconds: float = 3.0) -> dict[str, Any]:
         "mean_steps_per_game_4p": round(s4 / n4, 1),
         "legal_generations_per_second": round(legal_generations_per_second(seconds)),
         "seconds_per_measure": seconds,
+        "compiled": compiled(),
     }
+    if importlib.util.find_spec("chess") is not None:  # python-chess, the yardstick, is installed
+        out.update(versus_chess(chess_rounds, seconds / 3))
+    return out
