@@ -111,15 +111,13 @@ def _value_table(scoring: str) -> tuple[tuple[int, int], ...]:
     return ((0, 0), (0, 0), (2, 4), (3, 6), (4, 8))
 
 
-class BoardGame(SteppedGame):
+class BoardGame(SteppedGame[State, BoardRules]):
     """A game of the board edition: the position, its history, and the rules that move it.
 
     >>> game = BoardGame(["Ann", "Bob"], seed=1)
     >>> len(game.hand(0))
     5
     """
-
-    _s: State
 
     # why the game ended (RULES.md §2.8), by the keys of State.end_reason
     # i18n: browser
@@ -154,7 +152,7 @@ class BoardGame(SteppedGame):
             made = make_rules("board", rules)
             assert isinstance(made, BoardRules)
             rules = made
-        self.rules: BoardRules = rules
+        self.rules = rules
         self.board: Board = board if isinstance(board, Board) else load_board(board)
         self.topo = topology(self.board)
         self.bag: tuple[Tile, ...] = _check_bag(bag) if bag is not None else _shuffled(seed)

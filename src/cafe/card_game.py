@@ -48,7 +48,7 @@ DOWN_STEPS = tuple(Step(Kind.DOWN, TILES[card]) for card in range(CARD_TYPES))
 TAKEN, WRONG_NATION, MUST_JOIN, GENDER, ZERO_ALONE, NOT_TRIBE = range(1, 7)
 
 
-class CardGame(SteppedGame):
+class CardGame(SteppedGame[CardState, CardRules]):
     """A game of the card edition.
 
     >>> game = CardGame(["Ann", "Bob", "Cy"], seed=1)
@@ -56,7 +56,6 @@ class CardGame(SteppedGame):
     (7, 75)
     """
 
-    _s: CardState
     END_REASONS: ClassVar[dict[str, str]] = {
         # i18n: browser
         "tables": N_("the table pile cannot replace the full tables"),
@@ -80,7 +79,7 @@ class CardGame(SteppedGame):
             made = make_rules("cards", rules)
             assert isinstance(made, CardRules)
             rules = made
-        self.rules: CardRules = rules
+        self.rules = rules
         self.board: CardBoard = load_card_board()
         rng = random.Random(seed)
         self.deck: tuple[Tile, ...] = _check_deck(deck) if deck is not None else _shuffled(full_set(jokers=False), rng)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar, NamedTuple, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 from cafe.errors import IllegalStepError, RecordError
 from cafe.i18n import T, Text
@@ -56,16 +56,38 @@ class StepResult(NamedTuple):
     game_over: bool = False
 
 
-G = TypeVar("G", bound="SteppedGame")
+G = TypeVar("G", bound="SteppedGame[Any, Any]")
 
 
-class SteppedGame:
+class GameState(Protocol):
+    """What both editions' states have, and what this module uses of them."""
+
+    hands: list[list[int]]  # seat -> count per tile id
+    hand_n: list[int]
+    scores: list[int]
+    current: int
+    turn_no: int  # turns completed
+    over: bool
+    end_reason: str | None  # a key of the edition's END_REASONS once over
+    penalties: list[int] | None
+    legal: list[Step] | None  # cached legal steps
+
+    def copy(self: StateT) -> StateT: ...
+
+    def clear_caches(self) -> None: ...
+
+
+StateT = TypeVar("StateT", bound=GameState)
+RulesT = TypeVar("RulesT", BoardRules, CardRules)
+
+
+class SteppedGame(Generic[StateT, RulesT]):
     """A position and its history.  Steps are pushed and popped, like moves in python-chess."""
 
     END_REASONS: ClassVar[dict[str, str]] = {}
     players: tuple[str, ...]
-    rules: BoardRules | CardRules
-    _s: Any  # the edition's state: legal, over, current, turn_no, scores, hands, end_reason, penalties; copy()
+    rules: RulesT
+    _s: StateT
 
     def _start_history(self) -> None:
         self._stack: list[Any] = []  # earlier states, for pop

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cafe.game import SteppedGame
 from cafe.steps import Kind, Step
@@ -22,7 +23,7 @@ class TurnOption:
     to_bar: bool
 
 
-def complete_turns(game: SteppedGame, max_nodes: int = MAX_NODES) -> list[TurnOption]:
+def complete_turns(game: SteppedGame[Any, Any], max_nodes: int = MAX_NODES) -> list[TurnOption]:
     """The ways to finish the current turn, depth first; the game is left as it was.
 
     Longer turns stop being explored once ``max_nodes`` steps have been
@@ -52,7 +53,7 @@ def complete_turns(game: SteppedGame, max_nodes: int = MAX_NODES) -> list[TurnOp
     return out
 
 
-def playable_turns(game: SteppedGame, legal: Sequence[Step]) -> list[TurnOption]:
+def playable_turns(game: SteppedGame[Any, Any], legal: Sequence[Step]) -> list[TurnOption]:
     """The complete turns of a sampled world that start with a step legal in the real game.
 
     If none does (only when the view could not be rebuilt exactly, see
