@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from cafe.board_state import CLOSED, FREE, State
 from cafe.errors import RecordError
+from cafe.frozen import rebuilt
 from cafe.game import GENDER_OK, SteppedGame, StepResult, Violation, fill_hands, gender_problem, rank, seat_names
 from cafe.i18n import N_, T
 from cafe.layout import Board, load_board
@@ -65,6 +66,9 @@ class Topology:
     seat_steps: dict[tuple[int, int, int], Step]  # (tile, chair, nation) -> Step
     bar_steps: tuple[Step, ...]
     exchange_steps: dict[tuple[int, int], Step]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
 
 
 _TOPOLOGIES: dict[int, tuple[Board, Topology]] = {}
@@ -165,6 +169,10 @@ class BoardGame(SteppedGame[State, BoardRules]):
         for seat in range(n):
             self._draw(s, seat, HAND)
         self._s = s
+
+    def _share(self, source: BoardGame) -> None:
+        self.players, self.rules, self.board, self.topo = source.players, source.rules, source.board, source.topo
+        self.bag, self._values, self.from_setup = source.bag, source._values, source.from_setup
 
     @classmethod
     def from_position(

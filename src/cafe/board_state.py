@@ -14,40 +14,44 @@ FREE = -1
 CLOSED = -2  # a free chair of a table closed by regulars (RULES.md §2.9)
 
 
+# Every field of the state, in order (key() compares them; a compiled class has no __slots__ to read)
+FIELDS = (
+    "bag_pos",
+    "completes",
+    "current",
+    "elim_order",
+    "eliminated",
+    "end_reason",
+    "exception",
+    "first_zero",
+    "hand_n",
+    "hand_size",
+    "hands",
+    "jokers",
+    "legal",
+    "nat",
+    "occ",
+    "open_chairs",
+    "over",
+    "passes",
+    "penalties",
+    "placed",
+    "reg_table",
+    "removed",
+    "scores",
+    "stools",
+    "t_gents",
+    "t_guests",
+    "t_ladies",
+    "t_native",
+    "turn_no",
+)  # fmt: skip
+
+
 class State:
     """Everything that changes during a board game.  Indices as in :class:`cafe.layout.Board`."""
 
-    __slots__ = (
-        "bag_pos",
-        "completes",
-        "current",
-        "elim_order",
-        "eliminated",
-        "end_reason",
-        "exception",
-        "first_zero",
-        "hand_n",
-        "hand_size",
-        "hands",
-        "jokers",
-        "legal",
-        "nat",
-        "occ",
-        "open_chairs",
-        "over",
-        "passes",
-        "penalties",
-        "placed",
-        "reg_table",
-        "removed",
-        "scores",
-        "stools",
-        "t_gents",
-        "t_guests",
-        "t_ladies",
-        "t_native",
-        "turn_no",
-    )  # fmt: skip
+    __slots__ = FIELDS
 
     occ: list[int]  # chair -> tile id, FREE or CLOSED
     nat: list[int]  # chair -> nation the guest counts as (a joker's given nation), or FREE
@@ -157,5 +161,5 @@ class State:
         return tuple(
             tuple(x) if isinstance(x, list) and (not x or not isinstance(x[0], list)) else
             tuple(map(tuple, x)) if isinstance(x, list) else x
-            for x in (getattr(self, f) for f in self.__slots__ if f not in ("legal", "exception", "completes"))
+            for x in (getattr(self, f) for f in FIELDS if f not in ("legal", "exception", "completes"))
         )  # fmt: skip

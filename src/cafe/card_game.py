@@ -98,6 +98,11 @@ class CardGame(SteppedGame[CardState, CardRules]):
         s.table_pos = len(board.slots)
         self._s = s
 
+    def _share(self, source: CardGame) -> None:
+        self.players, self.rules, self.board = source.players, source.rules, source.board
+        self.deck, self.table_cards, self.from_setup = source.deck, source.table_cards, source.from_setup
+        self._accepted = source._accepted  # a cache of what the rules answer, the same for every copy
+
     @classmethod
     def from_position(
         cls,

@@ -8,36 +8,40 @@ FREE = -1
 CARD_TYPES = 24  # 12 nations x 2 genders, no jokers
 
 
+# Every field of the state, in order (key() compares them; a compiled class has no __slots__ to read)
+FIELDS = (
+    "cleared",
+    "current",
+    "deck_pos",
+    "down",
+    "end_reason",
+    "hand_n",
+    "hands",
+    "held",
+    "legal",
+    "occ",
+    "over",
+    "penalties",
+    "pending",
+    "placed",
+    "removed",
+    "scores",
+    "slot_clients",
+    "slot_gents",
+    "slot_ladies",
+    "slot_nat",
+    "slot_native",
+    "table_pos",
+    "tables_removed",
+    "tribe",
+    "turn_no",
+)  # fmt: skip
+
+
 class CardState:
     """Everything that changes during a card game.  Indices as in :class:`cafe.layout.CardBoard`."""
 
-    __slots__ = (
-        "cleared",
-        "current",
-        "deck_pos",
-        "down",
-        "end_reason",
-        "hand_n",
-        "hands",
-        "held",
-        "legal",
-        "occ",
-        "over",
-        "penalties",
-        "pending",
-        "placed",
-        "removed",
-        "scores",
-        "slot_clients",
-        "slot_gents",
-        "slot_ladies",
-        "slot_nat",
-        "slot_native",
-        "table_pos",
-        "tables_removed",
-        "tribe",
-        "turn_no",
-    )
+    __slots__ = FIELDS
 
     slot_nat: list[int]  # slot -> the nation of the table card lying there
     occ: list[int]  # place -> card, or FREE
@@ -116,7 +120,7 @@ class CardState:
     def key(self) -> tuple[object, ...]:
         """Every field but the cache, for equality checks in tests."""
         out: list[object] = []
-        for name in self.__slots__:
+        for name in FIELDS:
             if name == "legal":
                 continue
             value = getattr(self, name)

@@ -11,16 +11,18 @@ The message is a :class:`~cafe.i18n.Text`: ``str(error)`` reads in the active la
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from cafe.i18n import Text
 
 
 class CafeError(ValueError):
     """Base class: something given to the engine is not acceptable."""
 
-    rule: str = ""
+    RULE: ClassVar[str] = ""  # the rule every error of the kind breaks, where there is one
 
     def __init__(self, message: str | Text, rule: str = "") -> None:
-        self.rule = rule or self.rule
+        self.rule = rule or self.RULE
         self.text = message if isinstance(message, Text) else Text.plain(message)
         super().__init__(self.message("en"))  # args, as logs and tracebacks show them: in English
 
@@ -41,7 +43,7 @@ class CafeError(ValueError):
 class NotationError(CafeError):
     """A step or turn string does not follow the notation of RULES.md §7.1."""
 
-    rule = "R7.1"
+    RULE = "R7.1"
 
 
 class IllegalStepError(CafeError):
@@ -51,16 +53,16 @@ class IllegalStepError(CafeError):
 class BoardFileError(CafeError):
     """A board file is malformed (RULES.md §1.1)."""
 
-    rule = "R1.1"
+    RULE = "R1.1"
 
 
 class RulesError(CafeError):
     """An unknown preset or option, or a bad option value (RULES.md §6)."""
 
-    rule = "R6"
+    RULE = "R6"
 
 
 class RecordError(CafeError):
     """A game record is malformed (RULES.md §7.2)."""
 
-    rule = "R7.2"
+    RULE = "R7.2"

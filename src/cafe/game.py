@@ -117,6 +117,10 @@ class SteppedGame(Generic[StateT, RulesT]):
         """What ``seat`` may see (None: a spectator)."""
         raise NotImplementedError
 
+    def _share(self, source: Any) -> None:
+        """Take ``source``'s unchanging parts (players, rules, board, the bag's order ...): a copy shares them."""
+        raise NotImplementedError
+
     def _generate(self, s: Any) -> Iterator[Step]:
         raise NotImplementedError
 
@@ -258,8 +262,8 @@ class SteppedGame(Generic[StateT, RulesT]):
 
     def copy(self: G) -> G:
         """An independent game at the same position with the same history (undo works on either)."""
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
+        other = type(self).__new__(type(self))  # no __init__: nothing is dealt again
+        other._share(self)
         other._s = self._s.copy()
         other._stack = self._stack.copy()  # states on the stack are never changed again
         other._results = self._results.copy()

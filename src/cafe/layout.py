@@ -73,6 +73,10 @@ class Board:
     def to_json(self) -> dict[str, Any]:
         return self.source
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copied and pickled as its board file (a compiled frozen dataclass cannot be rebuilt field by field)."""
+        return parse_board, (self.source,)
+
 
 def _fail(message: Text) -> BoardFileError:
     return BoardFileError(T("board file: {message}", message=message))
@@ -159,8 +163,9 @@ def parse_board(data: Any) -> Board:
 _BUILTIN: dict[str, Board] = {}
 
 
-def load_board(spec: str | Path | dict[str, Any] = "classic") -> Board:
-    """A board by built-in name (``"classic"``), by file path, or from a parsed object."""
+def load_board(spec: object = "classic") -> Board:
+    """A board by built-in name (``"classic"``), by file path, or from a parsed object (anything else is refused
+    with a BoardFileError)."""
     if not isinstance(spec, (str, Path)):
         return parse_board(spec)
     if spec == "classic":
@@ -204,6 +209,9 @@ class CardBoard:
     def to_json(self) -> dict[str, Any]:
         return self.source
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return parse_card_board, (self.source,)
+
 
 def parse_card_board(data: Any) -> CardBoard:
     """Validate a card-game layout: every slot has exactly 4 places, every place touches 1 to 3 slots."""
@@ -237,8 +245,8 @@ def parse_card_board(data: Any) -> CardBoard:
     return CardBoard(str(data.get("name", "custom")), tuple(slots), tuple(ids), tuple(touching), slot_places, data)
 
 
-def load_card_board(spec: str | dict[str, Any] = "cards-x") -> CardBoard:
-    """The card game's layout by built-in name (``"cards-x"``) or from a parsed object."""
+def load_card_board(spec: object = "cards-x") -> CardBoard:
+    """The card game's layout by built-in name (``"cards-x"``) or from a parsed object (anything else is refused)."""
     if not isinstance(spec, str):
         return parse_card_board(spec)
     if spec != "cards-x":

@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from cafe.errors import RulesError
+from cafe.frozen import rebuilt
 from cafe.i18n import N_, T, translate
 
 PRINTED_BAR: tuple[int, ...] = (1, 2, 3, 4, 5, -2, -4, -6, -8, -10, -4, -6, -8, -10, -12, -6, -8, -10, -12, -14)
@@ -36,7 +37,12 @@ class BoardRules:
     surprise_guests: bool = False
     regulars: bool = False
 
-    edition = "board"
+    @property
+    def edition(self) -> str:
+        return "board"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
 
 
 @dataclass(frozen=True)
@@ -45,7 +51,12 @@ class CardRules:
 
     tribe_and_circle: bool = False
 
-    edition = "cards"
+    @property
+    def edition(self) -> str:
+        return "cards"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
 
 
 Rules = BoardRules | CardRules
@@ -157,8 +168,10 @@ def _check_value(key: str, value: Any) -> Any:
     return value
 
 
-def make_rules(edition: str, spec: str | dict[str, Any] | None = None, **overrides: Any) -> Rules:
-    """Rules of an edition from a preset name or a record's rules object, plus overrides."""
+def make_rules(edition: object, spec: object = None, **overrides: Any) -> Rules:
+    """Rules of an edition (``"board"`` or ``"cards"``) from a preset name or a record's rules object (a dict), plus
+    overrides.  Anything else is refused with a RulesError (the parameters take any object so that, compiled too,
+    a wrong type gets that message rather than a TypeError)."""
     cls: type[BoardRules] | type[CardRules]
     other: type[BoardRules] | type[CardRules]
     if edition == "board":

@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from cafe.errors import NotationError
+from cafe.frozen import rebuilt
 from cafe.i18n import T
 from cafe.tiles import Nation, Tile
 
@@ -58,6 +60,9 @@ class Step:
 
     def __repr__(self) -> str:
         return f"Step({format_step(self)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
 
 
 STOP = Step(Kind.STOP)

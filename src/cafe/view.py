@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cafe.errors import RecordError
+from cafe.frozen import rebuilt
 from cafe.i18n import T
 from cafe.layout import Board, CardBoard, load_board, load_card_board
 from cafe.tiles import Nation, Tile
@@ -26,6 +27,9 @@ class SeatedGuest:
     chair: str
     tile: Tile
     nation: Nation  # the nation it counts as (a joker's given nation)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,9 @@ class BoardView(GameView):
             "bag_count": self.bag_count,
         }
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
+
 
 @dataclass(frozen=True)
 class CardView(GameView):
@@ -121,6 +128,9 @@ class CardView(GameView):
             "deck_count": self.deck_count,
             "table_pile_count": self.table_pile_count,
         }
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rebuilt(self)
 
 
 View = BoardView | CardView  # what a player of either edition is shown
