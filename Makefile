@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint typecheck unit slow package bench catalogs clean
+.PHONY: run test lint typecheck unit compiled slow package bench catalogs clean
 
 # the browser tests drive Debian's Chromium (never a test tool's own browser download)
 $(CHROMIUM):
@@ -26,10 +26,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
+# the engine compiled with mypyc, in place, whenever its source changed (pure Python where no C compiler is)
+ENGINE := $(addprefix src/cafe/,frozen.py tiles.py steps.py errors.py options.py layout.py board_state.py \
+	card_state.py game.py board_game.py card_game.py view.py)
+COMPILED := .venv/.compiled
+$(COMPILED): $(STAMP) $(ENGINE) scripts/compile.py
+	$(BIN)/python scripts/compile.py
+	touch $(COMPILED)
+
+run: $(STAMP) $(COMPILED)
 	$(BIN)/cafe serve
 
-test: lint typecheck unit slow package
+test: lint typecheck unit compiled slow package
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples scripts
@@ -38,14 +46,21 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# the tests with coverage, beside a throw-away PostgreSQL and Redis (scripts/with-services.sh installs and starts them)
+# the tests with coverage (of the source: pure Python), beside a throw-away PostgreSQL and Redis
+# (scripts/with-services.sh installs and starts them)
 unit: $(STAMP)
-	scripts/with-services.sh $(BIN)/pytest -n 2 -m "not reference and not sweep and not frameworks and not browser" --doctest-modules --doctest-glob=README.md src tests README.md \
+	CAFE_PURE=1 scripts/with-services.sh $(BIN)/pytest -n 2 -m "not reference and not sweep and not frameworks and not browser" --doctest-modules --doctest-glob=README.md src tests README.md \
 		--cov=cafe --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=95
 
+# the same tests against the compiled engine, and a sample of the reference checks against pure Python
+compiled: $(COMPILED)
+	scripts/with-services.sh $(BIN)/pytest -n 2 -q -m "not reference and not sweep and not frameworks and not browser" \
+		-p no:cacheprovider tests
+	CAFE_PURE=1 CAFE_REFERENCE_GAMES=200 $(BIN)/pytest -n 2 -q -m reference tests
+
 # the engine against the reference implementations, every bot at thousands of positions, other frameworks'
-# bots playing whole games, and the browser client in Chromium (no coverage tracing)
-slow: $(STAMP) $(CHROMIUM) $(AXE)
+# bots playing whole games, and the browser client in Chromium (no coverage tracing; the compiled engine)
+slow: $(COMPILED) $(CHROMIUM) $(AXE)
 	$(BIN)/pytest -n 2 -m "reference or sweep or frameworks or browser" tests
 
 # the sdist and the wheel built, the wheel installed into fresh environments (the core only, then [all]),
@@ -63,3 +78,4 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage .hypothesis
+	$(PYTHON) scripts/compile.py --clean

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -14,7 +15,7 @@ from conftest import DUO_BOARD
 
 pytestmark = pytest.mark.reference  # run apart, without coverage tracing (see the Makefile)
 
-GAMES = 1000
+GAMES = int(os.environ.get("CAFE_REFERENCE_GAMES", 1000))  # a sample of them against pure Python (make test)
 CHUNKS = 40
 RULE_MIX = [
     {},

@@ -1,5 +1,8 @@
 """Café International in Python: the rules engines of both editions, notation, records and rendering.
 
+Where ``scripts/compile.py`` (run by ``make``) built the engine with mypyc, its modules are compiled; with the
+environment variable ``CAFE_PURE=1`` set they are imported from their source all the same.
+
 >>> from cafe import BoardGame, Step
 >>> game = BoardGame(["Ann", "Bob"], seed=7)
 >>> step = game.legal_steps()[0]
@@ -7,7 +10,16 @@
 True
 """
 
-from cafe.board_game import BoardGame
+import os as _os
+import sys as _sys
+from importlib.machinery import SOURCE_SUFFIXES as _SOURCE
+from importlib.machinery import FileFinder as _FileFinder
+from importlib.machinery import SourceFileLoader as _SourceFileLoader
+
+if _os.environ.get("CAFE_PURE"):  # the engine's modules from their source, even where they are built compiled
+    _sys.path_importer_cache[__path__[0]] = _FileFinder(__path__[0], (_SourceFileLoader, _SOURCE))
+
+from cafe.board_game import BoardGame  # after the choice of compiled or pure
 from cafe.card_game import CardGame
 from cafe.errors import BoardFileError, CafeError, IllegalStepError, NotationError, RecordError, RulesError
 from cafe.game import StepResult
