@@ -54,6 +54,7 @@ unit: $(STAMP)
 
 # the same tests against the compiled engine, and a sample of the reference checks against pure Python
 compiled: $(COMPILED)
+	$(BIN)/python scripts/compile.py --check
 	scripts/with-services.sh $(BIN)/pytest -n 2 -q -m "not reference and not sweep and not frameworks and not browser" \
 		-p no:cacheprovider tests
 	CAFE_PURE=1 CAFE_REFERENCE_GAMES=200 $(BIN)/pytest -n 2 -q -m reference tests
