@@ -227,7 +227,9 @@ def test_two_processes_racing_on_one_room_never_corrupt_it(cluster: Cluster) -> 
         refused += 1
         while ann.state["plies"] <= at:
             ann.room()
-    assert accepted == refused == 25
+    # 25 races, or as many as the game lasted (steps that fill the bar may end it sooner)
+    status = ann.state["status"]
+    assert accepted == refused and (accepted == 25 or status == "finished"), (accepted, status)
     stored = replayed(cluster.url, room)
     for person in (ann, twin):
         person.send({"type": "sync", "room": room})
