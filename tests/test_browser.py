@@ -133,6 +133,8 @@ def test_a_card_game_against_a_computer_player_is_played_to_its_end_then_replaye
     cafe: str, browser: Browser
 ) -> None:
     ann = arrive(browser, cafe, "Ann")
+    page_errors: list[str] = []  # a script error on the page would leave the café half drawn: say it if one happens
+    ann.on("pageerror", lambda error: page_errors.append(str(error)))
     ann.select_option("select[name=edition]", "cards")
     ann.click("text=Create room")
     ann.click("text=Add computer player")
@@ -186,11 +188,12 @@ def test_a_card_game_against_a_computer_player_is_played_to_its_end_then_replaye
     expect(replay).to_have_attribute("data-ply", "0")
     while not ann.locator("#board .best").count():  # the best alternative is outlined where a turn begins
         before = replay.get_attribute("data-ply")
-        assert before != str(total), "no turn's best alternative was drawn"
+        assert before != str(total), f"no turn's best alternative was drawn; page errors: {page_errors}"
         ann.keyboard.press("ArrowDown")
         ann.wait_for_function(f"document.querySelector('.replay').dataset.ply !== '{before}'")
     expect(ann.locator(".best-line")).to_contain_text("Best found")
     expect(ann.locator("#board .best").first).to_be_attached()
+    assert page_errors == []
 
 
 def test_every_variant_can_be_chosen_when_opening_a_table(cafe: str, browser: Browser) -> None:

@@ -150,6 +150,8 @@ def test_a_whole_card_game_by_keyboard_alone_with_names_announcements_and_no_ser
     cafe: str, browser: Browser
 ) -> None:
     ann = arrive(browser, cafe, "Ann")
+    page_errors: list[str] = []
+    ann.on("pageerror", lambda error: page_errors.append(str(error)))
     assert serious_violations(ann) == [], "the lobby"
     open_table_with_a_computer_player(ann, "cards")
 
@@ -189,3 +191,4 @@ def test_a_whole_card_game_by_keyboard_alone_with_names_announcements_and_no_ser
         ann.request.get(cafe + f"records/{ann.locator('.room-view').get_attribute('data-room')}.json").text()
     )
     assert record["edition"] == "cards" and record["players"][0] == "Ann"
+    assert page_errors == []  # no script error on the way
