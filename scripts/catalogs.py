@@ -29,11 +29,14 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
+from cafe import i18n
+
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "src" / "cafe" / "locale"
 CLIENT = ROOT / "src" / "cafe" / "server" / "client"
-LANGUAGES = ("en", "de", "fr", "cs")  # English first: the messages themselves, and its plural forms
-DOMAIN = "cafe"
+# English first (the messages themselves, and its plural forms): the package's languages and catalog name
+LANGUAGES = tuple(sorted(i18n.LANGUAGES, key=lambda code: code != i18n.DEFAULT))
+DOMAIN = i18n.DOMAIN
 KEYWORDS = {"_": None, "T": None, "N_": None, "n_": (1, 2), "NT": (1, 2), "t": None, "tn": (1, 2)}
 METHODS = [("src/cafe/**.py", "python"), ("src/cafe/server/client/**.js", "javascript")]
 OPTIONS = {"src/cafe/server/client/**.js": {"parse_template_string": "true"}}  # t() inside `...${t("...")}...`

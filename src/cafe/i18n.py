@@ -75,11 +75,6 @@ def use(language: str) -> str:
     return _active
 
 
-def active() -> str:
-    """The language this process speaks now."""
-    return _active
-
-
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogs where it is defined; it is translated where it is shown."""
     return message
@@ -169,8 +164,3 @@ def T(message: str, /, **args: Any) -> Text:
 def NT(singular: str, plural: str, n: int, /, **args: Any) -> Text:
     """A message with a form for each number (``{n}`` is filled in), to render later."""
     return Text(singular, args, plural, n)
-
-
-def render(text: str | Text, language: str | None = None) -> str:
-    """A message that may be plain (a name, a step) or a :class:`Text`, in ``language``."""
-    return text.render(language) if isinstance(text, Text) else text

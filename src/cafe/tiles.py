@@ -13,7 +13,7 @@ from enum import IntEnum
 from typing import Any, TypeVar
 
 from cafe.errors import CafeError, NotationError, RecordError
-from cafe.i18n import N_, T, Text, render
+from cafe.i18n import N_, T, Text
 
 
 class Nation(IntEnum):
@@ -130,7 +130,7 @@ class Tile(IntEnum):
 
     def describe(self) -> str:
         """:meth:`words` in the active language."""
-        return render(self.words())
+        return self.words().render()
 
     def __str__(self) -> str:
         return self.name
