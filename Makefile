@@ -27,8 +27,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # the engine compiled with mypyc, in place, whenever its source changed (pure Python where no C compiler is)
-ENGINE := $(addprefix src/cafe/,frozen.py tiles.py steps.py errors.py options.py layout.py board_state.py \
-	card_state.py game.py board_game.py card_game.py view.py)
+ENGINE := $(shell $(PYTHON) scripts/compile.py --list)
 COMPILED := .venv/.compiled
 $(COMPILED): $(STAMP) $(ENGINE) scripts/compile.py
 	$(BIN)/python scripts/compile.py

@@ -3,6 +3,7 @@
     python scripts/compile.py           # build the C extensions (skipped, with a note, without a C compiler)
     python scripts/compile.py --clean   # remove them: pure Python again
     python scripts/compile.py --check   # fail if a C compiler is here and the engine is not compiled (make test)
+    python scripts/compile.py --list    # the source files it compiles (make rebuilds when one changes)
 
 The same source runs either way, with the same behaviour (the whole test suite runs against both); compiled it
 runs two to three times faster.  Python prefers an extension module to a source file of the same name, so once
@@ -68,7 +69,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clean", action="store_true", help="remove the compiled modules")
     parser.add_argument("--check", action="store_true", help="fail if a C compiler is here and nothing is compiled")
+    parser.add_argument("--list", action="store_true", help="print the source files it compiles")
     args = parser.parse_args()
+    if args.list:
+        print(" ".join(f"src/cafe/{name}.py" for name in COMPILED))
+        return 0
     if args.clean:
         clean()
         return 0
