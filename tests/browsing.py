@@ -26,3 +26,13 @@ def arrive(browser: Browser, url: str, name: str, phone: bool = False, locale: s
     page.press("input[name=player]", "Enter")
     expect(page.locator("#status")).to_have_attribute("data-status", "online")
     return page
+
+
+def plies(page: Page) -> int:
+    """The steps played in the room on the page."""
+    return int(page.locator(".room-view").get_attribute("data-plies") or 0)
+
+
+def my_turn(page: Page) -> bool:
+    """Whether the person of the page is to play."""
+    return page.locator(".room-view").get_attribute("data-mine") == "true"

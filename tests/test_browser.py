@@ -13,19 +13,11 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from browsing import arrive
+from browsing import arrive, my_turn, plies
 
 pytestmark = pytest.mark.browser
 
 MAX_CLICKS = 3000  # far above a whole game's
-
-
-def plies(page: Page) -> int:
-    return int(page.locator(".room-view").get_attribute("data-plies") or 0)
-
-
-def my_turn(page: Page) -> bool:
-    return page.locator(".room-view").get_attribute("data-mine") == "true"
 
 
 def click_something_legal(page: Page) -> None:

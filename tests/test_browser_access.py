@@ -10,20 +10,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from browsing import arrive
+from browsing import arrive, my_turn, plies
 
 pytestmark = pytest.mark.browser
 
 AXE = Path(__file__).parent / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
 MAX_ACTIONS = 2000  # far above a whole game's
-
-
-def plies(page: Page) -> int:
-    return int(page.locator(".room-view").get_attribute("data-plies") or 0)
-
-
-def my_turn(page: Page) -> bool:
-    return page.locator(".room-view").get_attribute("data-mine") == "true"
 
 
 def open_table_with_a_computer_player(page: Page, edition: str = "board") -> None:
