@@ -14,6 +14,7 @@ The forms (used by ``cafe arena`` and ``cafe engine``):
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import re
 
@@ -41,9 +42,10 @@ class PlayerSpecError(CafeError):
 PLUGINS = "cafe.players"  # the entry-point group of players that live elsewhere: KIND = "module:factory(arg, seed)"
 
 
+@functools.cache
 def _plugins() -> dict[str, importlib.metadata.EntryPoint]:
     """Players named by other packages (and by this one's adapters, such as ``ismcts``): this registry imports none of
-    them until one is asked for."""
+    them until one is asked for.  Read once: an arena makes a player for every game."""
     return {entry.name: entry for entry in importlib.metadata.entry_points(group=PLUGINS)}
 
 
