@@ -227,8 +227,7 @@ class Hub:
 
     async def language(self, connection: Connection, message: dict[str, Any]) -> None:
         """The language of this person's messages (a tag like ``de`` or ``cs-CZ``; English if none is ours)."""
-        wanted = message.get("lang")
-        if wanted is not None:
+        if message.get("lang") is not None:
             connection.language = pick([fields.text(message, "lang", 35)])
 
     async def _name_in_use(self, name: str) -> bool:

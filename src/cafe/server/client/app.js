@@ -13,8 +13,8 @@ const statusLine = document.getElementById("status");
 const who = document.getElementById("who");
 const notice = document.getElementById("notice");
 
-await loadLanguage(chosenLanguage());
 const lang = chosenLanguage();
+await loadLanguage(lang);
 const catalogue = await (await fetch(`/catalogue.json?lang=${lang}`)).json();
 document.getElementById("language-slot").replaceWith(languagePicker());
 const STATUS = { connecting: () => t("connecting…"), online: () => t("online"), offline: () => t("offline") };
