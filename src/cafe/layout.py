@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -47,16 +46,11 @@ class Board:
     table_chairs: tuple[tuple[int, ...], ...]
     bar_cells: str | None
     source: dict[str, Any]
+    # chair and table id -> index: built once by parse_board (a compiled class has no __dict__ for cached_property)
+    chair_index: dict[str, int] = field(repr=False, compare=False)
+    table_index: dict[str, int] = field(repr=False, compare=False)
 
-    @cached_property
-    def chair_index(self) -> dict[str, int]:
-        return {c: i for i, c in enumerate(self.chair_ids)}
-
-    @cached_property
-    def table_index(self) -> dict[str, int]:
-        return {t: i for i, t in enumerate(self.table_ids)}
-
-    @cached_property
+    @property
     def size(self) -> tuple[int, int]:
         """Columns and rows of the grid the cells live on."""
         grid = self.source.get("grid", {})
@@ -157,6 +151,8 @@ def parse_board(data: Any) -> Board:
         table_chairs=table_chairs,
         bar_cells=bar_cells,
         source=data,
+        chair_index={c: i for i, c in enumerate(chair_ids)},
+        table_index=index,
     )
 
 
@@ -197,12 +193,9 @@ class CardBoard:
     place_slots: tuple[tuple[int, ...], ...]  # place -> the slots (tables) it touches
     slot_places: tuple[tuple[int, ...], ...]  # slot -> its 4 places
     source: dict[str, Any]
+    place_index: dict[str, int] = field(repr=False, compare=False)  # place id -> index, built by parse_card_board
 
-    @cached_property
-    def place_index(self) -> dict[str, int]:
-        return {p: i for i, p in enumerate(self.place_ids)}
-
-    @cached_property
+    @property
     def size(self) -> tuple[int, int]:
         return grid_size([*self.place_ids, *self.slots])
 
@@ -242,7 +235,10 @@ def parse_card_board(data: Any) -> CardBoard:
     for s, its in enumerate(slot_places):
         if len(its) != 4:
             raise _fail(T("table slot {slot} has {n} places; every table has exactly 4", slot=slots[s], n=len(its)))
-    return CardBoard(str(data.get("name", "custom")), tuple(slots), tuple(ids), tuple(touching), slot_places, data)
+    place_index = {p: i for i, p in enumerate(ids)}
+    return CardBoard(
+        str(data.get("name", "custom")), tuple(slots), tuple(ids), tuple(touching), slot_places, data, place_index
+    )
 
 
 def load_card_board(spec: object = "cards-x") -> CardBoard:
