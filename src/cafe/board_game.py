@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from cafe.board_state import CLOSED, FREE, State
 from cafe.errors import RecordError
@@ -165,7 +165,7 @@ class BoardGame(SteppedGame[State, BoardRules]):
         self.from_setup = False  # set up by from_position: no record of its own
         n = len(self.players)
         s = State.empty(len(self.board.chair_ids), len(self.board.table_ids), n)
-        s.hand_size = [HAND] * n
+        s.hand_size = (HAND,) * n
         for seat in range(n):
             self._draw(s, seat, HAND)
         self._s = s
@@ -214,15 +214,14 @@ class BoardGame(SteppedGame[State, BoardRules]):
             game._sit(s, tile, game._chair(chair), nation)
             used.append(tile)
         used += fill_hands(s, hands)
-        for tile in map(as_tile, bar):
-            s.stools.append(tile)
-            used.append(tile)
+        s.stools = tuple(map(as_tile, bar))
+        used += map(Tile, s.stools)
         for chair in closed:
             c = game._chair(chair)
             s.occ[c] = CLOSED
             s.open_chairs -= 1
         for seat in eliminated:
-            s.eliminated[seat] = True
+            s.eliminated = _with(s.eliminated, seat, True)
             s.elim_order += (seat,)
         rest = remainder(full_set(), used, N_("more {item} tiles than the game has"))
         if bag is None:
@@ -235,7 +234,7 @@ class BoardGame(SteppedGame[State, BoardRules]):
         s.bag_pos = len(used)
         s.removed = len(rest) if bag is not None else 0
         s.scores = list(scores) if scores is not None else [0] * n
-        s.hand_size = list(hand_sizes) if hand_sizes is not None else [HAND] * n
+        s.hand_size = tuple(hand_sizes) if hand_sizes is not None else (HAND,) * n
         s.current = current
         s.turn_no = turn_number
         game._s = s
@@ -812,12 +811,11 @@ class BoardGame(SteppedGame[State, BoardRules]):
 
     def _place(
         self, s: State, tile: int, c: int, nation: int, score: int, broken: int
-    ) -> tuple[tuple[int, ...], bool, int]:
+    ) -> tuple[tuple[int, ...], bool, int, list[int]]:
         """Seat a hand tile and advance the turn's bookkeeping; return what :meth:`_unplace` needs."""
-        saved = (s.placed, s.first_zero, s.reg_table)
+        saved = (s.placed, s.first_zero, s.reg_table, s.hands[s.current])
         self._sit(s, tile, c, nation)
-        s.hands[s.current][tile] -= 1
-        s.hand_n[s.current] -= 1
+        self._change_hand(s, s.current, tile, -1)
         if not s.placed:
             s.first_zero = score == 0
         if broken >= 0:
@@ -825,15 +823,21 @@ class BoardGame(SteppedGame[State, BoardRules]):
         s.placed = (*s.placed, c)
         return saved
 
-    def _unplace(self, s: State, c: int, saved: tuple[tuple[int, ...], bool, int]) -> None:
-        tile = self._unsit(s, c)
-        s.hands[s.current][tile] += 1
+    def _unplace(self, s: State, c: int, saved: tuple[tuple[int, ...], bool, int, list[int]]) -> None:
+        self._unsit(s, c)
         s.hand_n[s.current] += 1
-        s.placed, s.first_zero, s.reg_table = saved
+        s.placed, s.first_zero, s.reg_table, s.hands[s.current] = saved
+
+    def _change_hand(self, s: State, seat: int, tile: int, by: int) -> None:
+        """Add ``by`` tiles of a kind to a hand, in a changed copy: a state shares its hands with its copies."""
+        hand = s.hands[seat].copy()
+        hand[tile] += by
+        s.hands[seat] = hand
+        s.hand_n[seat] += by
 
     def _draw(self, s: State, seat: int, count: int) -> int:
         drawn = 0
-        hand = s.hands[seat]
+        hand = s.hands[seat] = s.hands[seat].copy()
         while drawn < count and s.bag_pos < len(self.bag):
             hand[self.bag[s.bag_pos]] += 1
             s.bag_pos += 1
@@ -853,8 +857,9 @@ class BoardGame(SteppedGame[State, BoardRules]):
             tile = self._tile_of(step)
             c = self._chair(step.place)
             joker = self._unsit(s, c)
-            s.hands[player][joker] += 1
-            s.hands[player][tile] -= 1
+            hand = s.hands[player] = s.hands[player].copy()
+            hand[joker] += 1
+            hand[tile] -= 1
             self._sit(s, tile, c, TILE_NATION[tile])
             return self._end_turn(s, StepResult(step, player), refill=False)
         s.passes += 1  # pass
@@ -886,11 +891,10 @@ class BoardGame(SteppedGame[State, BoardRules]):
     def _apply_bar(self, s: State, step: Step, player: int) -> StepResult:
         tile = self._tile_of(step)
         value = self.rules.bar_values[len(s.stools)]
-        s.stools.append(tile)
-        s.hands[player][tile] -= 1
-        s.hand_n[player] -= 1
+        s.stools = (*s.stools, tile)
+        self._change_hand(s, player, tile, -1)
         if s.scores[player] + value < 0:
-            s.eliminated[player] = True
+            s.eliminated = _with(s.eliminated, player, True)
             s.elim_order = (*s.elim_order, player)
             s.removed += s.hand_n[player]
             s.hands[player] = [0] * TILE_TYPES
@@ -903,7 +907,7 @@ class BoardGame(SteppedGame[State, BoardRules]):
         if not by:
             return 0
         before = s.hand_size[player]
-        s.hand_size[player] = max(0, before - by)
+        s.hand_size = _with(s.hand_size, player, max(0, before - by))
         return s.hand_size[player] - before
 
     def _end_reason(self, s: State, player: int) -> str | None:
@@ -969,6 +973,14 @@ class BoardGame(SteppedGame[State, BoardRules]):
             result.step, player, points=points, table_points=table_points, completed=completed,
             hand_size_change=change, eliminated=result.eliminated, turn_over=True, drawn=drawn, game_over=s.over,
         )  # fmt: skip
+
+
+V = TypeVar("V")
+
+
+def _with(values: tuple[V, ...], index: int, value: V) -> tuple[V, ...]:
+    """``values`` with one item replaced."""
+    return (*values[:index], value, *values[index + 1 :])
 
 
 def _shuffled(seed: int | None) -> tuple[Tile, ...]:

@@ -2,7 +2,11 @@
 
 Kept apart from the rules so that the rules module reads as rules.  The engine
 copies a whole :class:`State` on every step (a few short ``list.copy`` calls)
-and keeps the old one for undo, so ``pop`` restores the exact state.
+and keeps the old one for undo, so ``pop`` restores the exact state.  What
+changes rarely is a tuple, replaced when it changes; the hands are shared
+between a state and its copy, and a step replaces a hand it changes by a
+changed copy (never changing a hand list in place), so a copy costs a list
+per hand less.
 """
 
 from __future__ import annotations
@@ -63,12 +67,12 @@ class State:
     t_native: list[int]  # guests whose nation is the table's
     hands: list[list[int]]  # seat -> count per tile id
     hand_n: list[int]
-    hand_size: list[int]
+    hand_size: tuple[int, ...]
     scores: list[int]
-    eliminated: list[bool]
+    eliminated: tuple[bool, ...]
     elim_order: tuple[int, ...]
     bag_pos: int  # index of the next tile to draw
-    stools: list[int]  # tile ids on the bar, in stool order
+    stools: tuple[int, ...]  # tile ids on the bar, in stool order
     removed: int  # tiles of eliminated players' hands, out of the game
     current: int
     turn_no: int  # turns completed
@@ -97,12 +101,12 @@ class State:
         s.t_native = [0] * tables
         s.hands = [[0] * TILE_TYPES for _ in range(seats)]
         s.hand_n = [0] * seats
-        s.hand_size = [5] * seats
+        s.hand_size = (5,) * seats
         s.scores = [0] * seats
-        s.eliminated = [False] * seats
+        s.eliminated = (False,) * seats
         s.elim_order = ()
         s.bag_pos = 0
-        s.stools = []
+        s.stools = ()
         s.removed = 0
         s.current = 0
         s.turn_no = 0
@@ -128,14 +132,14 @@ class State:
         s.t_gents = self.t_gents.copy()
         s.t_guests = self.t_guests.copy()
         s.t_native = self.t_native.copy()
-        s.hands = [h.copy() for h in self.hands]
+        s.hands = self.hands.copy()  # the lists inside are shared: a step replaces a hand it changes
         s.hand_n = self.hand_n.copy()
-        s.hand_size = self.hand_size.copy()
+        s.hand_size = self.hand_size
         s.scores = self.scores.copy()
-        s.eliminated = self.eliminated.copy()
+        s.eliminated = self.eliminated
         s.elim_order = self.elim_order
         s.bag_pos = self.bag_pos
-        s.stools = self.stools.copy()
+        s.stools = self.stools
         s.removed = self.removed
         s.current = self.current
         s.turn_no = self.turn_no

@@ -165,7 +165,7 @@ def _board_world(view: BoardView, rng: random.Random) -> tuple[BoardGame, list[T
     for step in steps:
         game.push(step)
     s = game.state
-    s.scores, s.hand_size = list(view.scores), list(view.hand_sizes)
+    s.scores, s.hand_size = list(view.scores), tuple(view.hand_sizes)
     s.passes = _trailing_passes(view)
     return _without_history(game), unseen
 
