@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
 from cafe import BoardGame, IllegalStepError
 from cafe.ai import RandomPlayer
+from cafe.steps import STOP, Kind
 
 
 def test_random_step_is_always_legal() -> None:
@@ -28,8 +30,32 @@ def test_random_step_is_always_legal() -> None:
         game.random_step(rng)
 
 
-def test_random_step_is_uniform_over_the_legal_steps() -> None:
-    game = BoardGame(4, seed=21)
+def _position(wanted: Callable[[BoardGame], bool], rules: dict[str, object] | None = None) -> BoardGame:
+    """The first position of seeded random 4-player games where ``wanted`` holds."""
+    for seed in range(100):
+        game = BoardGame(4, seed=seed, rules=rules)
+        rng = random.Random(seed)
+        while not game.is_over():
+            if wanted(game):
+                return game.copy()
+            game.push(game.random_step(rng))
+    raise AssertionError("no such position in 100 games")
+
+
+def _exchange_possible(game: BoardGame) -> bool:
+    return any(step.kind is Kind.EXCHANGE for step in game.copy().legal_steps())
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        pytest.param(BoardGame(4, seed=21), id="first-turn"),
+        pytest.param(_position(lambda g: bool(g.state.placed) and STOP in g.copy().legal_steps()), id="mid-turn"),
+        pytest.param(_position(lambda g: g.state.open_chairs < 20 and not g.state.placed), id="late-game"),
+        pytest.param(_position(_exchange_possible, {"joker_exchange": "either-nation"}), id="joker-exchange"),
+    ],
+)
+def test_random_step_is_uniform_over_the_legal_steps(game: BoardGame) -> None:
     legal = game.legal_steps()
     draws = 200 * len(legal)
     counts: Counter[str] = Counter()

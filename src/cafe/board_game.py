@@ -43,6 +43,7 @@ HAND = 5
 PRINTED = BoardRules()
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 BAG_END = 4  # the game ends when the bag holds this many tiles or fewer
+SAMPLED_DRAWS = 12  # draws of BoardGame._sampled_step before it gives way to listing the candidates
 PENALTY_TILE, PENALTY_JOKER = 5, 10
 REGULARS_SCORE, REGULARS_SINGLE_NATION = 20, 40
 
@@ -64,6 +65,8 @@ class Topology:
     chairs_by_nation: tuple[tuple[int, ...], ...]
     near: tuple[frozenset[int], ...]  # chair -> chairs sharing a table with it (itself excluded)
     seat_steps: dict[tuple[int, int, int], Step]  # (tile, chair, nation) -> Step
+    # tile -> (chair, nation, step) for every chair the tile may take by nation, taken or free
+    tile_targets: tuple[tuple[tuple[int, int, Step], ...], ...]
     bar_steps: tuple[Step, ...]
     exchange_steps: dict[tuple[int, int], Step]
 
@@ -101,6 +104,10 @@ def topology(board: Board) -> Topology:
         chairs_by_nation=tuple(board.chairs_of_nation(n) for n in range(len(Nation))),
         near=near,
         seat_steps=seat_steps,
+        tile_targets=tuple(
+            tuple((c, n, step) for (tile, c, n), step in seat_steps.items() if tile == t and n in chair_nations[c])
+            for t in range(TILE_TYPES)
+        ),
         bar_steps=tuple(Step(Kind.BAR, tile) for tile in Tile),
         exchange_steps=exchange_steps,
     )
@@ -254,7 +261,7 @@ class BoardGame(SteppedGame[State, BoardRules]):
 
     def table_value(self, table: str) -> int:
         """What a table is worth as it stands (RULES.md §2.4)."""
-        return self._value(self.board.table_index[table])
+        return self._value(self._s, self.board.table_index[table])
 
     def random_step(self, rng: random.Random) -> Step:
         """A uniformly random legal step, usually without generating them all (for simulations).
@@ -268,6 +275,10 @@ class BoardGame(SteppedGame[State, BoardRules]):
             raise Violation("R2.8", T("the game is over"))
         if s.legal is not None:
             return rng.choice(s.legal)
+        if s.reg_table < 0 and not (s.first_zero and len(s.placed) == 1):
+            sampled = self._sampled_step(s, rng)
+            if sampled is not None:
+                return sampled
         topo = self.topo
         candidates = self._seat_triples(s)  # (tile, chair, nation)
         if s.placed:
@@ -278,7 +289,7 @@ class BoardGame(SteppedGame[State, BoardRules]):
             candidates += [(tile, -1, 0) for tile in range(TILE_TYPES) if hand[tile]]  # the bar
             candidates += [(tile, -2, c) for c, tile, _ in self._exchanges(s)]  # always legal
         while candidates:
-            i = rng.randrange(len(candidates))
+            i = int(rng.random() * len(candidates))  # uniform to 2**-53, and far cheaper than randrange
             tile, c, n = candidates[i]
             if tile < 0:
                 return STOP
@@ -292,6 +303,48 @@ class BoardGame(SteppedGame[State, BoardRules]):
             candidates[i] = candidates[-1]
             candidates.pop()
         return PASS
+
+    def _sampled_step(self, s: State, rng: random.Random) -> Step | None:
+        """:meth:`random_step` by rejection: draw from every step the hand could take on any chair of its nation,
+        taken or not (so nothing is listed), and keep the first legal draw; None after a few illegal draws.
+
+        Each draw is uniform over the candidates, so a kept one is uniform over the legal steps; and so is the
+        full method that follows a None.  Not for a regulars turn or a second guest that must join the first,
+        whose few candidates :meth:`random_step` lists.
+        """
+        targets = self.topo.tile_targets
+        hand = s.hands[s.current]
+        tiles = [tile for tile in range(TILE_TYPES) if hand[tile]]
+        sizes = [len(targets[tile]) for tile in tiles]
+        seats = sum(sizes)
+        first = not s.placed
+        exchanges = list(self._exchanges(s)) if first and s.jokers else []
+        others = len(tiles) + len(exchanges) if first else 1  # the bar and the exchanges, or stop
+        total = seats + others
+        occ = s.occ
+        for _ in range(SAMPLED_DRAWS):
+            k = int(rng.random() * total)
+            if k < seats:
+                i = 0
+                while k >= sizes[i]:
+                    k -= sizes[i]
+                    i += 1
+                tile = tiles[i]
+                c, n, step = targets[tile][k]
+                if occ[c] == FREE and not self._check_turn(s, tile, c, n):
+                    return step
+                continue
+            k -= seats
+            if not first:
+                if self._can_stop(s):
+                    return STOP
+            elif k < len(tiles):
+                if self._check_bar(s, tiles[k], raise_=False):
+                    return self.topo.bar_steps[tiles[k]]
+            else:
+                c, tile, _joker = exchanges[k - len(tiles)]
+                return self.topo.exchange_steps[tile, c]
+        return None
 
     def step_points(self, step: Step) -> int:
         """What a legal step would score at once: a guest's table points, a stool's value, else 0.
@@ -446,8 +499,7 @@ class BoardGame(SteppedGame[State, BoardRules]):
 
     # ------------------------------------------------------------------ internals: the seating rules
 
-    def _value(self, t: int) -> int:
-        s = self._s
+    def _value(self, s: State, t: int) -> int:
         n = s.t_guests[t]
         return self._values[n][s.t_native[t] == n] if n < 5 else 0
 
@@ -870,16 +922,16 @@ class BoardGame(SteppedGame[State, BoardRules]):
         score, broken, _ = self._effect(s, tile, c, nation)
         self._place(s, tile, c, nation, score, broken)
         s.scores[player] += score
-        topo = self.topo
+        table_ids = self.board.table_ids
         table_points: list[tuple[str, int]] = []
         completed: list[str] = []
-        for t in topo.chair_tables[c]:
+        for t in self.topo.chair_tables[c]:
             if t == s.reg_table:
                 continue
-            table_points.append((self.board.table_ids[t], self._value(t)))
-            if s.t_guests[t] == 4 and s.t_native[t] == 4:
-                completed.append(self.board.table_ids[t])
-        change = self._lower_hand_size(s, player, len(completed))
+            table_points.append((table_ids[t], self._value(s, t)))
+            if s.t_native[t] == 4:  # four guests of its nation (no table seats more)
+                completed.append(table_ids[t])
+        change = self._lower_hand_size(s, player, len(completed)) if completed else 0
         result = StepResult(
             step, player, points=score, table_points=tuple(table_points), completed=tuple(completed),
             hand_size_change=change,

@@ -88,6 +88,8 @@ class CardGame(SteppedGame[CardState, CardRules]):
         )
         self._start_history()
         self._accepted: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+        self._last_accepted: tuple[list[int], tuple[tuple[int, ...], ...]] = ([], ())
+        self._steps = _card_steps(self.board)
         self.from_setup = False  # set up by from_position: no record of its own
         board = self.board
         s = CardState.empty(len(board.place_ids), len(board.slots), len(self.players))
@@ -102,6 +104,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
         self.players, self.rules, self.board = source.players, source.rules, source.board
         self.deck, self.table_cards, self.from_setup = source.deck, source.table_cards, source.from_setup
         self._accepted = source._accepted  # a cache of what the rules answer, the same for every copy
+        self._last_accepted, self._steps = source._last_accepted, source._steps
 
     @classmethod
     def from_position(
@@ -298,7 +301,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
         candidates: list[Any] = self._card_candidates(s)  # (card, place) pairs, then whole steps
         candidates += self._other_steps(s)
         while candidates:
-            i = rng.randrange(len(candidates))
+            i = int(rng.random() * len(candidates))  # uniform to 2**-53, and far cheaper than randrange
             candidate = candidates[i]
             if isinstance(candidate, Step):
                 return candidate
@@ -335,15 +338,20 @@ class CardGame(SteppedGame[CardState, CardRules]):
         ]
 
     def _place_cards(self, s: CardState) -> tuple[tuple[int, ...], ...]:
-        """Place -> the cards it accepts by nation, for the tables lying now (cached per arrangement)."""
+        """Place -> the cards it accepts by nation, for the tables lying now (cached per arrangement; the last
+        one asked is kept beside the cache, since the tables seldom change)."""
+        last_nat, accepted = self._last_accepted
+        if s.slot_nat == last_nat:
+            return accepted
         key = tuple(s.slot_nat)
-        accepted = self._accepted.get(key)
-        if accepted is None:
-            accepted = self._accepted[key] = tuple(
+        found = self._accepted.get(key)
+        if found is None:
+            found = self._accepted[key] = tuple(
                 tuple(card for n in sorted({key[t] for t in slots}) for card in (2 * n, 2 * n + 1))
                 for slots in self.board.place_slots
             )
-        return accepted
+        self._last_accepted = (s.slot_nat.copy(), found)
+        return found
 
     def _check_card(self, s: CardState, card: int, p: int) -> int:
         """0 if playing ``card`` on place ``p`` is legal now, else the reason's code (RULES.md §4.2-4.3, §4.7)."""
@@ -593,7 +601,10 @@ class CardGame(SteppedGame[CardState, CardRules]):
                 s.scores[p] -= penalty
         else:
             s.current = (s.current + 1) % len(self.players)
-        return result._replace(turn_over=True, game_over=s.over)
+        return StepResult(
+            result.step, result.player, points=result.points, table_points=result.table_points,
+            completed=result.completed, drawn=result.drawn, turn_over=True, game_over=s.over,
+        )  # fmt: skip
 
     def _value(self, s: CardState, t: int) -> int:
         """Each client is worth 2 at a table of its nation and 1 elsewhere; a lone client 0 (RULES.md §4.4)."""
@@ -637,10 +648,6 @@ class CardGame(SteppedGame[CardState, CardRules]):
         return drawn
 
     # ------------------------------------------------------------------ reading steps
-
-    @property
-    def _steps(self) -> dict[tuple[int, int], Step]:
-        return _card_steps(self.board)
 
     def _place(self, place: str | None) -> int:
         index = self.board.place_index.get(place or "")
