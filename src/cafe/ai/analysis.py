@@ -123,11 +123,11 @@ def review_recorded_turn(data: dict[str, Any], index: int, budget: int, seed: in
         game.pop()
     ranked, played_value = review_turn(game, played, budget, seed * 1_000_003 + index)
     best, best_value = ranked[0]
-    loss = max(0.0, best_value - played_value)
+    loss = round(max(0.0, best_value - played_value), 2)  # classed as shown: 1.996 is shown 2.0, an inaccuracy
     return TurnReview(
         turn=index + 1, seat=seat, player=game.players[seat], played=record.turns[index],
         points=sum(r.points for r in results), best=best, best_value=round(best_value, 2),
-        played_value=round(played_value, 2), loss=round(loss, 2), verdict=verdict(loss),
+        played_value=round(played_value, 2), loss=loss, verdict=verdict(loss),
         alternatives=tuple((turn, round(value, 2)) for turn, value in ranked[:ALTERNATIVES]),
     )  # fmt: skip
 
