@@ -12,12 +12,23 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 from cafe.board_state import CLOSED, FREE, State
 from cafe.errors import RecordError
 from cafe.frozen import rebuilt
-from cafe.game import GENDER_OK, SteppedGame, StepResult, Violation, fill_hands, gender_problem, rank, seat_names
+from cafe.game import (
+    GENDER_OK,
+    SteppedGame,
+    StepResult,
+    Violation,
+    fill_hands,
+    gender_problem,
+    random_order,
+    rank,
+    seat_names,
+    with_item,
+)
 from cafe.i18n import N_, T
 from cafe.layout import Board, load_board
 from cafe.options import BoardRules, make_rules
@@ -43,7 +54,6 @@ HAND = 5
 PRINTED = BoardRules()
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 BAG_END = 4  # the game ends when the bag holds this many tiles or fewer
-SAMPLED_DRAWS = 12  # draws of BoardGame._sampled_step before it gives way to listing the candidates
 PENALTY_TILE, PENALTY_JOKER = 5, 10
 REGULARS_SCORE, REGULARS_SINGLE_NATION = 20, 40
 
@@ -228,7 +238,7 @@ class BoardGame(SteppedGame[State, BoardRules]):
             s.occ[c] = CLOSED
             s.open_chairs -= 1
         for seat in eliminated:
-            s.eliminated = _with(s.eliminated, seat, True)
+            s.eliminated = with_item(s.eliminated, seat, True)
             s.elim_order += (seat,)
         rest = remainder(full_set(), used, N_("more {item} tiles than the game has"))
         if bag is None:
@@ -275,55 +285,18 @@ class BoardGame(SteppedGame[State, BoardRules]):
             raise Violation("R2.8", T("the game is over"))
         if s.legal is not None:
             return rng.choice(s.legal)
-        if s.reg_table < 0 and not (s.first_zero and len(s.placed) == 1):
-            sampled = self._sampled_step(s, rng)
-            if sampled is not None:
-                return sampled
-        topo = self.topo
-        candidates = self._seat_triples(s)  # (tile, chair, nation)
-        if s.placed:
-            if self._can_stop(s):
-                candidates.append((-1, 0, 0))  # stop
-        else:
-            hand = s.hands[s.current]
-            candidates += [(tile, -1, 0) for tile in range(TILE_TYPES) if hand[tile]]  # the bar
-            candidates += [(tile, -2, c) for c, tile, _ in self._exchanges(s)]  # always legal
-        while candidates:
-            i = int(rng.random() * len(candidates))  # uniform to 2**-53, and far cheaper than randrange
-            tile, c, n = candidates[i]
-            if tile < 0:
-                return STOP
-            if c == -2:
-                return topo.exchange_steps[tile, n]
-            if c == -1:
-                if self._check_bar(s, tile, raise_=False):
-                    return topo.bar_steps[tile]
-            elif not self._check_turn(s, tile, c, n):
-                return topo.seat_steps[tile, c, n]
-            candidates[i] = candidates[-1]
-            candidates.pop()
-        return PASS
-
-    def _sampled_step(self, s: State, rng: random.Random) -> Step | None:
-        """:meth:`random_step` by rejection: draw from every step the hand could take on any chair of its nation,
-        taken or not (so nothing is listed), and keep the first legal draw; None after a few illegal draws.
-
-        Each draw is uniform over the candidates, so a kept one is uniform over the legal steps; and so is the
-        full method that follows a None.  Not for a regulars turn or a second guest that must join the first,
-        whose few candidates :meth:`random_step` lists.
-        """
+        if s.reg_table >= 0 or (s.first_zero and len(s.placed) == 1):
+            return self._random_nearby_step(s, rng)
         targets = self.topo.tile_targets
         hand = s.hands[s.current]
         tiles = [tile for tile in range(TILE_TYPES) if hand[tile]]
         sizes = [len(targets[tile]) for tile in tiles]
-        seats = sum(sizes)
+        seats = sum(sizes)  # every chair of a hand tile's nation, taken or not: nothing is listed
         first = not s.placed
         exchanges = list(self._exchanges(s)) if first and s.jokers else []
         others = len(tiles) + len(exchanges) if first else 1  # the bar and the exchanges, or stop
-        total = seats + others
         occ = s.occ
-        for _ in range(SAMPLED_DRAWS):
-            k = int(rng.random() * total)
+        for k in random_order(seats + others, rng):
             if k < seats:
                 i = 0
                 while k >= sizes[i]:
@@ -344,7 +317,21 @@ class BoardGame(SteppedGame[State, BoardRules]):
             else:
                 c, tile, _joker = exchanges[k - len(tiles)]
                 return self.topo.exchange_steps[tile, c]
-        return None
+        return PASS
+
+    def _random_nearby_step(self, s: State, rng: random.Random) -> Step:
+        """:meth:`random_step` in a regulars turn or for a second guest that must join the first: the few
+        candidates are listed."""
+        candidates = self._seat_triples(s)  # (tile, chair, nation)
+        if self._can_stop(s):
+            candidates.append((-1, 0, 0))
+        for k in random_order(len(candidates), rng):
+            tile, c, n = candidates[k]
+            if tile < 0:
+                return STOP
+            if not self._check_turn(s, tile, c, n):
+                return self.topo.seat_steps[tile, c, n]
+        return PASS
 
     def step_points(self, step: Step) -> int:
         """What a legal step would score at once: a guest's table points, a stool's value, else 0.
@@ -946,7 +933,7 @@ class BoardGame(SteppedGame[State, BoardRules]):
         s.stools = (*s.stools, tile)
         self._change_hand(s, player, tile, -1)
         if s.scores[player] + value < 0:
-            s.eliminated = _with(s.eliminated, player, True)
+            s.eliminated = with_item(s.eliminated, player, True)
             s.elim_order = (*s.elim_order, player)
             s.removed += s.hand_n[player]
             s.hands[player] = [0] * TILE_TYPES
@@ -959,7 +946,7 @@ class BoardGame(SteppedGame[State, BoardRules]):
         if not by:
             return 0
         before = s.hand_size[player]
-        s.hand_size = _with(s.hand_size, player, max(0, before - by))
+        s.hand_size = with_item(s.hand_size, player, max(0, before - by))
         return s.hand_size[player] - before
 
     def _end_reason(self, s: State, player: int) -> str | None:
@@ -1025,14 +1012,6 @@ class BoardGame(SteppedGame[State, BoardRules]):
             result.step, player, points=points, table_points=table_points, completed=completed,
             hand_size_change=change, eliminated=result.eliminated, turn_over=True, drawn=drawn, game_over=s.over,
         )  # fmt: skip
-
-
-V = TypeVar("V")
-
-
-def _with(values: tuple[V, ...], index: int, value: V) -> tuple[V, ...]:
-    """``values`` with one item replaced."""
-    return (*values[:index], value, *values[index + 1 :])
 
 
 def _shuffled(seed: int | None) -> tuple[Tile, ...]:

@@ -13,7 +13,17 @@ from typing import Any, ClassVar
 
 from cafe.card_state import CARD_TYPES, FREE, CardState
 from cafe.errors import RecordError
-from cafe.game import GENDER_OK, SteppedGame, StepResult, Violation, fill_hands, gender_problem, rank, seat_names
+from cafe.game import (
+    GENDER_OK,
+    SteppedGame,
+    StepResult,
+    Violation,
+    fill_hands,
+    gender_problem,
+    rank,
+    seat_names,
+    with_item,
+)
 from cafe.i18n import N_, T
 from cafe.layout import CardBoard, load_card_board
 from cafe.options import CardRules, make_rules
@@ -87,24 +97,24 @@ class CardGame(SteppedGame[CardState, CardRules]):
             _check_tables(table_cards) if table_cards is not None else _shuffled(list(Nation) * 2, rng)
         )
         self._start_history()
-        self._accepted: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
-        self._last_accepted: tuple[list[int], tuple[tuple[int, ...], ...]] = ([], ())
+        # nation -> the places touching one of its tables, for each arrangement of the tables met (and the last)
+        self._arrangements: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+        self._last_arrangement: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] = ((), ())
         self._steps = _card_steps(self.board)
         self.from_setup = False  # set up by from_position: no record of its own
         board = self.board
         s = CardState.empty(len(board.place_ids), len(board.slots), len(self.players))
         for seat in range(len(self.players)):
             self._draw(s, seat, HAND)
-        for slot in range(len(board.slots)):
-            s.slot_nat[slot] = self.table_cards[slot]
+        s.slot_nat = tuple(self.table_cards[: len(board.slots)])
         s.table_pos = len(board.slots)
         self._s = s
 
     def _share(self, source: CardGame) -> None:
         self.players, self.rules, self.board = source.players, source.rules, source.board
         self.deck, self.table_cards, self.from_setup = source.deck, source.table_cards, source.from_setup
-        self._accepted = source._accepted  # a cache of what the rules answer, the same for every copy
-        self._last_accepted, self._steps = source._last_accepted, source._steps
+        self._arrangements = source._arrangements  # a cache of what the rules answer, the same for every copy
+        self._last_arrangement, self._steps = source._last_arrangement, source._steps
 
     @classmethod
     def from_position(
@@ -138,8 +148,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
                 T("give the {n} table cards in slot order {slots}", n=len(board.slots), slots=", ".join(board.slots))
             )
         s = CardState.empty(len(board.place_ids), len(board.slots), n)
-        for slot, nation in enumerate(tables):
-            s.slot_nat[slot] = as_nation(nation)
+        s.slot_nat = tuple(map(as_nation, tables))
         used: list[Tile] = []
         for place, code in (clients or {}).items():
             card = Tile.parse(code)
@@ -148,7 +157,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
         used += fill_hands(s, hands)
         for seat, cards in enumerate(face_down):
             for card in map(as_tile, cards):
-                s.down[seat] = (*s.down[seat], int(card))
+                s.down = with_item(s.down, seat, (*s.down[seat], int(card)))
                 used.append(card)
         rest = remainder(full_set(jokers=False), used, N_("more {item} than the game has (client cards)"))
         if deck is None:
@@ -292,7 +301,8 @@ class CardGame(SteppedGame[CardState, CardRules]):
         return self.random_step(rng)
 
     def random_step(self, rng: random.Random) -> Step:
-        """A uniformly random legal step (candidates tried in random order; see BoardGame.random_step)."""
+        """A uniformly random legal step, as BoardGame.random_step: every card of the hand on every place its
+        nation allows, taken or not, and the other steps, tried in a random order; the first legal one."""
         s = self._s
         if s.over:
             raise Violation("R4.6", T("the game is over"))
@@ -333,24 +343,25 @@ class CardGame(SteppedGame[CardState, CardRules]):
         """(card, place) for every free place a hand card may take by nation."""
         hand = s.hands[s.current]
         occ = s.occ
+        places = self._nation_places(s)
         return [
-            (card, p) for p, cards in enumerate(self._place_cards(s)) if occ[p] == FREE for card in cards if hand[card]
+            (card, p) for card in range(CARD_TYPES) if hand[card] for p in places[TILE_NATION[card]] if occ[p] == FREE
         ]
 
-    def _place_cards(self, s: CardState) -> tuple[tuple[int, ...], ...]:
-        """Place -> the cards it accepts by nation, for the tables lying now (cached per arrangement; the last
-        one asked is kept beside the cache, since the tables seldom change)."""
-        last_nat, accepted = self._last_accepted
-        if s.slot_nat == last_nat:
-            return accepted
-        key = tuple(s.slot_nat)
-        found = self._accepted.get(key)
+    def _nation_places(self, s: CardState) -> tuple[tuple[int, ...], ...]:
+        """Nation -> the places touching one of its tables, for the tables lying now (cached per arrangement; the
+        last one asked is kept beside the cache, since the tables seldom change)."""
+        tables, last = self._last_arrangement
+        if s.slot_nat == tables:
+            return last
+        found = self._arrangements.get(s.slot_nat)
         if found is None:
-            found = self._accepted[key] = tuple(
-                tuple(card for n in sorted({key[t] for t in slots}) for card in (2 * n, 2 * n + 1))
-                for slots in self.board.place_slots
-            )
-        self._last_accepted = (s.slot_nat.copy(), found)
+            of_nation: list[list[int]] = [[] for _ in NATIONS]
+            for p, slots in enumerate(self.board.place_slots):
+                for n in {s.slot_nat[t] for t in slots}:
+                    of_nation[n].append(p)
+            found = self._arrangements[s.slot_nat] = tuple(map(tuple, of_nation))
+        self._last_arrangement = (s.slot_nat, found)
         return found
 
     def _check_card(self, s: CardState, card: int, p: int) -> int:
@@ -502,7 +513,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
             assert step.tile is not None
             s.hands[player][step.tile] -= 1
             s.hand_n[player] -= 1
-            s.down[player] = (*s.down[player], int(step.tile))
+            s.down = with_item(s.down, player, (*s.down[player], int(step.tile)))
             return self._end_turn(s, StepResult(step, player), None)
         if kind is Kind.CLOSE:
             return self._end_turn(s, StepResult(step, player), "close")
@@ -586,7 +597,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
                 s.removed += 1
         s.cleared = True
         for t in full:  # in the order of the slots
-            s.slot_nat[t] = self.table_cards[s.table_pos]
+            s.slot_nat = with_item(s.slot_nat, t, int(self.table_cards[s.table_pos]))
             s.table_pos += 1
             s.tables_removed += 1
             s.slot_native[t] = 0

@@ -43,7 +43,7 @@ class CardState:
 
     __slots__ = FIELDS
 
-    slot_nat: list[int]  # slot -> the nation of the table card lying there
+    slot_nat: tuple[int, ...]  # slot -> the nation of the table card lying there
     occ: list[int]  # place -> card, or FREE
     slot_ladies: list[int]
     slot_gents: list[int]
@@ -51,7 +51,7 @@ class CardState:
     slot_native: list[int]  # clients of the table's nation
     hands: list[list[int]]  # seat -> count per card (a step copies the current player's before changing it)
     hand_n: list[int]
-    down: list[tuple[int, ...]]  # seat -> cards laid face down, in order
+    down: tuple[tuple[int, ...], ...]  # seat -> cards laid face down, in order
     scores: list[int]
     deck_pos: int  # the next client card to draw
     table_pos: int  # the next table card to lay
@@ -72,7 +72,7 @@ class CardState:
     @classmethod
     def empty(cls, places: int, slots: int, seats: int) -> CardState:
         s = cls()
-        s.slot_nat = [FREE] * slots
+        s.slot_nat = (FREE,) * slots
         s.occ = [FREE] * places
         s.slot_ladies = [0] * slots
         s.slot_gents = [0] * slots
@@ -80,7 +80,7 @@ class CardState:
         s.slot_native = [0] * slots
         s.hands = [[0] * CARD_TYPES for _ in range(seats)]
         s.hand_n = [0] * seats
-        s.down = [() for _ in range(seats)]
+        s.down = ((),) * seats
         s.scores = [0] * seats
         s.deck_pos = s.table_pos = s.removed = s.tables_removed = 0
         s.current = s.turn_no = 0
@@ -95,7 +95,7 @@ class CardState:
 
     def copy(self) -> CardState:
         s = CardState()
-        s.slot_nat = self.slot_nat.copy()
+        s.slot_nat = self.slot_nat
         s.occ = self.occ.copy()
         s.slot_ladies = self.slot_ladies.copy()
         s.slot_gents = self.slot_gents.copy()
@@ -103,7 +103,7 @@ class CardState:
         s.slot_native = self.slot_native.copy()
         s.hands = self.hands.copy()  # the lists inside are shared until a step copies one to change it
         s.hand_n = self.hand_n.copy()
-        s.down = self.down.copy()
+        s.down = self.down
         s.scores = self.scores.copy()
         s.deck_pos, s.table_pos = self.deck_pos, self.table_pos
         s.removed, s.tables_removed = self.removed, self.tables_removed

@@ -396,6 +396,24 @@ def fill_hands(s: Any, hands: Sequence[Sequence[Tile | str]]) -> list[Tile]:
     return used
 
 
+V = TypeVar("V")
+
+
+def random_order(total: int, rng: random.Random) -> Iterator[int]:
+    """0 .. total-1 in a uniformly random order, drawn lazily: a Fisher-Yates shuffle that records only the swaps
+    it made, so that the first few cost little however many there are (random_step tries candidates so)."""
+    swapped: dict[int, int] = {}
+    for j in range(total):
+        r = j + int(rng.random() * (total - j))  # uniform to 2**-53, and far cheaper than randrange
+        yield swapped.get(r, r)
+        swapped[r] = swapped.get(j, j)
+
+
+def with_item(values: tuple[V, ...], index: int, value: V) -> tuple[V, ...]:
+    """``values`` with one item replaced (the states keep what changes seldom in tuples)."""
+    return (*values[:index], value, *values[index + 1 :])
+
+
 def rank(seats: Sequence[int], key: Sequence[tuple[int, ...]]) -> dict[int, int]:
     """Places 1, 2, ... for ``seats`` sorted by ``key[seat]`` (smaller first); equal keys share a place."""
     order = sorted(seats, key=lambda p: key[p])

@@ -20,6 +20,7 @@ from typing import TypeVar
 
 from cafe.board_game import BoardGame
 from cafe.card_game import CardGame
+from cafe.game import with_item
 from cafe.steps import Kind, Step, parse_step
 from cafe.tiles import Nation, Tile, full_set
 from cafe.view import BoardView, CardView, View
@@ -87,7 +88,7 @@ class Worlds:
                 hand[t] += 1
             s.hands[seat] = hand
             if isinstance(game, CardGame):
-                s.down[seat] = tuple(map(int, _deal(pool, self._down[seat])))
+                s.down = with_item(s.down, seat, tuple(map(int, _deal(pool, self._down[seat]))))
         drawn = tuple(pool[: self._bag_count])
         if isinstance(game, CardGame):
             game.deck = self._drawn + drawn
