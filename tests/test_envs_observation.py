@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+import pytest
+
 from cafe import BoardGame
 from cafe.card_game import CardGame
+from cafe.envs.actions import actions_of
+from cafe.envs.numeric import Observer, fill_observation
 from cafe.envs.observation import BOARD_CHAIR, encode, observation_size
 
 
@@ -41,3 +46,29 @@ def test_a_hidden_hand_shows_only_its_size() -> None:
     assert vector[seat_block + 4 : seat_block + 28] == [0.0] * 24
     own = encode(game.view(1))  # the same seat seen by itself
     assert sum(own[12 * 24 + 5 * 12 + 2 + 4 : 12 * 24 + 5 * 12 + 2 + 28]) == game.state.hand_n[1]
+
+
+@pytest.mark.parametrize(
+    ("edition", "rules"),
+    [("board", "printed"), ("board", {"surprise_guests": True, "regulars": True}), ("cards", "printed")],
+)
+def test_the_observer_fills_exactly_the_views_encoding_for_every_seat(edition: str, rules: object) -> None:
+    """The numpy fill from the game's state equals encode(view) at every position of random games, for every
+    seat and a spectator: it shows nothing the view hides (surprise guests hide the others' hands)."""
+    rng = random.Random(7)
+    positions = 0
+    for seed in range(6):
+        game = BoardGame(4, seed=seed, rules=rules) if edition == "board" else CardGame(4, seed=seed, rules=rules)
+        observer = Observer(game, actions_of(game))
+        while True:
+            for seat in (*range(4), None):
+                out = np.zeros(observer.size, np.float32)
+                fill_observation(game, seat, out)
+                assert out.tolist() == np.asarray(encode(game.view(seat)), np.float32).tolist()
+            got = observer.observe(game, game.current_player)
+            assert np.flatnonzero(got["action_mask"]).tolist() == actions_of(game).legal(game)
+            positions += 1
+            if game.is_over():
+                break
+            game.push(game.random_step(rng))
+    assert positions > 300

@@ -75,6 +75,7 @@ class Topology:
     chairs_by_nation: tuple[tuple[int, ...], ...]
     near: tuple[frozenset[int], ...]  # chair -> chairs sharing a table with it (itself excluded)
     seat_steps: dict[tuple[int, int, int], Step]  # (tile, chair, nation) -> Step
+    guests: dict[tuple[int, int, int], SeatedGuest]  # (tile, chair, nation) -> the guest as views show it
     # tile -> (chair, nation, step) for every chair the tile may take by nation, taken or free
     tile_targets: tuple[tuple[tuple[int, int, Step], ...], ...]
     bar_steps: tuple[Step, ...]
@@ -114,6 +115,7 @@ def topology(board: Board) -> Topology:
         chairs_by_nation=tuple(board.chairs_of_nation(n) for n in range(len(Nation))),
         near=near,
         seat_steps=seat_steps,
+        guests={(tile, c, n): SeatedGuest(board.chair_ids[c], TILES[tile], NATIONS[n]) for tile, c, n in seat_steps},
         tile_targets=tuple(
             tuple((c, n, step) for (tile, c, n), step in seat_steps.items() if tile == t and n in chair_nations[c])
             for t in range(TILE_TYPES)
@@ -421,14 +423,11 @@ class BoardGame(SteppedGame[State, BoardRules]):
         """What ``seat`` may see (None: a spectator); never the bag order."""
         s = self._s
         board = self.board
-        hidden = self.rules.surprise_guests and not s.over
-        shown = [not hidden or p == seat for p in range(len(self.players))]
+        shown = self.hands_shown(seat)
         return BoardView(
             **self._view_fields(seat, shown, tuple(self.turns())),
             board=board,
-            guests=tuple(
-                SeatedGuest(board.chair_ids[c], TILES[t], NATIONS[s.nat[c]]) for c, t in enumerate(s.occ) if t >= 0
-            ),
+            guests=tuple(self._guest(t, c, s.nat[c]) for c, t in enumerate(s.occ) if t >= 0),
             closed_chairs=tuple(board.chair_ids[c] for c, t in enumerate(s.occ) if t == CLOSED),
             bar=tuple(TILES[t] for t in s.stools),
             bar_values=self.rules.bar_values,
@@ -436,6 +435,17 @@ class BoardGame(SteppedGame[State, BoardRules]):
             eliminated=tuple(s.eliminated),
             bag_count=self.bag_count(),
         )
+
+    def _guest(self, tile: int, c: int, nation: int) -> SeatedGuest:
+        """A seated guest as views show it (made once per board; a position set up by hand may hold others)."""
+        found = self.topo.guests.get((tile, c, nation))
+        return found if found is not None else SeatedGuest(self.board.chair_ids[c], TILES[tile], NATIONS[nation])
+
+    def hands_shown(self, seat: int | None) -> list[bool]:
+        """Whose hands ``seat`` sees: all, as hands are open (RULES.md §5); with surprise guests only its own
+        until the game is over."""
+        hidden = self.rules.surprise_guests and not self._s.over
+        return [not hidden or p == seat for p in range(len(self.players))]
 
     def places(self) -> tuple[int, ...] | None:
         """Each seat's place (1 = first; shared places repeat) once the game is over (RULES.md §2.8).

@@ -100,7 +100,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
         # nation -> the places touching one of its tables, for each arrangement of the tables met (and the last)
         self._arrangements: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
         self._last_arrangement: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] = ((), ())
-        self._steps = _card_steps(self.board)
+        self._steps = card_steps(self.board)
         self.from_setup = False  # set up by from_position: no record of its own
         board = self.board
         s = CardState.empty(len(board.place_ids), len(board.slots), len(self.players))
@@ -217,7 +217,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
         s = self._s
         board = self.board
         seats = range(len(self.players))
-        shown = [s.over or p == seat for p in seats]
+        shown = self.hands_shown(seat)
         movers = [r.player for r in self.results if r.turn_over]
         turns = tuple(self.seen_step(text, player, seat) for text, player in zip(self.turns(), movers, strict=True))
         return CardView(
@@ -230,6 +230,10 @@ class CardGame(SteppedGame[CardState, CardRules]):
             deck_count=self.deck_count(),
             table_pile_count=self.table_pile_count(),
         )
+
+    def hands_shown(self, seat: int | None) -> list[bool]:
+        """Whose hands (and face-down cards) ``seat`` sees: its own; everyone's once the game is over."""
+        return [self._s.over or p == seat for p in range(len(self.players))]
 
     # ------------------------------------------------------------------ legal steps
 
@@ -675,7 +679,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
 _STEP_CACHE: dict[int, tuple[CardBoard, dict[tuple[int, int], Step]]] = {}
 
 
-def _card_steps(board: CardBoard) -> dict[tuple[int, int], Step]:
+def card_steps(board: CardBoard) -> dict[tuple[int, int], Step]:
     """Interned card steps of a layout: (card, place) -> Step."""
     hit = _STEP_CACHE.get(id(board))
     if hit is None or hit[0] is not board:

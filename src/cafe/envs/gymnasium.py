@@ -30,7 +30,7 @@ from cafe.ai.levels import make_player
 from cafe.board_game import BoardGame
 from cafe.card_game import CardGame
 from cafe.envs.actions import actions_of
-from cafe.envs.numeric import observation_space, observe
+from cafe.envs.numeric import Observer, observation_space
 from cafe.errors import IllegalStepError
 from cafe.text import view_text
 
@@ -56,6 +56,7 @@ class CafeEnv(gym.Env[dict[str, Any], Any]):
         self.illegal_reward = illegal_reward
         self.game = self._new_game(0)
         self.space = actions_of(self.game)
+        self.observer = Observer(self.game, self.space)
         self.action_space = spaces.Discrete(self.space.n)
         self.observation_space = observation_space(self.game, self.space)
         self.bots: dict[int, Player] = {}
@@ -80,14 +81,20 @@ class CafeEnv(gym.Env[dict[str, Any], Any]):
         return self._observe(), self._info()
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        reward, illegal = self.play(action)
+        info = self._info() if illegal is None else {**self._info(), "illegal": illegal}
+        return self._observe(), reward, self.game.is_over(), False, info
+
+    def play(self, action: int) -> tuple[float, str | None]:
+        """The agent's action and the bots' answers: the reward, and why the action was refused (None if it was
+        not, else nothing changed)."""
         before = self.game.scores[self.seat]
         try:
             self.game.push(self.space.steps[int(action)])
         except IllegalStepError as error:
-            return self._observe(), self.illegal_reward, False, False, {**self._info(), "illegal": str(error)}
+            return self.illegal_reward, str(error)
         self._let_bots_move()
-        reward = float(self.game.scores[self.seat] - before)
-        return self._observe(), reward, self.game.is_over(), False, self._info()
+        return float(self.game.scores[self.seat] - before), None
 
     def _let_bots_move(self) -> None:
         game = self.game
@@ -96,7 +103,7 @@ class CafeEnv(gym.Env[dict[str, Any], Any]):
             game.push(self.bots[seat].choose(game.view(seat), game.legal_steps()))
 
     def _observe(self) -> dict[str, Any]:
-        return observe(self.game, self.space, self.seat)  # between the agent's steps, the agent is to move
+        return self.observer.observe(self.game, self.seat)  # between the agent's steps, the agent is to move
 
     def _info(self) -> dict[str, Any]:
         legal = [] if self.game.is_over() else [str(s) for s in self.game.legal_steps()]

@@ -49,7 +49,8 @@ from cafe.board_game import BoardGame
 from cafe.card_game import HAND as CARD_HAND
 from cafe.card_game import CardGame
 from cafe.envs.actions import ActionSpace, actions_of
-from cafe.envs.observation import encode, observation_size
+from cafe.envs.numeric import fill_observation
+from cafe.envs.observation import observation_size
 from cafe.i18n import T
 from cafe.layout import load_card_board
 from cafe.options import make_rules
@@ -97,10 +98,11 @@ class Draws:
         self.order = sorted(items)
         self.settled = 0
         self.ahead = ahead  # the most one step can draw
+        self.left = dict(sorted(Counter(items).items()))  # item -> entries not yet settled
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Draws:
         other = object.__new__(Draws)
-        other.order, other.settled, other.ahead = self.order.copy(), self.settled, self.ahead
+        other.order, other.settled, other.ahead, other.left = self.order.copy(), self.settled, self.ahead, self.left
         return other
 
     def short(self, drawn: int) -> bool:
@@ -108,14 +110,19 @@ class Draws:
         return self.settled < min(len(self.order), drawn + self.ahead)
 
     def outcomes(self) -> list[tuple[int, float]]:
-        left = Counter(self.order[self.settled :])
         total = len(self.order) - self.settled
-        return [(item, count / total) for item, count in sorted(left.items())]
+        return [(item, count / total) for item, count in self.left.items() if count]
 
     def settle(self, item: int) -> None:
         at = self.order.index(item, self.settled)
         self.order[self.settled], self.order[at] = item, self.order[self.settled]
         self.settled += 1
+        self.left = {**self.left, item: self.left[item] - 1}  # a new dict: copies share the old one
+
+    def read(self, order: list[int]) -> None:
+        """Take a whole draw order (every entry settled as far as it was)."""
+        self.order = order
+        self.left = dict(sorted(Counter(order[self.settled :]).items()))
 
 
 class CafeGame(pyspiel.Game):
@@ -174,6 +181,7 @@ class CafeState(pyspiel.State):
                 "table_cards": Draws([CLIENT_TYPES + n for n in Nation] * 2, slots_per_place),
             }
             self._deal = {"deck": game.players * CARD_HAND, "table_cards": len(x.slots)}
+        self._chance = self._short_pile()  # the pile chance settles next, if any (kept up to date by each action)
 
     # ------------------------------------------------------------------ chance
 
@@ -191,7 +199,7 @@ class CafeState(pyspiel.State):
         return int(getattr(self.engine.state, POSITIONS[name]))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        name = self._short_pile()
+        name = self._chance
         assert name is not None, "not a chance node"
         return self.piles[name].outcomes()
 
@@ -200,7 +208,7 @@ class CafeState(pyspiel.State):
     def current_player(self) -> int:
         if self.engine is not None and self.engine.is_over():
             return int(pyspiel.PlayerId.TERMINAL)
-        if self._short_pile() is not None:
+        if self._chance is not None:
             return int(pyspiel.PlayerId.CHANCE)
         assert self.engine is not None
         return self.engine.current_player
@@ -210,28 +218,29 @@ class CafeState(pyspiel.State):
         return self.cafe.space.legal(self.engine)
 
     def _apply_action(self, action: int) -> None:
-        name = self._short_pile()
+        name = self._chance
         if name is not None:
             self.piles[name].settle(action)
             if self.engine is None and self._short_pile() is None:
                 self.engine = self.cafe.new_engine(**{pile: self._order(pile) for pile in self.piles})
             elif self.engine is not None:
                 setattr(self.engine, name, self._order(name))
-            return
-        assert self.engine is not None
-        self.engine.push(self.cafe.space.steps[action])
+        else:
+            assert self.engine is not None
+            self.engine.push(self.cafe.space.steps[action])
+        self._chance = self._short_pile()
 
     def _order(self, name: str) -> tuple[Any, ...]:
         """A pile in draw order, as the engine takes it (the inverse of :meth:`_take_order`)."""
         if name == "table_cards":
             return tuple(NATIONS[item - CLIENT_TYPES] for item in self.piles[name].order)
-        return tuple(TILES[item] for item in self.piles[name].order)
+        return tuple(map(TILES.__getitem__, self.piles[name].order))
 
     def _take_order(self, engine: Game) -> None:
         """Every pile's draw order read back from an engine game, as chance outcomes."""
         for name, pile in self.piles.items():
             offset = CLIENT_TYPES if name == "table_cards" else 0
-            pile.order = [int(item) + offset for item in getattr(engine, name)]
+            pile.read([int(item) + offset for item in getattr(engine, name)])
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -258,6 +267,7 @@ class CafeState(pyspiel.State):
             rng = random.Random(int(probability_sampler() * (1 << 53)))
             state.engine = Worlds.around(self.engine, player_id).sample(rng)
             state._take_order(state.engine)
+            state._chance = state._short_pile()
         return state
 
     def view(self, player: int | None) -> View | None:
@@ -286,8 +296,9 @@ class CafeObserver:
         return state.view(player if self.private else None)
 
     def set_from(self, state: CafeState, player: int) -> None:
-        view = self._view(state, player)
-        self.tensor[:] = encode(view) if view is not None else 0.0
+        self.tensor[:] = 0.0
+        if state.engine is not None:
+            fill_observation(state.engine, player if self.private else None, self.tensor)
 
     def string_from(self, state: CafeState, player: int) -> str:
         view = self._view(state, player)

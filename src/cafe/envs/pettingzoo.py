@@ -28,7 +28,7 @@ from pettingzoo.utils import wrappers
 from cafe.board_game import BoardGame
 from cafe.card_game import CardGame
 from cafe.envs.actions import ActionSpace, actions_of
-from cafe.envs.numeric import observation_space, observe
+from cafe.envs.numeric import Observer, observation_space
 from cafe.text import view_text
 
 
@@ -57,6 +57,7 @@ class raw_env(AECEnv):  # PettingZoo's naming convention
         self._seed = seed
         self.game = self._new_game(seed or 0)
         self.space: ActionSpace = actions_of(self.game)
+        self.observer = Observer(self.game, self.space)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.action_spaces = {a: spaces.Discrete(self.space.n) for a in self.possible_agents}
         self.observation_spaces = {a: observation_space(self.game, self.space) for a in self.possible_agents}
@@ -89,7 +90,7 @@ class raw_env(AECEnv):  # PettingZoo's naming convention
         self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        return observe(self.game, self.space, self.possible_agents.index(agent))
+        return self.observer.observe(self.game, self.possible_agents.index(agent))
 
     def step(self, action: int) -> None:
         agent = self.agent_selection
