@@ -19,8 +19,6 @@ from cafe.card_game import CardGame
 from cafe.envs.actions import ActionSpace
 from cafe.envs.observation import (
     BOARD_CHAIR,
-    BOARD_SEAT,
-    CARD_SEAT,
     CARD_TYPES,
     HIGH,
     LOW,
@@ -28,7 +26,6 @@ from cafe.envs.observation import (
     TILE_TYPES,
     observation_size,
 )
-from cafe.tiles import JOKER_F
 
 
 def observation_space(game: BoardGame | CardGame, actions: ActionSpace) -> spaces.Dict:
@@ -62,6 +59,9 @@ class Observer:
             mask[self.actions.numbers(game.legal_steps())] = 1
 
 
+_NO_TILES, _NO_CARDS = (0,) * TILE_TYPES, (0,) * CARD_TYPES  # a hidden hand
+
+
 def fill_observation(game: BoardGame | CardGame, seat: int | None, out: np.ndarray) -> None:
     """Write what ``seat`` sees (None: a spectator) into a zeroed vector: ``encode(game.view(seat))``, faster."""
     if isinstance(game, BoardGame):
@@ -79,50 +79,40 @@ def _seats_from(players: int, seat: int | None) -> list[int]:
 def _fill_board(game: BoardGame, seat: int | None, out: np.ndarray) -> None:
     s = game.state
     chairs = len(s.occ)
-    block = out[: chairs * BOARD_CHAIR].reshape(chairs, BOARD_CHAIR)
-    occ = np.asarray(s.occ)
-    seated = np.flatnonzero(occ >= 0)
-    block[seated, occ[seated]] = 1.0
-    jokers = seated[occ[seated] >= JOKER_F]
-    if jokers.size:
-        block[jokers, TILE_TYPES + 1 + np.asarray(s.nat)[jokers]] = 1.0
-    block[occ == CLOSED, TILE_TYPES] = 1.0
-    at = chairs * BOARD_CHAIR
+    # the ones of the chairs' block, then everything after it, each written with one numpy call (a numpy call costs
+    # about a microsecond, a step of a list comprehension a few dozen nanoseconds)
+    ones = [c * BOARD_CHAIR + t for c, t in enumerate(s.occ) if t >= 0]
+    ones += [c * BOARD_CHAIR + TILE_TYPES + 1 + s.nat[c] for c in s.jokers]
+    if game.rules.regulars:
+        ones += [c * BOARD_CHAIR + TILE_TYPES for c, t in enumerate(s.occ) if t == CLOSED]
+    out[ones] = 1.0
     bar_values = game.rules.bar_values
     stools = len(s.stools)
     next_stool = bar_values[stools] if stools < len(bar_values) else 0
-    out[at : at + 3] = (stools / 20, next_stool / 10, game.bag_count() / 100)
-    at += 3
+    rest = [stools / 20, next_stool / 10, game.bag_count() / 100]
     shown = game.hands_shown(seat)
-    for k, p in enumerate(_seats_from(len(game.players), seat)):
-        base = at + k * BOARD_SEAT
-        out[base : base + 4] = (s.scores[p] / 100, s.hand_size[p] / 5, s.hand_n[p] / 5, float(shown[p]))
-        if shown[p]:
-            out[base + 4 : base + 4 + TILE_TYPES] = s.hands[p]
-        out[base + 4 + TILE_TYPES] = float(s.eliminated[p])
-        out[base + 5 + TILE_TYPES] = float(p == s.current and not s.over)
+    for p in _seats_from(len(game.players), seat):
+        rest += (s.scores[p] / 100, s.hand_size[p] / 5, s.hand_n[p] / 5, float(shown[p]))
+        rest += s.hands[p] if shown[p] else _NO_TILES
+        rest += (float(s.eliminated[p]), float(p == s.current and not s.over))
+    at = chairs * BOARD_CHAIR
+    out[at : at + len(rest)] = rest
     out[-1] = len(game.this_turn()) / 4
 
 
 def _fill_cards(game: CardGame, seat: int | None, out: np.ndarray) -> None:
     s = game.state
-    places = len(s.occ)
-    occ = np.asarray(s.occ)
-    seated = np.flatnonzero(occ >= 0)
-    out[seated * CARD_TYPES + occ[seated]] = 1.0
-    at = places * CARD_TYPES
-    slots = len(s.slot_nat)
-    out[at + np.arange(slots) * NATIONS + np.asarray(s.slot_nat)] = 1.0
-    at += slots * NATIONS
-    out[at : at + 2] = (game.deck_count() / 96, game.table_pile_count() / 24)
-    at += 2
+    at = len(s.occ) * CARD_TYPES
+    ones = [p * CARD_TYPES + card for p, card in enumerate(s.occ) if card >= 0]
+    ones += [at + slot * NATIONS + n for slot, n in enumerate(s.slot_nat)]
+    out[ones] = 1.0
+    rest = [game.deck_count() / 96, game.table_pile_count() / 24]
     shown = game.hands_shown(seat)
     penalties = game.penalties()
-    for k, p in enumerate(_seats_from(len(game.players), seat)):
-        base = at + k * CARD_SEAT
-        out[base : base + 4] = (s.scores[p] / 100, s.hand_n[p] / 12, len(s.down[p]) / 12, float(shown[p]))
-        if shown[p]:
-            out[base + 4 : base + 4 + CARD_TYPES] = s.hands[p]
-        out[base + 4 + CARD_TYPES] = float(p == s.current and not s.over)
-        out[base + 5 + CARD_TYPES] = penalties[p] / 10
+    for p in _seats_from(len(game.players), seat):
+        rest += (s.scores[p] / 100, s.hand_n[p] / 12, len(s.down[p]) / 12, float(shown[p]))
+        rest += s.hands[p] if shown[p] else _NO_CARDS
+        rest += (float(p == s.current and not s.over), penalties[p] / 10)
+    at += len(s.slot_nat) * NATIONS
+    out[at : at + len(rest)] = rest
     out[-1] = len(game.this_turn()) / 4
