@@ -101,6 +101,7 @@ EXTRAS = {
     "play": {"textual", "rich"},
     "scale": {"psycopg", "redis"},
     "rl": {"numpy", "pettingzoo", "gymnasium", "pyspiel", "open_spiel"},
+    "cluster": {"ray", "pyarrow"},
 }
 
 
@@ -168,10 +169,12 @@ def build_parser() -> argparse.ArgumentParser:
     from cafe.arena.command import PLAYER_HELP
     from cafe.arena.command import add_parser as add_arena
     from cafe.play.command import add_parser as add_play
+    from cafe.selfplay.command import add_parser as add_selfplay
     from cafe.server.command import add_parser as add_serve
 
     add_play(sub)
     add_arena(sub)
+    add_selfplay(sub)
     add_serve(sub)
 
     p = sub.add_parser(

@@ -23,6 +23,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from cafe.ai.base import TurnPlan
 from cafe.ai.turns import TurnOption, playable_turns
@@ -38,6 +39,17 @@ EXPLORE = 0.7  # the UCB constant
 EPSILON = 0.1  # how often a rollout step is random instead of the best-scoring one
 ENDGAME = 15  # tiles (or cards) left to draw from which rollouts play to the end of the game
 ENDGAME_HORIZON = 1_000  # turns: more than any game has left
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a turn's search found: its whole-turn options, their visits, and their mean values to the mover."""
+
+    seat: int | None
+    turn: int
+    options: tuple[tuple[Step, ...], ...]
+    visits: tuple[int, ...]
+    values: tuple[float, ...]
 
 
 class Node:
@@ -123,6 +135,7 @@ class MCTSPlayer:
         self._turn: tuple[int | None, int] | None = None  # the turn being played, and the time spent on it
         self._spent = 0.0
         self.last_iterations = 0
+        self.last_search: SearchResult | None = None  # what the last search found (self-play records it)
 
     def choose(self, view: View, legal: Sequence[Step]) -> Step:
         started = self.clock()
@@ -195,6 +208,13 @@ class MCTSPlayer:
             self._iterate(game, root[i], horizon, rng)
             done += 1
         self.last_iterations = done
+        self.last_search = SearchResult(
+            view.seat,
+            view.turn_number,
+            tuple(options),
+            tuple(node.visits for node in root),
+            tuple(node.total[mover] / node.visits if node.visits else 0.5 for node in root),
+        )
         best = max(range(len(options)), key=lambda k: (root[k].visits, root[k].total[mover]))
         return options[best]
 

@@ -32,6 +32,14 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--rules", default=None, help=_("a preset name or a JSON rules object (default: printed)"))
     p.add_argument("--seed", type=int, default=0, help=_("the first deal's seed (default 0)"))
     p.add_argument("--jobs", type=int, default=None, help=_("parallel games (default: the machine's cores)"))
+    p.add_argument(
+        "--cluster",
+        metavar="RAY",
+        help=_(
+            "play the games as tasks of a Ray cluster: ray (one started on this machine, or RAY_ADDRESS) or "
+            "ray://HOST:PORT; an outside engine (cmd:) must be installed on every worker"
+        ),
+    )
     p.add_argument("--json", action="store_true", help=_("print one JSON object instead of the table"))
     p.add_argument(
         "--plot", metavar="FILE", help=_("write score distributions and ratings to an image (png, svg, pdf)")
@@ -89,6 +97,8 @@ def _run_with_progress(plan: Any, args: argparse.Namespace) -> Any:
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("games", total=len(plan.tasks()))
         try:
-            return run_arena(plan, args.jobs, records, lambda done, _total: progress.update(task, completed=done))
+            return run_arena(
+                plan, args.jobs, records, lambda done, _total: progress.update(task, completed=done), args.cluster
+            )
         except PlayerError as error:
             raise CafeError(str(error)) from None

@@ -77,14 +77,16 @@ def run_arena(
     jobs: int | None = None,
     records: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
+    cluster: str | None = None,
 ) -> list[GameOutcome]:
-    """Play every game of the plan over ``jobs`` processes (default: the machine's cores)."""
+    """Play every game of the plan over ``jobs`` processes (default: the machine's cores), or as tasks of a Ray
+    ``cluster`` (see cafe.arena.cluster)."""
     tasks = [(plan, deal, seating) for deal, seating in plan.tasks()]
     jobs = jobs or os.cpu_count() or 1
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
     outcomes: list[GameOutcome] = []
-    for outcome, record in _results(tasks, jobs):
+    for outcome, record in _results(tasks, jobs, cluster):
         outcomes.append(outcome)
         if records is not None:
             rotation = plan.seatings.index(outcome.seating)
@@ -96,8 +98,14 @@ def run_arena(
 
 
 def _results(
-    tasks: list[tuple[ArenaPlan, int, tuple[int, ...]]], jobs: int
+    tasks: list[tuple[ArenaPlan, int, tuple[int, ...]]], jobs: int, cluster: str | None
 ) -> Iterator[tuple[GameOutcome, dict[str, Any]]]:
+    if cluster is not None:
+        from cafe.cluster import connect, run
+
+        connect(cluster)
+        yield from run(play_task, tasks)
+        return
     if jobs == 1 or len(tasks) == 1:
         yield from map(_play_packed, tasks)
         return

@@ -1,0 +1,64 @@
+"""Work spread over a Ray cluster (``--cluster``; ``pip install 'cafe-international[cluster]'``).
+
+``ray``: a Ray started on this machine for the run, or the cluster that ``RAY_ADDRESS`` names; ``ray://HOST:PORT``:
+an existing cluster through Ray Client.  Each call is one task; the callers' tasks are deterministic given their
+arguments, so a task that Ray runs again after its worker died gives the same answer, and each answer is taken
+once, when it arrives.  An outside engine (``cmd:``) runs on the worker that plays the game: it must be installed
+on every worker.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import ray
+
+from cafe.engine.client import EngineError
+from cafe.errors import CafeError
+from cafe.i18n import T
+
+RETRIES = 3  # runs of a task whose worker died, after the first
+
+
+def connect(cluster: str) -> None:
+    """Join (or start) the Ray cluster that ``cluster`` names; one clear line if it cannot be reached."""
+    if cluster != "ray" and not cluster.startswith("ray://"):
+        raise CafeError(T("--cluster takes ray or ray://HOST:PORT, not {cluster!r}", cluster=cluster))
+    address = os.environ.get("RAY_ADDRESS") if cluster == "ray" else cluster
+    try:
+        with warnings.catch_warnings():  # Ray Client warns before it gives up; the line below says it once
+            warnings.simplefilter("ignore")
+            ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+    except (ConnectionError, TimeoutError, RuntimeError, ValueError) as error:
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise CafeError(
+            T("cannot reach the Ray cluster at {address}: {reason}", address=address, reason=reason)
+        ) from None
+
+
+def run(function: Callable[..., Any], calls: Sequence[tuple[Any, ...]]) -> Iterator[Any]:
+    """``function(*call)`` for every call, as Ray tasks; the answers as they arrive.  On an error, Ctrl-C or when
+    the caller stops, the tasks still pending are cancelled and Ray is shut down."""
+    remote = ray.remote(max_retries=RETRIES, retry_exceptions=False)(function)
+    pending = [remote.remote(*call) for call in calls]
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            try:
+                yield ray.get(done[0])
+            except ray.exceptions.RayTaskError as error:
+                cause = error.cause
+                if isinstance(cause, EngineError):  # an outside engine, started on the worker
+                    note = T("{error} (an outside engine must be installed on every worker)", error=str(cause))
+                    raise CafeError(note) from None
+                if isinstance(cause, CafeError):
+                    raise cause from None
+                raise
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        ray.shutdown()
