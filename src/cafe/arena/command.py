@@ -49,21 +49,14 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cafe.ai.levels import make_player
     from cafe.arena.report import plot, table, to_json
-    from cafe.arena.run import PLAYERS, ArenaPlan, names_of
+    from cafe.arena.run import ArenaPlan, check_players, names_of
     from cafe.arena.stats import player_stats
-    from cafe.game import players_problem
     from cafe.options import rules_from_text
 
-    low, high = PLAYERS[args.edition]
-    if not low <= len(args.players) <= high:
-        raise CafeError(players_problem(args.edition, low, high, len(args.players)))
+    check_players(args.edition, args.players)
     if args.games < 1:
         raise CafeError(T("--games must be at least 1"))
-    for spec in args.players:
-        if not spec.startswith("cmd:"):
-            make_player(spec)  # a bad name fails here, before any game starts
     rules = rules_from_text(args.edition, args.rules)
     plan = ArenaPlan(tuple(args.players), args.games, args.edition, args.seed, rules)
     outcomes = _run_with_progress(plan, args)

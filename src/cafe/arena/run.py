@@ -42,6 +42,20 @@ class ArenaPlan:
         return [(deal, seating) for deal in range(self.deals) for seating in self.seatings]
 
 
+def check_players(edition: str, specs: Sequence[str]) -> None:
+    """Refuse, before any game starts, a number of players the edition does not take or a player that does not
+    exist (an outside engine is found only when it is started)."""
+    from cafe.errors import CafeError
+    from cafe.game import players_problem
+
+    low, high = PLAYERS[edition]
+    if not low <= len(specs) <= high:
+        raise CafeError(players_problem(edition, low, high, len(specs)))
+    for spec in specs:
+        if not spec.startswith("cmd:"):
+            make_player(spec)
+
+
 def names_of(specs: Sequence[str]) -> list[str]:
     """Display names: the spec itself, numbered when the same spec appears more than once."""
     seen: dict[str, int] = {}

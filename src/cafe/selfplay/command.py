@@ -48,19 +48,13 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from cafe.ai.levels import make_player
-    from cafe.arena.run import PLAYERS
-    from cafe.game import players_problem
+    from cafe.arena.run import check_players
     from cafe.options import rules_from_text
     from cafe.selfplay.shards import Run, prepare, write_shard
 
-    low, high = PLAYERS[args.edition]
-    if not low <= args.players <= high:
-        raise CafeError(players_problem(args.edition, low, high, args.players))
+    check_players(args.edition, [args.player] * args.players)
     if args.games < 1 or args.shard_games < 1:
         raise CafeError(T("--games and --shard-games must be at least 1"))
-    if not args.player.startswith("cmd:"):
-        make_player(args.player)  # a bad name fails here, before any game starts
     rules = rules_from_text(args.edition, args.rules)
     plan = Run(args.player, args.games, args.edition, args.players, args.seed, args.shard_games, rules)
     folder = Path(args.out)
