@@ -28,7 +28,7 @@ core/bin/cafe replay board.json --json > /dev/null
 core/bin/cafe replay cards.json --turns > /dev/null
 core/bin/cafe bench --seconds 0.2 --json > /dev/null
 printf 'cep\nisready\nquit\n' | core/bin/cafe engine --player greedy > /dev/null
-for command in "serve" "play" "arena greedy random --games 2"; do
+for command in "serve" "play" "arena greedy random --games 2" "selfplay --player greedy --games 1 --out sp"; do
   set +e
   message="$(core/bin/cafe $command 2>&1 > /dev/null)"
   status=$?
@@ -42,6 +42,8 @@ step "with [all]"
 "$python" -m venv all
 all/bin/python -m pip install --quiet "$wheel[all]"
 all/bin/cafe arena greedy random --games 2 --json > /dev/null
+all/bin/cafe selfplay --player greedy --games 2 --out selfplay > /dev/null
+all/bin/python -c "from cafe.selfplay.shards import load; assert len(load('selfplay')['actions']) > 0"
 all/bin/python -c "import cafe.play.app, cafe.envs.pettingzoo, cafe.envs.gymnasium, cafe.envs.openspiel, cafe.server.postgres"
 port="$(free_port)"
 all/bin/cafe serve --port "$port" --data data > serve.log 2>&1 &

@@ -94,22 +94,25 @@ def _take_language(argv: list[str]) -> tuple[list[str], str | None]:
     return rest, language
 
 
-# Each extra and the optional libraries it brings (pyproject.toml); `cafe serve`, `arena` and `play` have their own
+# Each extra and the optional libraries it brings (pyproject.toml); `cafe serve`, `arena` and `play` have their own,
+# `cafe selfplay` needs [cluster] (which brings [arena] and [rl])
+COMMAND_EXTRA = {"serve": "serve", "arena": "arena", "play": "play", "selfplay": "cluster"}
 EXTRAS = {
     "serve": {"uvicorn", "starlette", "openskill"},
     "arena": {"rich", "matplotlib", "openskill"},
     "play": {"textual", "rich"},
     "scale": {"psycopg", "redis"},
     "rl": {"numpy", "pettingzoo", "gymnasium", "pyspiel", "open_spiel"},
-    "cluster": {"ray", "pyarrow"},
+    "cluster": {"ray", "pyarrow", "numpy", "gymnasium", "rich"},
 }
 
 
 def _extra_for(command: str, module: str) -> str | None:
     """The extra that brings ``module`` (the command's own first), or None if it is no optional library."""
     top = module.split(".")[0]
-    if top in EXTRAS.get(command, ()):
-        return command
+    own = COMMAND_EXTRA.get(command)
+    if own is not None and top in EXTRAS[own]:
+        return own
     return next((extra for extra, modules in EXTRAS.items() if top in modules), None)
 
 
