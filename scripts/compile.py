@@ -6,8 +6,10 @@
     python scripts/compile.py --list    # the source files it compiles (make rebuilds when one changes)
 
 The same source runs either way, with the same behaviour (the whole test suite runs against both); compiled it
-runs two to three times faster.  Python prefers an extension module to a source file of the same name, so once
-built the compiled modules are the ones imported, unless CAFE_PURE=1 is set (see cafe/__init__.py).
+runs two to three times faster.  The modules are those the compiled wheel lists in pyproject.toml
+(``HATCH_BUILD_HOOK_ENABLE_MYPYC=true python -m build --wheel`` builds that wheel).  Python prefers an extension
+module to a source file of the same name, so once built the compiled modules are the ones imported, unless
+CAFE_PURE=1 is set (see cafe/__init__.py).
 """
 
 from __future__ import annotations
@@ -18,15 +20,18 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "cafe"
-# the rules of both editions and what they stand on: every step of every game runs through these
-COMPILED = (
-    "frozen", "tiles", "steps", "errors", "options", "layout", "board_state", "card_state", "game", "board_game",
-    "card_game", "view",
-)  # fmt: skip
+# the rules of both editions and what they stand on, as the compiled wheel lists them (pyproject.toml)
+COMPILED = tuple(
+    Path(path).stem
+    for path in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["wheel"][
+        "hooks"
+    ]["mypyc"]["include"]
+)
 
 
 def built() -> list[Path]:

@@ -18,6 +18,17 @@ wheel="$(ls "$work"/dist/*.whl)"
 ls -l "$work/dist"
 cd "$work"  # away from the source tree: only the installed package can be imported
 
+step "the compiled wheel (mypyc), built from the sdist"
+sdist="$(ls "$work"/dist/*.tar.gz)"
+HATCH_BUILD_HOOK_ENABLE_MYPYC=true "$here/.venv/bin/python" -m build --wheel --outdir "$work/compiled" "$sdist" \
+  > "$work/build-compiled.log" 2>&1 || { cat "$work/build-compiled.log"; exit 1; }
+ls -l "$work/compiled"
+"$python" -m venv fast
+fast/bin/python -m pip install --quiet "$work"/compiled/*.whl
+fast/bin/cafe bench --seconds 0.2 --json | grep -q '"compiled": true' || { echo "the compiled wheel runs pure Python"; exit 1; }
+CAFE_PURE=1 fast/bin/cafe bench --seconds 0.2 --json | grep -q '"compiled": false' || { echo "CAFE_PURE=1 is ignored"; exit 1; }
+echo "the compiled wheel runs compiled, and pure Python with CAFE_PURE=1"
+
 step "the core only: no dependencies"
 "$python" -m venv core
 core/bin/python -m pip install --quiet "$wheel"
