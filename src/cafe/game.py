@@ -225,9 +225,15 @@ class SteppedGame(Generic[StateT, RulesT]):
         """
         if isinstance(step, str):
             step = parse_step(step)
-        if check:
+        if check and not self._listed_as_legal(step):
             self.check(step)
         return self._apply(step)
+
+    def _listed_as_legal(self, step: Step) -> bool:
+        """Whether ``step`` is one of the legal steps already listed for this position (the very object: a
+        caller choosing from :meth:`legal_steps` needs no second check)."""
+        legal = self._s.legal
+        return legal is not None and any(listed is step for listed in legal)
 
     def push_turn(self, turn: str) -> list[StepResult]:
         """Apply a whole turn string (``USAm@i2,USAf@g2``), adding the implied ``stop``.
