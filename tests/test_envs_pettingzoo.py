@@ -47,3 +47,6 @@ def test_an_illegal_action_is_refused_with_its_rule() -> None:
     illegal = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(ValueError, match=r"R\d"):
         e.step(illegal)
+    for outside in (-1, len(mask)):
+        with pytest.raises(ValueError, match="outside the action space"):
+            e.step(outside)
