@@ -4,7 +4,7 @@
 >>> envs = CafeVectorEnv(3, edition="cards", opponents=("random",))
 >>> observations, infos = envs.reset(seed=1)
 >>> observations["observation"].shape, observations["action_mask"].shape
-((3, 507), (3, 315))
+((3, 501), (3, 315))
 >>> import numpy as np
 >>> actions = [int(np.flatnonzero(mask)[0]) for mask in observations["action_mask"]]
 >>> observations, rewards, terminations, truncations, infos = envs.step(actions)
