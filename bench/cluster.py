@@ -1,9 +1,9 @@
 """What the Ray cluster costs and carries: the same arena locally and on a local Ray, and the data per game.
 
-    python bench/cluster.py [--games 40] [--players greedy greedy] [--selfplay-games 8]
+    python bench/cluster.py [--games 40] [--players mcts:200 greedy] [--selfplay-games 8]
 
 - arena: games per second with --jobs (this machine's cores) and with --cluster ray (a Ray started on this
-  machine for the run, its start included, and without it: the time to the first result subtracted);
+  machine for the run: with its start, and after its first result);
 - per game: one Ray task; the bytes a task returns (the pickled outcome and record);
 - self-play: rows and Parquet bytes per game (mcts:100, 2-player board game).
 
@@ -21,13 +21,13 @@ import time
 from pathlib import Path
 
 from cafe.arena.run import ArenaPlan, play_task, run_arena
-from cafe.selfplay.shards import Run, play_shard
+from cafe.selfplay.shards import Run, load, play_shard, shard_path
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--players", nargs="+", default=["greedy", "greedy"])
+    parser.add_argument("--players", nargs="+", default=["mcts:200", "greedy"])
     parser.add_argument("--selfplay-games", type=int, default=8)
     args = parser.parse_args()
     plan = ArenaPlan(tuple(args.players), args.games)
@@ -42,9 +42,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         shard = Run("mcts:100", args.selfplay_games, shard_games=args.selfplay_games)
         _, data = play_shard(shard, 0)
-        Path(tmp, "shard.parquet").write_bytes(data)
-        from cafe.selfplay.shards import load
-
+        shard_path(Path(tmp), 0).write_bytes(data)
         rows = len(load(tmp)["actions"])
     games = len(plan.tasks())
     print(
@@ -54,7 +52,7 @@ def main() -> None:
                 "local_games_per_second": round(games / local, 1),
                 "ray_games_per_second": round(games / on_ray, 1),
                 "ray_games_per_second_after_start": round((games - 1) / (started + on_ray - first[0]), 1),
-                "ray_start_seconds": round(first[0] - started, 2),
+                "ray_seconds_to_first_result": round(first[0] - started, 2),
                 "tasks_per_game": 1,
                 "bytes_per_task_result": task_bytes,
                 "selfplay": {
