@@ -39,11 +39,16 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str
         "false", "--disable-usage-stats", "--temp-dir", str(temp),
     ]  # fmt: skip
     with open(log, "wb") as out:
+        # a busy machine (the slow lane runs beside the browser tests) may take long to start a client's server
+        patient = {"RAY_CLIENT_SERVER_CHECK_CHANNEL_TIMEOUT_S": "180"}
         head = subprocess.Popen(
-            command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env={**os.environ, **AUTH}
+            command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env={**os.environ, **AUTH, **patient}
         )
     try:
         _wait_for(lambda: _listening(client), 120, f"the Ray head (see {log})")
+        _wait_for(
+            lambda: _accepts_a_client(f"ray://127.0.0.1:{client}"), 300, f"the Ray head's first client (see {log})"
+        )
         yield {"gcs": f"127.0.0.1:{gcs}", "client": f"ray://127.0.0.1:{client}"}
     finally:
         os.killpg(head.pid, signal.SIGTERM)
@@ -54,6 +59,13 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str
             head.wait()
         subprocess.run(["pkill", "-9", "-f", str(temp)], check=False)  # anything of this head still left
         shutil.rmtree(temp, ignore_errors=True)
+
+
+def _accepts_a_client(address: str) -> bool:
+    """Whether a Ray Client can join the head now (its first client sets up the head's client proxy)."""
+    join = f"import ray; ray.init(address={address!r}, log_to_driver=False); ray.shutdown()"
+    done = subprocess.run([sys.executable, "-c", join], env={**os.environ, **AUTH}, capture_output=True, check=False)
+    return done.returncode == 0
 
 
 def _listening(port: int) -> bool:

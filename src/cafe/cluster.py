@@ -34,7 +34,7 @@ def connect(cluster: str) -> None:
             warnings.simplefilter("ignore")
             ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
     except (ConnectionError, TimeoutError, RuntimeError, ValueError) as error:
-        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        reason = " ".join(str(error).split()) or type(error).__name__  # Ray's message, on one line
         raise CafeError(
             T("cannot reach the Ray cluster at {address}: {reason}", address=address, reason=reason)
         ) from None
