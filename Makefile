@@ -59,10 +59,11 @@ compiled: $(COMPILED)
 	CAFE_PURE=1 CAFE_REFERENCE_GAMES=200 $(BIN)/pytest -n 2 -q -m reference tests
 
 # the engine against the reference implementations, every bot at thousands of positions, other frameworks'
-# bots playing whole games, the browser client in Chromium, and the arena and self-play on a Ray cluster the
-# tests start (one, shared by its tests: --dist loadgroup) (no coverage tracing; the compiled engine)
+# bots playing whole games, the browser client in Chromium; then the arena and self-play on a Ray cluster the
+# tests start, alone (its 2 CPUs would starve the browser's game) (no coverage tracing; the compiled engine)
 slow: $(COMPILED) $(CHROMIUM) $(AXE)
-	$(BIN)/pytest -n 2 --dist loadgroup -m "reference or sweep or frameworks or browser or cluster" tests
+	$(BIN)/pytest -n 2 -m "reference or sweep or frameworks or browser" tests
+	$(BIN)/pytest -m cluster tests
 
 # the sdist and the wheel built, the wheel installed into fresh environments (the core only, then [all]),
 # and every command run from there

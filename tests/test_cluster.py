@@ -20,7 +20,7 @@ import pytest
 from cafe.selfplay.shards import load
 from servers import free_port
 
-pytestmark = [pytest.mark.cluster, pytest.mark.xdist_group("ray")]
+pytestmark = pytest.mark.cluster  # run alone (make slow): the cluster takes both cores
 
 TIMING = ("think_per_turn", "longest_turn")  # measured, so never the same twice
 # the cluster asks every client for this token (Ray's token authentication), as a real one should
