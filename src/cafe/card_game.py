@@ -305,8 +305,8 @@ class CardGame(SteppedGame[CardState, CardRules]):
         return self.random_step(rng)
 
     def random_step(self, rng: random.Random) -> Step:
-        """A uniformly random legal step, as BoardGame.random_step: every card of the hand on every place its
-        nation allows, taken or not, and the other steps, tried in a random order; the first legal one."""
+        """A uniformly random legal step: the candidates (each hand card on each free place its nation allows,
+        and the other steps) tried in a random order, the first legal one (see BoardGame.random_step)."""
         s = self._s
         if s.over:
             raise Violation("R4.6", T("the game is over"))
@@ -314,7 +314,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
             return rng.choice(s.legal)
         candidates: list[Any] = self._card_candidates(s)  # (card, place) pairs, then whole steps
         candidates += self._other_steps(s)
-        while candidates:
+        while candidates:  # drawn without replacement in place: measured cheaper here than random_order
             i = int(rng.random() * len(candidates))  # uniform to 2**-53, and far cheaper than randrange
             candidate = candidates[i]
             if isinstance(candidate, Step):
@@ -616,10 +616,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
                 s.scores[p] -= penalty
         else:
             s.current = (s.current + 1) % len(self.players)
-        return StepResult(
-            result.step, result.player, points=result.points, table_points=result.table_points,
-            completed=result.completed, drawn=result.drawn, turn_over=True, game_over=s.over,
-        )  # fmt: skip
+        return result._replace(turn_over=True, game_over=s.over)
 
     def _value(self, s: CardState, t: int) -> int:
         """Each client is worth 2 at a table of its nation and 1 elsewhere; a lone client 0 (RULES.md §4.4)."""
