@@ -94,7 +94,7 @@ def run_arena(
     cluster: str | None = None,
 ) -> list[GameOutcome]:
     """Play every game of the plan over ``jobs`` processes (default: the machine's cores), or as tasks of a Ray
-    ``cluster`` (see cafe.arena.cluster)."""
+    ``cluster`` (see cafe.cluster)."""
     tasks = [(plan, deal, seating) for deal, seating in plan.tasks()]
     jobs = jobs or os.cpu_count() or 1
     if records is not None:

@@ -25,6 +25,7 @@ from cafe.envs.observation import (
     NATIONS,
     TILE_TYPES,
     observation_size,
+    seats_from,
 )
 
 
@@ -70,12 +71,6 @@ def fill_observation(game: BoardGame | CardGame, seat: int | None, out: np.ndarr
         _fill_cards(game, seat, out)
 
 
-def _seats_from(players: int, seat: int | None) -> list[int]:
-    """Seats in turn order from the observer's (a spectator's: from the first)."""
-    first = seat or 0
-    return [(first + k) % players for k in range(players)]
-
-
 def _fill_board(game: BoardGame, seat: int | None, out: np.ndarray) -> None:
     s = game.state
     chairs = len(s.occ)
@@ -91,7 +86,7 @@ def _fill_board(game: BoardGame, seat: int | None, out: np.ndarray) -> None:
     next_stool = bar_values[stools] if stools < len(bar_values) else 0
     rest = [stools / 20, next_stool / 10, game.bag_count() / 100]
     shown = game.hands_shown(seat)
-    for p in _seats_from(len(game.players), seat):
+    for p in seats_from(len(game.players), seat):
         rest += (s.scores[p] / 100, s.hand_size[p] / 5, s.hand_n[p] / 5, float(shown[p]))
         rest += s.hands[p] if shown[p] else _NO_TILES
         rest += (float(s.eliminated[p]), float(p == s.current and not s.over))
@@ -109,7 +104,7 @@ def _fill_cards(game: CardGame, seat: int | None, out: np.ndarray) -> None:
     rest = [game.deck_count() / 96, game.table_pile_count() / 24]
     shown = game.hands_shown(seat)
     penalties = game.penalties()
-    for p in _seats_from(len(game.players), seat):
+    for p in seats_from(len(game.players), seat):
         rest += (s.scores[p] / 100, s.hand_n[p] / 12, len(s.down[p]) / 12, float(shown[p]))
         rest += s.hands[p] if shown[p] else _NO_CARDS
         rest += (float(p == s.current and not s.over), penalties[p] / 10)

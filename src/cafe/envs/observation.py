@@ -56,11 +56,10 @@ def encode(view: View) -> list[float]:
     return _encode_board(view) if isinstance(view, BoardView) else _encode_cards(view)
 
 
-def _seats_from(view: View) -> list[int]:
-    """Seat indices in turn order, starting with the observer."""
-    n = len(view.players)
-    first = view.seat or 0
-    return [(first + k) % n for k in range(n)]
+def seats_from(players: int, seat: int | None) -> list[int]:
+    """Seat indices in turn order, starting with the observer's (a spectator's: the first seat's)."""
+    first = seat or 0
+    return [(first + k) % players for k in range(players)]
 
 
 def _encode_board(view: BoardView) -> list[float]:
@@ -78,7 +77,7 @@ def _encode_board(view: BoardView) -> list[float]:
     nxt = view.next_bar_value
     out[at : at + 3] = [len(view.bar) / 20, (nxt or 0) / 10, view.bag_count / 100]
     at += 3
-    for k, p in enumerate(_seats_from(view)):
+    for k, p in enumerate(seats_from(len(view.players), view.seat)):
         base = at + k * BOARD_SEAT
         hand = view.hands[p]
         out[base : base + 4] = [
@@ -107,7 +106,7 @@ def _encode_cards(view: CardView) -> list[float]:
     at += len(board.slots) * NATIONS
     out[at : at + 2] = [view.deck_count / 96, view.table_pile_count / 24]
     at += 2
-    for k, p in enumerate(_seats_from(view)):
+    for k, p in enumerate(seats_from(len(view.players), view.seat)):
         base = at + k * CARD_SEAT
         hand = view.hands[p]
         out[base : base + 4] = [

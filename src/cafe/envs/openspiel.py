@@ -95,10 +95,11 @@ class Draws:
     """
 
     def __init__(self, items: list[int], ahead: int) -> None:
-        self.order = sorted(items)
         self.settled = 0
         self.ahead = ahead  # the most one step can draw
-        self.left = dict(sorted(Counter(items).items()))  # item -> entries not yet settled
+        self.order: list[int] = []
+        self.left: dict[int, int] = {}  # item -> entries not yet settled
+        self.read(sorted(items))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Draws:
         other = object.__new__(Draws)
