@@ -24,8 +24,9 @@ from cafe.envs.observation import (
     LOW,
     NATIONS,
     TILE_TYPES,
+    board_tail,
+    card_tail,
     observation_size,
-    seats_from,
 )
 
 
@@ -60,9 +61,6 @@ class Observer:
             mask[self.actions.numbers(game.legal_steps())] = 1
 
 
-_NO_TILES, _NO_CARDS = (0,) * TILE_TYPES, (0,) * CARD_TYPES  # a hidden hand
-
-
 def fill_observation(game: BoardGame | CardGame, seat: int | None, out: np.ndarray) -> None:
     """Write what ``seat`` sees (None: a spectator) into a zeroed vector: ``encode(game.view(seat))``, faster."""
     if isinstance(game, BoardGame):
@@ -73,7 +71,6 @@ def fill_observation(game: BoardGame | CardGame, seat: int | None, out: np.ndarr
 
 def _fill_board(game: BoardGame, seat: int | None, out: np.ndarray) -> None:
     s = game.state
-    chairs = len(s.occ)
     # the ones of the chairs' block, then everything after it, each written with one numpy call (a numpy call costs
     # about a microsecond, a step of a list comprehension a few dozen nanoseconds)
     ones = [c * BOARD_CHAIR + t for c, t in enumerate(s.occ) if t >= 0]
@@ -81,18 +78,7 @@ def _fill_board(game: BoardGame, seat: int | None, out: np.ndarray) -> None:
     if game.rules.regulars:
         ones += [c * BOARD_CHAIR + TILE_TYPES for c, t in enumerate(s.occ) if t == CLOSED]
     out[ones] = 1.0
-    bar_values = game.rules.bar_values
-    stools = len(s.stools)
-    next_stool = bar_values[stools] if stools < len(bar_values) else 0
-    rest = [stools / 20, next_stool / 10, game.bag_count() / 100]
-    shown = game.hands_shown(seat)
-    for p in seats_from(len(game.players), seat):
-        rest += (s.scores[p] / 100, s.hand_size[p] / 5, s.hand_n[p] / 5, float(shown[p]))
-        rest += s.hands[p] if shown[p] else _NO_TILES
-        rest += (float(s.eliminated[p]), float(p == s.current and not s.over))
-    at = chairs * BOARD_CHAIR
-    out[at : at + len(rest)] = rest
-    out[-1] = len(game.this_turn()) / 4
+    out[len(s.occ) * BOARD_CHAIR :] = board_tail(game, seat)
 
 
 def _fill_cards(game: CardGame, seat: int | None, out: np.ndarray) -> None:
@@ -101,13 +87,5 @@ def _fill_cards(game: CardGame, seat: int | None, out: np.ndarray) -> None:
     ones = [p * CARD_TYPES + card for p, card in enumerate(s.occ) if card >= 0]
     ones += [at + slot * NATIONS + n for slot, n in enumerate(s.slot_nat)]
     out[ones] = 1.0
-    rest = [game.deck_count() / 96, game.table_pile_count() / 24]
-    shown = game.hands_shown(seat)
-    penalties = game.penalties()
-    for p in seats_from(len(game.players), seat):
-        rest += (s.scores[p] / 100, s.hand_n[p] / 12, len(s.down[p]) / 12, float(shown[p]))
-        rest += s.hands[p] if shown[p] else _NO_CARDS
-        rest += (float(p == s.current and not s.over), penalties[p] / 10)
     at += len(s.slot_nat) * NATIONS
-    out[at : at + len(rest)] = rest
-    out[-1] = len(game.this_turn()) / 4
+    out[at:] = card_tail(game, seat)

@@ -29,8 +29,14 @@ Card game (P places, 12 in the X; S table slots, 5):
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from cafe.layout import Board, CardBoard
 from cafe.view import BoardView, CardView, View
+
+if TYPE_CHECKING:
+    from cafe.board_game import BoardGame
+    from cafe.card_game import CardGame
 
 LOW, HIGH = -10.0, 100.0  # bounds of every number of a vector (scores / 100 and counts stay well inside)
 BOARD_SEATS, CARD_SEATS = 4, 5
@@ -60,6 +66,43 @@ def seats_from(players: int, seat: int | None) -> list[int]:
     """Seat indices in turn order, starting with the observer's (a spectator's: the first seat's)."""
     first = seat or 0
     return [(first + k) % players for k in range(players)]
+
+
+_NO_TILES, _NO_CARDS = (0,) * TILE_TYPES, (0,) * CARD_TYPES  # a hidden hand
+
+
+def board_tail(game: BoardGame, seat: int | None) -> list[float]:
+    """The board game's numbers after the chairs' block (bar, bag, seats, turn), read from the game as ``seat``
+    sees it: what ``encode(game.view(seat))`` ends with, without building the view."""
+    s = game.state
+    bar_values = game.rules.bar_values
+    stools = len(s.stools)
+    next_stool = bar_values[stools] if stools < len(bar_values) else 0
+    tail = [stools / 20, next_stool / 10, game.bag_count() / 100]
+    shown = game.hands_shown(seat)
+    for p in seats_from(len(game.players), seat):
+        tail += (s.scores[p] / 100, s.hand_size[p] / 5, s.hand_n[p] / 5, float(shown[p]))
+        tail += s.hands[p] if shown[p] else _NO_TILES
+        tail += (float(s.eliminated[p]), float(p == s.current and not s.over))
+    tail += [0.0] * ((BOARD_SEATS - len(game.players)) * BOARD_SEAT)
+    tail.append(len(game.this_turn()) / 4)
+    return tail
+
+
+def card_tail(game: CardGame, seat: int | None) -> list[float]:
+    """The card game's numbers after the tables' block (deck, pile, seats, turn), read from the game as ``seat``
+    sees it."""
+    s = game.state
+    tail = [game.deck_count() / 96, game.table_pile_count() / 24]
+    shown = game.hands_shown(seat)
+    penalties = game.penalties()
+    for p in seats_from(len(game.players), seat):
+        tail += (s.scores[p] / 100, s.hand_n[p] / 12, len(s.down[p]) / 12, float(shown[p]))
+        tail += s.hands[p] if shown[p] else _NO_CARDS
+        tail += (float(p == s.current and not s.over), penalties[p] / 10)
+    tail += [0.0] * ((CARD_SEATS - len(game.players)) * CARD_SEAT)
+    tail.append(len(game.this_turn()) / 4)
+    return tail
 
 
 def _encode_board(view: BoardView) -> list[float]:
