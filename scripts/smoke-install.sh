@@ -39,7 +39,8 @@ core/bin/cafe replay board.json --json > /dev/null
 core/bin/cafe replay cards.json --turns > /dev/null
 core/bin/cafe bench --seconds 0.2 --json > /dev/null
 printf 'cep\nisready\nquit\n' | core/bin/cafe engine --player greedy > /dev/null
-for command in "serve" "play" "arena greedy random --games 2" "selfplay --player greedy --games 1 --out sp"; do
+for command in "serve" "play" "arena greedy random --games 2" "selfplay --player greedy --games 1 --out sp" \
+  "train --games 2 --out m.npz"; do
   set +e
   message="$(core/bin/cafe $command 2>&1 > /dev/null)"
   status=$?
@@ -49,12 +50,22 @@ for command in "serve" "play" "arena greedy random --games 2" "selfplay --player
     || { echo "cafe $command without its extra must name the extra in one line and exit 3"; exit 1; }
 done
 
+message="$(printf 'quit\n' | core/bin/cafe engine --player master 2>&1 > /dev/null || true)"
+echo "cafe engine --player master -> $message"
+[[ "$message" == *"pip install 'cafe-international[master]'"* ]] || { echo "the master level must name its extra"; exit 1; }
+
 step "with [all]"
 "$python" -m venv all
 all/bin/python -m pip install --quiet "$wheel[all]"
 all/bin/cafe arena greedy random --games 2 --json > /dev/null
 all/bin/cafe selfplay --player greedy --games 2 --out selfplay > /dev/null
 all/bin/python -c "from cafe.selfplay.shards import load; assert len(load('selfplay')['actions']) > 0"
+all/bin/python -c "
+from cafe import BoardGame
+from cafe.ai.levels import make_player
+game = BoardGame(2, seed=5)
+assert make_player('learned:20', seed=1).choose(game.view(0), game.legal_steps()) in game.legal_steps()
+" || { echo "the master's search did not play from the installed package (is its model file in the wheel?)"; exit 1; }
 all/bin/python -c "import cafe.play.app, cafe.envs.pettingzoo, cafe.envs.gymnasium, cafe.envs.openspiel, cafe.server.postgres"
 port="$(free_port)"
 all/bin/cafe serve --port "$port" --data data > serve.log 2>&1 &

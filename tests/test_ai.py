@@ -13,6 +13,7 @@ import pytest
 from cafe import BoardGame
 from cafe.ai.base import TurnPlan
 from cafe.ai.greedy import GreedyPlayer, threat_after
+from cafe.ai.learned import shipped
 from cafe.ai.levels import LEVELS, PlayerSpecError, make_player
 from cafe.ai.mcts import MCTSPlayer, evaluate
 from cafe.ai.random_player import RandomPlayer
@@ -131,7 +132,7 @@ def secret_twins(edition: str) -> tuple[Any, Any]:
 
 
 @pytest.mark.parametrize("edition", ["board", "cards"])
-@pytest.mark.parametrize("spec", ["random", "greedy", "easy", "mcts:40"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "easy", "mcts:40", "learned:40"])
 def test_a_bot_decides_on_its_view_alone(edition: str, spec: str) -> None:
     one, two = secret_twins(edition)
     assert one.view(0) == two.view(0)  # the same to seat 1 ...
@@ -246,9 +247,11 @@ def test_evaluate_counts_the_best_step_of_the_player_about_to_move() -> None:
     assert values[0] > 0.5 > values[1]
 
 
-def test_the_search_keeps_to_its_time_budget_on_a_fake_clock() -> None:
+@pytest.mark.parametrize("evaluation", [evaluate, shipped().evaluate], ids=["expert", "master"])
+def test_the_search_keeps_to_its_time_budget_on_a_fake_clock(evaluation: Any) -> None:
     ticks = itertools.count()
-    bot = MCTSPlayer(time_per_turn=2.0, seed=0, clock=lambda: next(ticks) * 0.01)  # 10 ms per clock reading
+    clock = lambda: next(ticks) * 0.01  # noqa: E731  (10 ms per clock reading)
+    bot = MCTSPlayer(time_per_turn=2.0, seed=0, clock=clock, evaluation=evaluation)
     game = BoardGame(2, seed=9)
     started = next(ticks)
     bot.choose(game.view(0), game.legal_steps())
@@ -309,6 +312,8 @@ def test_a_plan_is_dropped_when_the_position_is_not_its_own() -> None:
         ("medium", GreedyPlayer, "medium"),
         ("hard", MCTSPlayer, "hard"),
         ("expert", MCTSPlayer, "expert"),
+        ("learned:0.5s", MCTSPlayer, "learned:0.5s"),
+        ("master", MCTSPlayer, "master"),
     ],
 )
 def test_player_names(spec: str, kind: type, name: str) -> None:
@@ -322,7 +327,11 @@ def test_player_budgets_are_read_as_written() -> None:
     assert make_player("mcts:2000").iterations == 2000  # type: ignore[attr-defined]
     assert make_player("expert").time_per_turn == 1.0  # type: ignore[attr-defined]
     assert make_player("easy").noise > 0 == make_player("medium").noise  # type: ignore[attr-defined]
-    assert set(LEVELS) == {"easy", "medium", "hard", "expert"}
+    assert make_player("master").time_per_turn == 1.0  # type: ignore[attr-defined]
+    assert make_player("master").evaluation == shipped().evaluate  # type: ignore[attr-defined]
+    assert make_player("master").width == 20 > make_player("expert").width  # type: ignore[attr-defined]
+    assert make_player("expert").evaluation is evaluate  # type: ignore[attr-defined]
+    assert list(LEVELS) == ["easy", "medium", "hard", "expert", "master"]  # the ladder, weakest first
 
 
 @pytest.mark.parametrize(
@@ -331,6 +340,8 @@ def test_player_budgets_are_read_as_written() -> None:
         ("champion", "unknown player 'champion'"),
         ("mcts:fast", "'fast' is not a budget"),
         ("hard:2s", "takes no budget"),
+        ("master:2s", "takes no budget"),
+        ("learned:soon", "'soon' is not a budget"),
         ("cmd:", "needs the command"),
         ("random:3", "unknown player"),
     ],

@@ -16,8 +16,11 @@ pytestmark = pytest.mark.sweep
 POSITIONS = 500  # per variant: 2,500 positions for each bot (every other one for the search)
 
 
+BOTS = [("random", 1), ("greedy", 1), ("easy", 1), ("mcts:8", 2), ("learned:8", 2)]  # the searches: every other one
+
+
 @pytest.mark.parametrize(("edition", "rules"), VARIANTS)
-@pytest.mark.parametrize(("spec", "every"), [("random", 1), ("greedy", 1), ("easy", 1), ("mcts:8", 2)])
+@pytest.mark.parametrize(("spec", "every"), BOTS)
 def test_every_bot_answers_legally_everywhere(edition: str, rules: Any, spec: str, every: int) -> None:
     bots: dict[int, Any] = {}
     rng = random.Random(5)

@@ -95,12 +95,13 @@ def _take_language(argv: list[str]) -> tuple[list[str], str | None]:
 
 
 # Each extra and the optional libraries it brings (pyproject.toml); `cafe serve`, `arena` and `play` have their own,
-# `cafe selfplay` needs [cluster] (which brings [arena] and [rl])
-COMMAND_EXTRA = {"serve": "serve", "arena": "arena", "play": "play", "selfplay": "cluster"}
+# `cafe selfplay` needs [cluster] (which brings [arena] and [rl]), `cafe train` needs [arena] (which brings [master])
+COMMAND_EXTRA = {"serve": "serve", "arena": "arena", "play": "play", "selfplay": "cluster", "train": "arena"}
 EXTRAS = {
-    "serve": {"uvicorn", "starlette", "openskill"},
-    "arena": {"rich", "matplotlib", "openskill"},
-    "play": {"textual", "rich"},
+    "master": {"numpy"},
+    "serve": {"uvicorn", "starlette", "openskill", "numpy"},
+    "arena": {"rich", "matplotlib", "openskill", "numpy"},
+    "play": {"textual", "rich", "numpy"},
     "scale": {"psycopg", "redis"},
     "rl": {"numpy", "pettingzoo", "gymnasium", "pyspiel", "open_spiel"},
     "cluster": {"ray", "pyarrow", "numpy", "gymnasium", "rich"},
@@ -174,10 +175,12 @@ def build_parser() -> argparse.ArgumentParser:
     from cafe.play.command import add_parser as add_play
     from cafe.selfplay.command import add_parser as add_selfplay
     from cafe.server.command import add_parser as add_serve
+    from cafe.train.command import add_parser as add_train
 
     add_play(sub)
     add_arena(sub)
     add_selfplay(sub)
+    add_train(sub)
     add_serve(sub)
 
     p = sub.add_parser(

@@ -5,7 +5,9 @@ The forms (used by ``cafe arena`` and ``cafe engine``):
 - ``random``, ``greedy``, ``mcts``: the bots with their defaults (the search: 1 second a turn);
 - ``mcts:0.5s`` or ``mcts:500ms``: the search with a time budget per turn;
   ``mcts:2000``: with 2000 iterations per turn instead (repeatable whatever the machine);
-- ``easy``, ``medium``, ``hard``, ``expert``: the difficulty levels (see :data:`LEVELS`);
+- ``learned:1s``, ``learned:2000`` ...: the search with the learned evaluation (cafe.ai.learned; needs numpy,
+  the ``master`` extra), with a budget as for ``mcts``;
+- ``easy``, ``medium``, ``hard``, ``expert``, ``master``: the difficulty levels (see :data:`LEVELS`);
 - ``ismcts:N``: OpenSpiel's own information-set MCTS with N simulations a step
   (needs the ``rl`` extra; see docs/research.md);
 - ``cmd:COMMAND``: an outside engine started with ``COMMAND`` and spoken to over
@@ -17,6 +19,7 @@ from __future__ import annotations
 import functools
 import importlib.metadata
 import re
+from typing import Any
 
 from cafe.ai.base import Player
 from cafe.ai.greedy import GreedyPlayer
@@ -30,7 +33,10 @@ LEVELS = {
     "medium": "greedy",
     "hard": "mcts:0.25s",
     "expert": "mcts:1s",
+    "master": "learned:1s",  # the search with the learned evaluation
 }
+STRONGEST = "master"  # what a hint asks (cafe play); the browser's hints use its search with their own budget
+HINT_SEARCH = "learned"
 NOISE = 0.5
 _BUDGET = re.compile(r"^(?:(?P<seconds>\d+(?:\.\d+)?)s|(?P<millis>\d+)ms|(?P<iterations>\d+))$")
 
@@ -49,6 +55,28 @@ def _plugins() -> dict[str, importlib.metadata.EntryPoint]:
     return {entry.name: entry for entry in importlib.metadata.entry_points(group=PLUGINS)}
 
 
+def _search_player(kind: str, arg: str, seed: int | None) -> Player:
+    """``mcts[:BUDGET]`` or ``learned[:BUDGET]``: the search, with the lead or the learned evaluation."""
+    options: dict[str, Any] = {"seed": seed, "name": f"{kind}:{arg}" if arg else kind}
+    if kind == "learned":
+        try:
+            from cafe.ai.learned import WIDTH, shipped
+        except ModuleNotFoundError:
+            raise PlayerSpecError(T("the master level needs numpy: pip install 'cafe-international[master]'")) from None
+        options["evaluation"], options["width"] = shipped().evaluate, WIDTH
+    if not arg:
+        return MCTSPlayer(**options)
+    budget = _BUDGET.match(arg)
+    if budget is None:
+        raise PlayerSpecError(
+            T("'{arg}' is not a budget: write seconds (1s, 0.5s), milliseconds (250ms) or iterations (2000)", arg=arg)
+        )
+    if budget["iterations"]:
+        return MCTSPlayer(time_per_turn=None, iterations=int(budget["iterations"]), **options)
+    seconds = float(budget["seconds"]) if budget["seconds"] else int(budget["millis"]) / 1000
+    return MCTSPlayer(time_per_turn=seconds, **options)
+
+
 def make_player(spec: str, seed: int | None = None) -> Player:
     """The player a string names (see the module's forms), seeded for repeatable play."""
     text = spec.strip()
@@ -64,21 +92,8 @@ def make_player(spec: str, seed: int | None = None) -> Player:
         return RandomPlayer(seed)
     if kind == "greedy" and arg in ("", "noise"):
         return GreedyPlayer(seed, name="greedy", noise=NOISE if arg else 0.0)
-    if kind == "mcts":
-        if not arg:
-            return MCTSPlayer(seed=seed)
-        budget = _BUDGET.match(arg)
-        if budget is None:
-            raise PlayerSpecError(
-                T(
-                    "'{arg}' is not a budget: write seconds (1s, 0.5s), milliseconds (250ms) or iterations (2000)",
-                    arg=arg,
-                )
-            )
-        if budget["iterations"]:
-            return MCTSPlayer(time_per_turn=None, iterations=int(budget["iterations"]), seed=seed, name=f"mcts:{arg}")
-        seconds = float(budget["seconds"]) if budget["seconds"] else int(budget["millis"]) / 1000
-        return MCTSPlayer(time_per_turn=seconds, seed=seed, name=f"mcts:{arg}")
+    if kind in ("mcts", "learned"):
+        return _search_player(kind, arg, seed)
     factory = _plugins().get(kind)
     if factory is not None:
         named: Player = factory.load()(arg, seed)
@@ -91,8 +106,8 @@ def make_player(spec: str, seed: int | None = None) -> Player:
         return EnginePlayer(arg)
     raise PlayerSpecError(
         T(
-            "unknown player '{spec}': use random, greedy, mcts[:BUDGET], easy, medium, hard, expert, ismcts:N or "
-            "cmd:COMMAND",
+            "unknown player '{spec}': use random, greedy, mcts[:BUDGET], learned[:BUDGET], easy, medium, hard, "
+            "expert, master, ismcts:N or cmd:COMMAND",
             spec=spec,
         )
     )

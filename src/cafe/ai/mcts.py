@@ -3,7 +3,9 @@
 Each iteration samples a fresh world consistent with the bot's view (a new
 order of the unseen tiles, and unseen hands where hands are hidden; see
 :mod:`cafe.ai.worlds`), walks the tree of steps in it, adds one node, plays a
-heuristic rollout for a few turns and backs up one value per player.  This is
+heuristic rollout for a few turns and backs up one value per player: by
+default each player's lead, squashed (:func:`evaluate`); the master passes
+its learned evaluation instead (:mod:`cafe.ai.learned`).  This is
 single-observer ISMCTS (Cowling, Powley and Whitehouse 2012): a node's
 children are the steps seen in any world, and a child's exploration term
 counts the iterations in which it was available.  At every node the player to
@@ -79,8 +81,8 @@ class Node:
         return self.legal
 
 
-def evaluate(game: Game, rng: random.Random) -> list[float]:
-    """The value of a position to each seat, in (0, 1): its lead over the best other score, squashed.
+def leads(game: Game, rng: random.Random) -> list[float]:
+    """Each seat's lead in points: its score minus the best other score.
 
     A rollout stops at the end of a turn, with the next player about to
     move: the points of that player's best step are counted as theirs
@@ -90,11 +92,20 @@ def evaluate(game: Game, rng: random.Random) -> list[float]:
     scores = list(game.scores)
     if not game.is_over():
         scores[game.current_player] += game.step_points(game.best_step(rng))
-    values = []
-    for seat, score in enumerate(scores):
-        best_other = max(s for p, s in enumerate(scores) if p != seat)
-        values.append(1.0 / (1.0 + math.exp(-(score - best_other) / SCALE)))
-    return values
+    return [float(score - max(s for p, s in enumerate(scores) if p != seat)) for seat, score in enumerate(scores)]
+
+
+def squash(margin: float) -> float:
+    """A lead in points as a value in (0, 1): ``SCALE`` points of lead are worth about 73%."""
+    return 1.0 / (1.0 + math.exp(-margin / SCALE))
+
+
+def evaluate(game: Game, rng: random.Random) -> list[float]:
+    """The value of a position to each seat, in (0, 1): its lead (see :func:`leads`), squashed."""
+    return [squash(lead) for lead in leads(game, rng)]
+
+
+Evaluation = Callable[[Game, random.Random], list[float]]
 
 
 def rollout_step(game: Game, rng: random.Random) -> Step:
@@ -121,6 +132,7 @@ class MCTSPlayer:
         horizon: int | None = None,
         width: int = WIDTH,
         clock: Callable[[], float] = time.perf_counter,
+        evaluation: Evaluation = evaluate,
     ) -> None:
         if time_per_turn is None and iterations is None:
             raise ValueError("give the search a budget: a time per turn or a number of iterations")
@@ -129,6 +141,7 @@ class MCTSPlayer:
         self.iterations = iterations
         self.horizon = horizon
         self.width = width
+        self.evaluation = evaluation
         self.rng = random.Random(seed)
         self.clock = clock
         self._plan = TurnPlan()
@@ -263,7 +276,7 @@ class MCTSPlayer:
         while not game.is_over() and turns < horizon:
             if game.simulate(rollout_step(game, rng)).turn_over:
                 turns += 1
-        values = evaluate(game, rng)
+        values = self.evaluation(game, rng)
         for n in path:
             n.visits += 1
             total = n.total

@@ -26,7 +26,7 @@ def add_parser(sub: Any) -> None:
         "--seats",
         help=_(
             "who sits where, in seat order: 'you' or 'human[:Name]' for a person, or a bot (easy, medium, hard, "
-            "expert, random, greedy, mcts:0.5s ...); default: you and three medium bots (card game: two)"
+            "expert, master, random, greedy, mcts:0.5s ...); default: you and three medium bots (card game: two)"
         ),
     )
     p.add_argument("--players", type=int, help=_("the number of players: you and medium bots (ignored with --seats)"))

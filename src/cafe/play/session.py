@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cafe.ai.base import Player
-from cafe.ai.levels import LEVELS, make_player
+from cafe.ai.levels import LEVELS, STRONGEST, make_player
 from cafe.board_game import BoardGame
 from cafe.card_game import CardGame
 from cafe.errors import CafeError, IllegalStepError, NotationError
@@ -27,7 +27,6 @@ from cafe.view import View
 
 Game = BoardGame | CardGame
 HUMAN = "human"
-HINT_PLAYER = "expert"  # what a hint asks: the strongest level (the search, 1 second)
 
 
 class SeatError(CafeError):
@@ -188,7 +187,7 @@ class Session:
     def hint(self) -> Step:
         """What the search would play here for the current person."""
         seat = self.game.current_player
-        return make_player(HINT_PLAYER, seed=0).choose(self.game.view(seat), self.game.legal_steps())
+        return make_player(STRONGEST, seed=0).choose(self.game.view(seat), self.game.legal_steps())
 
     # ------------------------------------------------------------------ saving
 

@@ -32,7 +32,7 @@ MIN_PLAYERS = 2
 REPLACEMENT_BOT = "medium"  # who takes over the seat of a player who left a game
 HELP = N_(
     "/join: take a seat · /leave: give it up (in a game, a computer player takes over) · "
-    "/start: begin the game (host) · /bot LEVEL: seat a computer player (host; easy, medium, hard, expert) · "
+    "/start: begin the game (host) · /bot LEVEL: seat a computer player (host; easy, medium, hard, expert, master) · "
     "/kick SEAT or NAME: remove a seat before the start (host) · /hints on|off: hints for everyone, and the game is "
     "not rated (host) · /help: this text. Anything else is chat."
 )
@@ -301,7 +301,7 @@ class Room:
         if self.status != "waiting":
             return Outcome(error=T("the game has already started"))
         if level not in LEVELS:
-            return Outcome(error=T("unknown level '{arg}': easy, medium, hard or expert", arg=arg))
+            return Outcome(error=T("unknown level '{arg}': easy, medium, hard, expert or master", arg=arg))
         if len(self.seats) >= self.max_players:
             return Outcome(error=T("every seat is taken ({max_players} players at most)", max_players=self.max_players))
         bot_name = f"{level.capitalize()} bot {len(self.seats) + 1}"

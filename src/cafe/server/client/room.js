@@ -140,7 +140,7 @@ export class RoomView {
   waiting() {
     const state = this.state;
     const host = state.host === this.actions.player();
-    const levels = { easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert") };
+    const levels = { easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert"), master: t("master") };
     const level = h("select", { "aria-label": t("computer player level") },
       this.catalogue.levels.map((l) => h("option", { value: l, selected: l === "medium" }, levels[l] ?? l)));
     return h("div", { class: "waiting" },

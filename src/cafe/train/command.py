@@ -1,0 +1,133 @@
+"""``cafe train``: play self-play games, fit the master's learned correction, write the model file."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+from cafe.errors import CafeError
+from cafe.i18n import T, _
+
+SETS = (("board", 2), ("board", 4), ("cards", 2))  # what is played: edition and players
+CHUNK = 10  # games a worker plays before it sends its sums back
+HELD_OUT = 5  # every fifth game (the first of five) is kept out of the fit to measure it
+
+
+def add_parser(sub: Any) -> None:
+    from cafe.arena.command import PLAYER_HELP
+
+    p = sub.add_parser(
+        "train",
+        help=_("make the master's learned evaluation again from self-play"),
+        description=_(
+            "Plays self-play games (2- and 4-player board games, 2-player card games), fits the correction the "
+            "master adds to a position's lead by ridge regression, and writes the model file "
+            "(docs/players.md).  The same settings give the same file."
+        ),
+    )
+    p.add_argument("--out", required=True, metavar="FILE", help=_("the model file to write (.npz)"))
+    p.add_argument("--player", default="mcts:100", help=PLAYER_HELP + _(" (default mcts:100)"))
+    p.add_argument("--games", type=int, default=600, help=_("games of each kind (default 600)"))
+    p.add_argument("--seed", type=int, default=0, help=_("the first game's seed (default 0)"))
+    p.add_argument(
+        "--penalty",
+        type=float,
+        default=None,
+        help=_(
+            "the ridge penalty (default: of 0.0001, 0.001 ... 1, the one best on the held-out games, or no "
+            "correction if none beats the lead there)"
+        ),
+    )
+    p.add_argument("--jobs", type=int, default=None, help=_("parallel processes (default: the machine's cores)"))
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from cafe.ai.learned import EDITIONS, ValueModel
+    from cafe.arena.run import check_players
+    from cafe.train.fit import best_fit, ridge, rms
+    from cafe.train.positions import Sums
+
+    for edition, players in SETS:
+        check_players(edition, [args.player] * players)
+    if args.games < 2:
+        raise CafeError(T("--games must be at least 2 (one game is held out to measure the fit)"))
+    if args.penalty is not None and args.penalty < 0:
+        raise CafeError(T("--penalty must not be negative"))
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        raise CafeError(T("no folder {folder} to write the model in", folder=str(out.parent)))
+    started = time.perf_counter()
+    fitted = {e: Sums.empty(e) for e in EDITIONS}
+    held = {e: Sums.empty(e) for e in EDITIONS}
+    tasks = _tasks(args.player, args.games, args.seed)
+    columns = (TextColumn(_("games")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        bar = progress.add_task("games", total=len(SETS) * args.games)
+        for (edition, _players, seeds, kept_out), sums in _played(tasks, args.jobs):
+            (held if kept_out else fitted)[edition].add(sums)
+            progress.advance(bar, len(seeds))
+    fits = {
+        e: (ridge(fitted[e], args.penalty), args.penalty) if args.penalty is not None else best_fit(fitted[e], held[e])
+        for e in EDITIONS
+    }
+    weights = {e: fit[0] for e, fit in fits.items()}
+    held_out = {e: {"lead": rms(held[e], 0 * weights[e]), "corrected": rms(held[e], weights[e])} for e in EDITIONS}
+    about: dict[str, Any] = {
+        "command": f"cafe train --player {args.player} --games {args.games} --seed {args.seed}"
+        + (f" --penalty {args.penalty}" if args.penalty is not None else ""),
+        "penalty": {e: fit[1] for e, fit in fits.items()},  # None: no correction predicted the held-out games
+        "sets": [f"{e}-{p}" for e, p in SETS],
+        "rows": {e: fitted[e].rows for e in EDITIONS},
+        "held_out_rms": held_out,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    ValueModel(weights, about).save(out)
+    for e in EDITIONS:
+        print(
+            _(
+                "{edition}: {rows} positions; final margin of held-out games predicted within {after:.1f} points "
+                "(the lead alone: {before:.1f})",
+                edition=e,
+                rows=fitted[e].rows,
+                after=held_out[e]["corrected"],
+                before=held_out[e]["lead"],
+            )
+        )
+    print(_("written: {path}", path=str(out)))
+    return 0
+
+
+Task = tuple[str, int, list[int], bool]
+
+
+def _tasks(player: str, games: int, seed: int) -> list[tuple[str, Task]]:
+    """Chunks of games by kind; every ``HELD_OUT``-th game of a kind goes into chunks kept out of the fit."""
+    tasks = []
+    for k, (edition, players) in enumerate(SETS):
+        seeds = [seed + k * games + g for g in range(games)]
+        for kept_out in (False, True):
+            part = [s for g, s in enumerate(seeds) if (g % HELD_OUT == 0) == kept_out]
+            tasks += [(player, (edition, players, part[i : i + CHUNK], kept_out)) for i in range(0, len(part), CHUNK)]
+    return tasks
+
+
+def _played(tasks: list[tuple[str, Task]], jobs: int | None) -> Iterator[tuple[Task, Any]]:
+    from cafe.train.positions import play_games
+
+    jobs = min(jobs or os.cpu_count() or 1, len(tasks))
+    if jobs == 1:
+        yield from ((task, play_games(player, *task[:3])) for player, task in tasks)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(play_games, player, *task[:3]): task for player, task in tasks}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
