@@ -262,6 +262,7 @@ def test_seats_name_people_and_bots() -> None:
         Seat("You", "human"),
         Seat("Mcts bot 4", "mcts:0.2s"),
     ]
+    assert parse_seats("you, master", "cards") == [Seat("You", "human"), Seat("Master bot 2", "master")]
 
 
 def test_a_bot_never_moves_for_a_person() -> None:

@@ -133,9 +133,10 @@ def test_rooms_commands_and_chat(server: TestClient) -> None:
     ann.say(room, "/bot easy")
     ann.say(room, "/kick Easy bot 3")
     ann.say(room, "/bot hard")
+    ann.say(room, "/bot master")
     ann.say(room, "/start")
     state = ann.room(status="playing")
-    assert [s["name"] for s in state["seats"]] == ["Ann", "Bob", "Hard bot 3"]
+    assert [s["name"] for s in state["seats"]] == ["Ann", "Bob", "Hard bot 3", "Master bot 4"]
     bob.say(room, "/join")
     assert "started" in bob.expect("error")["message"]
     lobby = Person(server, "Cid")

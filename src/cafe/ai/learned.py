@@ -7,7 +7,7 @@ will differ from today's lead (held tiles and their fit, the bar, the bag left, 
 
 The numbers for one seat (:func:`features`) are the observation's numbers after its block of chairs or tables
 (cafe.envs.observation: the bar or deck, then every seat's score, hand and flags, counted from this seat), the same
-numbers again multiplied by the share of the bag (or deck) still to draw, one flag per number of players, and a
+numbers again multiplied by the tiles left to draw / 100 (cards left / 96), one flag per number of players, and a
 constant 1.  The weights live in ``master.npz`` beside this module, one vector per edition (``board``, ``cards``),
 made by ``cafe train`` (cafe.train); ``about`` holds the settings and figures of the run that made them.
 """
@@ -76,6 +76,7 @@ class ValueModel:
                 )
         self.weights = weights
         self.about = about
+        self._corrects = {edition: bool(weights[edition].any()) for edition in EDITIONS}  # all zero: the lead alone
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> ValueModel:
@@ -99,7 +100,7 @@ class ValueModel:
         """Each seat's value of the position in (0, 1), as the search backs it up: the lead, corrected, squashed.
         A finished game is valued by its final margins alone."""
         margins = leads(game, rng)
-        if not game.is_over():
+        if not game.is_over() and self._corrects[edition_of(game)]:
             margins = [m + c for m, c in zip(margins, self.corrections(game).tolist(), strict=True)]
         return [squash(m) for m in margins]
 
