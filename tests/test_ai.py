@@ -14,7 +14,7 @@ from cafe import BoardGame
 from cafe.ai.base import TurnPlan
 from cafe.ai.greedy import GreedyPlayer, threat_after
 from cafe.ai.learned import shipped
-from cafe.ai.levels import LEVELS, PlayerSpecError, make_player
+from cafe.ai.levels import LEVELS, PlayerSpecError, make_player, register
 from cafe.ai.mcts import MCTSPlayer, evaluate
 from cafe.ai.random_player import RandomPlayer
 from cafe.ai.turns import complete_turns
@@ -320,6 +320,12 @@ def test_player_names(spec: str, kind: type, name: str) -> None:
     player = make_player(spec, seed=1)
     assert isinstance(player, kind)
     assert player.name == name
+
+
+def test_a_registered_kind_names_players_in_this_process() -> None:
+    register("tortoise", lambda arg, seed: MCTSPlayer(None, iterations=int(arg), seed=seed, name=f"tortoise:{arg}"))
+    player = make_player("Tortoise:7", seed=3)
+    assert isinstance(player, MCTSPlayer) and player.iterations == 7 and player.name == "tortoise:7"
 
 
 def test_player_budgets_are_read_as_written() -> None:

@@ -96,13 +96,16 @@ class ValueModel:
         result: np.ndarray = np.array(rows) @ self.weights[edition_of(game)]
         return result
 
-    def evaluate(self, game: Game, rng: random.Random) -> list[float]:
-        """Each seat's value of the position in (0, 1), as the search backs it up: the lead, corrected, squashed.
-        A finished game is valued by its final margins alone."""
+    def margins(self, game: Game, rng: random.Random) -> list[float]:
+        """Each seat's expected final margin: its lead, corrected (a finished game: its final margins)."""
         margins = leads(game, rng)
         if not game.is_over() and self._corrects[edition_of(game)]:
             margins = [m + c for m, c in zip(margins, self.corrections(game).tolist(), strict=True)]
-        return [squash(m) for m in margins]
+        return margins
+
+    def evaluate(self, game: Game, rng: random.Random) -> list[float]:
+        """Each seat's value of the position in (0, 1), as the search backs it up: its expected margin, squashed."""
+        return [squash(m) for m in self.margins(game, rng)]
 
 
 @functools.cache

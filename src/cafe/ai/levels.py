@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import importlib.metadata
 import re
+from collections.abc import Callable
 from typing import Any
 
 from cafe.ai.base import Player
@@ -53,6 +54,16 @@ def _plugins() -> dict[str, importlib.metadata.EntryPoint]:
     """Players named by other packages (and by this one's adapters, such as ``ismcts``): this registry imports none of
     them until one is asked for.  Read once: an arena makes a player for every game."""
     return {entry.name: entry for entry in importlib.metadata.entry_points(group=PLUGINS)}
+
+
+Factory = Callable[[str, int | None], Player]  # (the text after "KIND:", seed) -> player
+_REGISTERED: dict[str, Factory] = {}
+
+
+def register(kind: str, factory: Factory) -> None:
+    """Name players of ``kind`` in this process (and the arena's worker processes it forks), for experiments
+    that should not be installed as an entry point (bench/ingredients.py)."""
+    _REGISTERED[kind.lower()] = factory
 
 
 def _search_player(kind: str, arg: str, seed: int | None) -> Player:
@@ -94,6 +105,8 @@ def make_player(spec: str, seed: int | None = None) -> Player:
         return GreedyPlayer(seed, name="greedy", noise=NOISE if arg else 0.0)
     if kind in ("mcts", "learned"):
         return _search_player(kind, arg, seed)
+    if kind in _REGISTERED:
+        return _REGISTERED[kind](arg, seed)
     factory = _plugins().get(kind)
     if factory is not None:
         named: Player = factory.load()(arg, seed)

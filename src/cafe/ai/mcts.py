@@ -95,9 +95,9 @@ def leads(game: Game, rng: random.Random) -> list[float]:
     return [float(score - max(s for p, s in enumerate(scores) if p != seat)) for seat, score in enumerate(scores)]
 
 
-def squash(margin: float) -> float:
-    """A lead in points as a value in (0, 1): ``SCALE`` points of lead are worth about 73%."""
-    return 1.0 / (1.0 + math.exp(-margin / SCALE))
+def squash(margin: float, scale: float = SCALE) -> float:
+    """A lead in points as a value in (0, 1): ``scale`` points of lead are worth about 73%."""
+    return 1.0 / (1.0 + math.exp(-margin / scale))
 
 
 def evaluate(game: Game, rng: random.Random) -> list[float]:

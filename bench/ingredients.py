@@ -1,0 +1,73 @@
+"""One ingredient of the master at a time: a variant of the search against the expert's search, same time a turn.
+
+    python bench/ingredients.py VARIANT [--edition board] [--players 2] [--games 100] [--seed 50000] [--jobs N]
+
+VARIANT is a budget and changes from the expert, comma-separated: ``0.1s,width=20``, ``0.1s,horizon=5``,
+``0.1s,scale=20`` (points of lead worth 73%), ``0.1s,learned`` (the shipped learned correction, or
+``learned=FILE``); several at once combine.  The expert plays the same budget without changes.  Prints the arena's
+JSON report (duplicate deals, every seating) with the wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from typing import Any
+
+from cafe.ai.base import Player
+from cafe.ai.learned import ValueModel, shipped
+from cafe.ai.levels import register
+from cafe.ai.mcts import MCTSPlayer, leads, squash
+from cafe.ai.worlds import Game
+from cafe.arena.report import to_json
+from cafe.arena.run import ArenaPlan, names_of, run_arena
+from cafe.arena.stats import player_stats
+
+
+def variant(text: str, seed: int | None) -> Player:
+    """The search a VARIANT string describes (see the module's docstring)."""
+    budget, *changes = text.split(",")
+    options: dict[str, Any] = {"seed": seed, "name": f"variant:{text}"}
+    if budget.endswith("s"):
+        options["time_per_turn"] = float(budget.removesuffix("s"))
+    else:
+        options["time_per_turn"], options["iterations"] = None, int(budget)
+    settings = dict(change.partition("=")[::2] for change in changes)
+    if "width" in settings:
+        options["width"] = int(settings["width"])
+    if "horizon" in settings:
+        options["horizon"] = int(settings["horizon"])
+    model = None
+    if "learned" in settings:
+        model = ValueModel.load(settings["learned"]) if settings["learned"] else shipped()
+    scale = float(settings.get("scale", 10.0))
+
+    def evaluation(game: Game, rng: random.Random) -> list[float]:
+        margins = model.margins(game, rng) if model is not None else leads(game, rng)
+        return [squash(m, scale) for m in margins]
+
+    return MCTSPlayer(evaluation=evaluation, **options)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("variant", help="a budget and changes, e.g. 0.1s,width=20")
+    parser.add_argument("--edition", choices=["board", "cards"], default="board")
+    parser.add_argument("--players", type=int, default=2, help="the variant and players-1 experts (default 2)")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=50_000, help="the first deal's seed")
+    parser.add_argument("--jobs", type=int, default=None)
+    args = parser.parse_args()
+    register("variant", variant)
+    expert = f"mcts:{args.variant.split(',')[0]}"
+    plan = ArenaPlan((f"variant:{args.variant}", *[expert] * (args.players - 1)), args.games, args.edition, args.seed)
+    started = time.perf_counter()
+    outcomes = run_arena(plan, args.jobs)
+    stats = player_stats(names_of(plan.players), outcomes)
+    print(json.dumps({**to_json(plan, stats, len(outcomes)), "wall_seconds": round(time.perf_counter() - started)}))
+
+
+if __name__ == "__main__":
+    main()
