@@ -11,8 +11,14 @@ Match-ups (games at --scale 1):
   search-ismcts-board   our search vs OpenSpiel's ISMCTS at the same budget, N simulations a step for
                         ISMCTS and N iterations a turn for ours (--ismcts N, default 20), 2-player board, 20 games
   search-ismcts-cards   the same in the 2-player card game, 20 games
+  master-expert-board2  the master vs the expert, both at --budget, 2-player board game, 200 games
+  master-expert-board4  the master vs three experts, 4-player board game, 200 games
+  master-expert-cards   the master vs the expert, 2-player card game, 200 games
+  ladder-medium-easy    each level against the one below it, 2-player board game: medium vs easy, 200 games
+  ladder-hard-medium    hard vs medium, 200 games
+  ladder-expert-hard    expert vs hard, 200 games
 
-The search plays with --budget a turn (default 1 s, the expert level).  Prints one JSON object
+The search plays with --budget a turn (default 1 s, the expert level; hard is a quarter of it).  Prints one JSON object
 per match-up as it finishes (and writes them all to --out); the whole run takes about an hour
 and a half on two cores.
 """
@@ -32,17 +38,29 @@ from cafe.arena.run import ArenaPlan, names_of, run_arena
 from cafe.arena.stats import player_stats
 
 
-def matchups(search: str, simulations: int) -> dict[str, tuple[tuple[str, ...], str, int]]:
-    budget = (f"mcts:{simulations}", f"ismcts:{simulations}")
+def matchups(budget: str, simulations: int) -> dict[str, tuple[tuple[str, ...], str, int]]:
+    search, master, hard = f"mcts:{budget}", f"learned:{budget}", f"mcts:{_quarter(budget)}"
+    same = (f"mcts:{simulations}", f"ismcts:{simulations}")
     return {
         "greedy-random-board": (("greedy", "random"), "board", 200),
         "greedy-random-cards": (("greedy", "random"), "cards", 200),
         "search-greedy-board2": ((search, "greedy"), "board", 200),
         "search-greedy-board4": ((search, "greedy", "greedy", "greedy"), "board", 200),
         "search-greedy-cards": ((search, "greedy"), "cards", 100),
-        "search-ismcts-board": (budget, "board", 20),
-        "search-ismcts-cards": (budget, "cards", 20),
+        "search-ismcts-board": (same, "board", 20),
+        "search-ismcts-cards": (same, "cards", 20),
+        "master-expert-board2": ((master, search), "board", 200),
+        "master-expert-board4": ((master, search, search, search), "board", 200),
+        "master-expert-cards": ((master, search), "cards", 200),
+        "ladder-medium-easy": (("medium", "easy"), "board", 200),
+        "ladder-hard-medium": ((hard, "medium"), "board", 200),
+        "ladder-expert-hard": ((search, hard), "board", 200),
     }
+
+
+def _quarter(budget: str) -> str:
+    """A quarter of a time budget written as seconds ("1s" -> "0.25s")."""
+    return f"{float(budget.removesuffix('s')) / 4:g}s"
 
 
 def _progress(name: str, done: int, total: int) -> None:
@@ -59,7 +77,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None, help="parallel games (default: every core)")
     parser.add_argument("--out", type=Path, help="also write the results here (JSON)")
     args = parser.parse_args()
-    chosen = matchups(f"mcts:{args.budget}", args.ismcts)
+    chosen = matchups(args.budget, args.ismcts)
     unknown = set(args.only or ()) - set(chosen)
     if unknown:
         parser.error(f"unknown match-up(s): {', '.join(sorted(unknown))}")
