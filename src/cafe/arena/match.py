@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cafe.ai.base import Player
+from cafe.ai.levels import make_player
 from cafe.board_game import BoardGame
 from cafe.card_game import CardGame
 from cafe.errors import IllegalStepError
@@ -39,6 +40,13 @@ def new_game(edition: str, players: Sequence[str], seed: int, rules: Any = None)
     if edition == "board":
         return BoardGame(players, rules=rules, seed=seed)
     return CardGame(players, rules=rules, seed=seed)
+
+
+def self_play(spec: str, edition: str, players: int, seed: int, rules: Any = None) -> tuple[Game, list[Player]]:
+    """A fresh game over the bag of ``seed`` with ``spec`` in every seat, each seeded by the game and the seat
+    (the games of cafe selfplay and cafe train)."""
+    game = new_game(edition, [f"{spec}#{p + 1}" for p in range(players)], seed, rules)
+    return game, [make_player(spec, seed=seed * 101 + p) for p in range(players)]
 
 
 def play(game: Game, players: Sequence[Player]) -> tuple[list[SeatResult], dict[str, Any]]:

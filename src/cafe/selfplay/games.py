@@ -9,9 +9,8 @@ from typing import Any
 import numpy as np
 
 from cafe.ai.base import Player
-from cafe.ai.levels import make_player
 from cafe.ai.mcts import MCTSPlayer, SearchResult
-from cafe.arena.match import new_game
+from cafe.arena.match import self_play
 from cafe.envs.actions import actions_of
 from cafe.envs.numeric import fill_observation
 from cafe.envs.observation import observation_size
@@ -21,10 +20,9 @@ from cafe.view import View
 
 def play_game(spec: str, edition: str, players: int, seed: int, rules: Any = None) -> list[dict[str, Any]]:
     """Every seat played by ``spec`` (seeded by the game's seed and the seat), over the bag of ``seed``."""
-    game = new_game(edition, [f"{spec}#{p + 1}" for p in range(players)], seed, rules)
+    game, bots = self_play(spec, edition, players, seed, rules)
     actions = actions_of(game)
     size = observation_size(game.view(0))
-    bots = [make_player(spec, seed=seed * 101 + p) for p in range(players)]
     rows: list[dict[str, Any]] = []
     while not game.is_over():
         seat = game.current_player

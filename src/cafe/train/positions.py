@@ -13,9 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from cafe.ai.learned import feature_count, features
-from cafe.ai.levels import make_player
 from cafe.ai.mcts import leads
-from cafe.arena.match import new_game
+from cafe.arena.match import self_play
 
 
 @dataclass
@@ -49,8 +48,7 @@ def play_games(spec: str, edition: str, players: int, seeds: list[int]) -> Sums:
     xs: list[list[float]] = []
     ys: list[float] = []
     for seed in seeds:
-        game = new_game(edition, [f"{spec}#{p + 1}" for p in range(players)], seed)
-        bots = [make_player(spec, seed=seed * 101 + p) for p in range(players)]
+        game, bots = self_play(spec, edition, players, seed)
         rng = random.Random(seed)
         rows: list[list[float]] = []
         game_leads: list[float] = []
