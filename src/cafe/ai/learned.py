@@ -26,14 +26,7 @@ import numpy as np
 from cafe.ai.mcts import leads, squash
 from cafe.ai.worlds import Game
 from cafe.board_game import BoardGame
-from cafe.envs.observation import (
-    BOARD_SEAT,
-    BOARD_SEATS,
-    CARD_SEAT,
-    CARD_SEATS,
-    board_tail,
-    card_tail,
-)
+from cafe.envs.observation import BOARD_TAIL, CARD_TAIL, board_tail, card_tail
 
 MODEL_FILE = "master.npz"
 EDITIONS = ("board", "cards")
@@ -61,7 +54,7 @@ def features(game: Game, seat: int) -> list[float]:
 
 def feature_count(edition: str) -> int:
     """The length of :func:`features` for an edition (from the observation layout)."""
-    tail = 3 + BOARD_SEATS * BOARD_SEAT + 1 if edition == "board" else 2 + CARD_SEATS * CARD_SEAT + 1
+    tail = BOARD_TAIL if edition == "board" else CARD_TAIL
     return 2 * tail + MAX_PLAYERS - 1 + 1
 
 

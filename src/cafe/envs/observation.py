@@ -45,12 +45,16 @@ BOARD_CHAIR, BOARD_SEAT = TILE_TYPES + 1 + NATIONS, 6 + TILE_TYPES
 CARD_SEAT = 6 + CARD_TYPES
 
 
+BOARD_TAIL = 3 + BOARD_SEATS * BOARD_SEAT + 1  # the numbers after the chairs' block (see board_tail)
+CARD_TAIL = 2 + CARD_SEATS * CARD_SEAT + 1  # the numbers after the tables' block (see card_tail)
+
+
 def board_size(board: Board) -> int:
-    return len(board.chair_ids) * BOARD_CHAIR + 3 + BOARD_SEATS * BOARD_SEAT + 1
+    return len(board.chair_ids) * BOARD_CHAIR + BOARD_TAIL
 
 
 def card_size(board: CardBoard) -> int:
-    return len(board.place_ids) * CARD_TYPES + len(board.slots) * NATIONS + 2 + CARD_SEATS * CARD_SEAT + 1
+    return len(board.place_ids) * CARD_TYPES + len(board.slots) * NATIONS + CARD_TAIL
 
 
 def observation_size(view: View) -> int:
