@@ -14,7 +14,7 @@ from cafe import BoardGame
 from cafe.ai.base import TurnPlan
 from cafe.ai.greedy import GreedyPlayer, threat_after
 from cafe.ai.learned import shipped
-from cafe.ai.levels import LEVELS, PlayerSpecError, make_player, register
+from cafe.ai.levels import LEVELS, PlayerSpecError, make_player, register, strongest
 from cafe.ai.mcts import MCTSPlayer, evaluate
 from cafe.ai.random_player import RandomPlayer
 from cafe.ai.turns import complete_turns
@@ -320,6 +320,12 @@ def test_player_names(spec: str, kind: type, name: str) -> None:
     player = make_player(spec, seed=1)
     assert isinstance(player, kind)
     assert player.name == name
+
+
+def test_hints_ask_the_strongest_level_at_its_budget_or_another() -> None:
+    assert strongest().name == "master" and strongest().time_per_turn == 1.0  # type: ignore[attr-defined]
+    quick = strongest(seed=1, seconds=0.5)
+    assert quick.name == "learned:0.5s" and quick.time_per_turn == 0.5  # type: ignore[attr-defined]
 
 
 def test_a_registered_kind_names_players_in_this_process() -> None:

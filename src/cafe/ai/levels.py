@@ -36,8 +36,7 @@ LEVELS = {
     "expert": "mcts:1s",
     "master": "learned:1s",  # the search with the learned evaluation
 }
-STRONGEST = "master"  # what a hint asks (cafe play); the browser's hints use its search with their own budget
-HINT_SEARCH = "learned"
+STRONGEST = "master"  # what a hint asks (see strongest)
 NOISE = 0.5
 _BUDGET = re.compile(r"^(?:(?P<seconds>\d+(?:\.\d+)?)s|(?P<millis>\d+)ms|(?P<iterations>\d+))$")
 
@@ -86,6 +85,14 @@ def _search_player(kind: str, arg: str, seed: int | None) -> Player:
         return MCTSPlayer(time_per_turn=None, iterations=int(budget["iterations"]), **options)
     seconds = float(budget["seconds"]) if budget["seconds"] else int(budget["millis"]) / 1000
     return MCTSPlayer(time_per_turn=seconds, **options)
+
+
+def strongest(seed: int | None = None, seconds: float | None = None) -> Player:
+    """The strongest level, as hints ask it: at its own budget, or thinking ``seconds`` a turn instead."""
+    if seconds is None:
+        return make_player(STRONGEST, seed)
+    kind = LEVELS[STRONGEST].partition(":")[0]
+    return make_player(f"{kind}:{seconds}s", seed)
 
 
 def make_player(spec: str, seed: int | None = None) -> Player:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cafe.ai.base import Player
-from cafe.ai.levels import LEVELS, STRONGEST, make_player
+from cafe.ai.levels import LEVELS, make_player, strongest
 from cafe.board_game import BoardGame
 from cafe.card_game import CardGame
 from cafe.errors import CafeError, IllegalStepError, NotationError
@@ -187,7 +187,7 @@ class Session:
     def hint(self) -> Step:
         """What the search would play here for the current person."""
         seat = self.game.current_player
-        return make_player(STRONGEST, seed=0).choose(self.game.view(seat), self.game.legal_steps())
+        return strongest(seed=0).choose(self.game.view(seat), self.game.legal_steps())
 
     # ------------------------------------------------------------------ saving
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cafe.ai.base import Player
-from cafe.ai.levels import HINT_SEARCH, make_player
+from cafe.ai.levels import make_player, strongest
 from cafe.errors import CafeError
 from cafe.i18n import T, Text, pick
 from cafe.options import make_rules, rules_to_json
@@ -321,7 +321,7 @@ class Hub:
         if not room.hints_allowed():
             raise ProtocolError("refused", T("no hints in a game against other people: it is rated"))
         turn = game.turn_number
-        helper = make_player(f"{HINT_SEARCH}:{self.limits.hint_seconds}s", seed=room.seed + turn)
+        helper = strongest(room.seed + turn, self.limits.hint_seconds)
         step = await self._think(helper, room, seat)
         async with self._changing(room):
             if room.game is not game or game.turn_number != turn:
