@@ -6,7 +6,6 @@ import json
 import math
 import os
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from typing import Any
 from cafe.ai.levels import make_player
 from cafe.arena.match import new_game, play
 from cafe.arena.stats import GameOutcome
+from cafe.parallel import as_finished
 
 PLAYERS = {"board": (2, 4), "cards": (2, 5)}
 
@@ -82,10 +82,6 @@ def play_task(plan: ArenaPlan, deal: int, seating: tuple[int, ...]) -> tuple[Gam
     return GameOutcome(deal, seating, tuple(seats)), record
 
 
-def _play_packed(args: tuple[ArenaPlan, int, tuple[int, ...]]) -> tuple[GameOutcome, dict[str, Any]]:
-    return play_task(*args)
-
-
 def run_arena(
     plan: ArenaPlan,
     jobs: int | None = None,
@@ -120,10 +116,4 @@ def _results(
         connect(cluster)
         yield from run(play_task, tasks)
         return
-    if jobs == 1 or len(tasks) == 1:
-        yield from map(_play_packed, tasks)
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(play_task, *task) for task in tasks]
-        for future in as_completed(futures):
-            yield future.result()
+    yield from as_finished(play_task, tasks, jobs)

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import os
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _played(plan: Any, todo: list[int], jobs: int | None, cluster: str | None) -> Iterator[tuple[int, bytes]]:
+    from cafe.parallel import as_finished
     from cafe.selfplay.shards import play_shard
 
     if not todo:
@@ -80,10 +79,4 @@ def _played(plan: Any, todo: list[int], jobs: int | None, cluster: str | None) -
         connect(cluster)
         yield from run(play_shard, [(plan, shard) for shard in todo])
         return
-    jobs = min(jobs or os.cpu_count() or 1, len(todo))
-    if jobs == 1:
-        yield from (play_shard(plan, shard) for shard in todo)
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for future in as_completed([pool.submit(play_shard, plan, shard) for shard in todo]):
-            yield future.result()
+    yield from as_finished(play_shard, [(plan, shard) for shard in todo], jobs)

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import os
 import time
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +24,7 @@ def add_parser(sub: Any) -> None:
         description=_(
             "Plays self-play games (2- and 4-player board games, 2-player card games), fits the correction the "
             "master adds to a position's lead by ridge regression, and writes the model file "
-            "(docs/players.md).  The same settings give the same file."
+            "(docs/players.md).  The same settings give the same weights."
         ),
     )
     p.add_argument("--out", required=True, metavar="FILE", help=_("the model file to write (.npz)"))
@@ -53,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
     from cafe.ai.learned import EDITIONS, ValueModel
     from cafe.arena.run import check_players
+    from cafe.parallel import as_finished
     from cafe.train.fit import best_fit, ridge, rms
     from cafe.train.positions import Sums
 
@@ -72,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     columns = (TextColumn(_("games")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         bar = progress.add_task("games", total=len(SETS) * args.games)
-        for (edition, _players, seeds, kept_out), sums in _played(tasks, args.jobs):
+        for (edition, _players, seeds, kept_out), sums in as_finished(_play_chunk, tasks, args.jobs):
             (held if kept_out else fitted)[edition].add(sums)
             progress.advance(bar, len(seeds))
     fits = {
@@ -120,14 +118,8 @@ def _tasks(player: str, games: int, seed: int) -> list[tuple[str, Task]]:
     return tasks
 
 
-def _played(tasks: list[tuple[str, Task]], jobs: int | None) -> Iterator[tuple[Task, Any]]:
+def _play_chunk(player: str, task: Task) -> tuple[Task, Any]:
+    """One chunk's games as sums, with the chunk they came from."""
     from cafe.train.positions import play_games
 
-    jobs = min(jobs or os.cpu_count() or 1, len(tasks))
-    if jobs == 1:
-        yield from ((task, play_games(player, *task[:3])) for player, task in tasks)
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(play_games, player, *task[:3]): task for player, task in tasks}
-        for future in as_completed(futures):
-            yield futures[future], future.result()
+    return task, play_games(player, *task[:3])
