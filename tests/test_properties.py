@@ -134,6 +134,26 @@ def test_a_deep_copy_is_an_independent_game_with_the_same_history(seed: int, edi
     assert twin.state.key() == game.state.key()
 
 
+@given(st.integers(0, 10_000), st.sampled_from([BoardGame, CardGame]))
+@settings(max_examples=20, deadline=None)
+def test_turns_taken_back_and_played_otherwise_are_written_anew(seed: int, edition: type) -> None:
+    """The notation of each turn is kept once written: taking a turn back must drop it, or its old text stays."""
+    game = edition(2, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(20, 60)):
+        if game.is_over():
+            break
+        game.push(rng.choice(game.legal_steps()))
+        game.turns()  # written as the game goes, as a client asks for them
+        if rng.random() < 0.3 and game.results:
+            game.pop()
+    fresh = edition(2, seed=seed)
+    for r in game.results:
+        fresh.push(r.step)
+    assert game.turns() == fresh.turns()
+    assert game.this_turn() == fresh.this_turn()
+
+
 @pytest.mark.parametrize("edition", ["board", "cards"])
 def test_a_step_may_be_taken_back_only_within_its_turn_and_if_it_showed_nothing_hidden(edition: str) -> None:
     piles = ("bag_count",) if edition == "board" else ("deck_count", "table_pile_count")

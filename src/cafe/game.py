@@ -92,8 +92,8 @@ class SteppedGame(Generic[StateT, RulesT]):
     def _start_history(self) -> None:
         self._stack: list[Any] = []  # earlier states, for pop
         self._results: list[StepResult] = []
-        self._turn_steps: list[tuple[Step, ...]] = []  # the steps of each completed turn
-        self._turn_text: list[str] = []  # their notation, formatted on demand
+        self._turn_ends: list[int] = []  # per completed turn: how many results there were at its end
+        self._turn_text: list[str] = []  # the completed turns' notation, formatted on demand
 
     # ------------------------------------------------------------------ for the edition to provide
 
@@ -263,7 +263,8 @@ class SteppedGame(Generic[StateT, RulesT]):
         self._s = self._stack.pop()
         result = self._results.pop()
         if result.turn_over:
-            self._turn_steps.pop()
+            self._turn_ends.pop()
+            del self._turn_text[len(self._turn_ends) :]  # a turn taken again may differ
         return result.step
 
     def copy(self: G) -> G:
@@ -273,7 +274,7 @@ class SteppedGame(Generic[StateT, RulesT]):
         other._s = self._s.copy()
         other._stack = self._stack.copy()  # states on the stack are never changed again
         other._results = self._results.copy()
-        other._turn_steps = self._turn_steps.copy()
+        other._turn_ends = self._turn_ends.copy()
         other._turn_text = self._turn_text.copy()
         return other
 
@@ -319,18 +320,18 @@ class SteppedGame(Generic[StateT, RulesT]):
             s.clear_caches()
         result = self._apply_step(s, step, s.current)
         if undo:
-            if result.turn_over:
-                self._turn_steps.append((*self.this_turn(), step))
             self._results.append(result)
+            if result.turn_over:
+                self._turn_ends.append(len(self._results))
         return result
 
     # ------------------------------------------------------------------ history and results
 
     def turns(self) -> list[str]:
         """The turns taken so far, in notation (a turn in progress is not included)."""
-        done, text = self._turn_steps, self._turn_text
-        del text[len(done) :]
-        text += [format_turn(steps) for steps in done[len(text) :]]
+        ends, text, results = self._turn_ends, self._turn_text, self._results
+        for i in range(len(text), len(ends)):
+            text.append(format_turn([r.step for r in results[ends[i - 1] if i else 0 : ends[i]]]))
         return list(text)
 
     def can_take_back(self) -> bool:
@@ -344,12 +345,8 @@ class SteppedGame(Generic[StateT, RulesT]):
 
     def this_turn(self) -> list[Step]:
         """The steps of the turn in progress."""
-        out: list[Step] = []
-        for r in reversed(self._results):
-            if r.turn_over:
-                break
-            out.append(r.step)
-        return out[::-1]
+        start = self._turn_ends[-1] if self._turn_ends else 0
+        return [r.step for r in self._results[start:]]
 
     def turn_points(self) -> list[int]:
         """What each completed turn gained, in order."""

@@ -261,5 +261,5 @@ G = TypeVar("G", bound=BoardGame | CardGame)
 
 def _without_history(game: G) -> G:
     """The game as a starting point: the replayed steps of this turn are not undone by search."""
-    game._stack, game._results, game._turn_steps, game._turn_text = [], [], [], []
+    game._stack, game._results, game._turn_ends, game._turn_text = [], [], [], []
     return game
