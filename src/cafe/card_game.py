@@ -100,7 +100,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
         # nation -> the places touching one of its tables, for each arrangement of the tables met (and the last)
         self._arrangements: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
         self._last_arrangement: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] = ((), ())
-        self._steps = card_steps(self.board)
+        _, self._steps, self._step_args = _interned(self.board)
         self.from_setup = False  # set up by from_position: no record of its own
         board = self.board
         s = CardState.empty(len(board.place_ids), len(board.slots), len(self.players))
@@ -115,6 +115,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
         self.deck, self.table_cards, self.from_setup = source.deck, source.table_cards, source.from_setup
         self._arrangements = source._arrangements  # a cache of what the rules answer, the same for every copy
         self._last_arrangement, self._steps = source._last_arrangement, source._steps
+        self._step_args = source._step_args
 
     @classmethod
     def from_position(
@@ -298,7 +299,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
         for points, card, p in sorted(ranked, reverse=True):
             if points < 1:
                 break
-            if not self._check_card(s, card, p):
+            if not self._check_candidate(s, card, p):
                 return self._steps[card, p]
         if STOP in self._other_steps(s):
             return STOP
@@ -319,7 +320,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
             candidate = candidates[i]
             if isinstance(candidate, Step):
                 return candidate
-            if not self._check_card(s, *candidate):
+            if not self._check_candidate(s, *candidate):
                 return self._steps[candidate]
             candidates[i] = candidates[-1]
             candidates.pop()
@@ -327,7 +328,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
 
     def _generate(self, s: CardState) -> Iterator[Step]:
         for card, p in self._card_candidates(s):
-            if not self._check_card(s, card, p):
+            if not self._check_candidate(s, card, p):
                 yield self._steps[card, p]
         yield from self._other_steps(s)
 
@@ -372,15 +373,18 @@ class CardGame(SteppedGame[CardState, CardRules]):
         """0 if playing ``card`` on place ``p`` is legal now, else the reason's code (RULES.md §4.2-4.3, §4.7)."""
         if s.occ[p] != FREE:
             return TAKEN
-        slots = self.board.place_slots[p]
         nation = TILE_NATION[card]
-        if all(s.slot_nat[t] != nation for t in slots):
+        if all(s.slot_nat[t] != nation for t in self.board.place_slots[p]):
             return WRONG_NATION
+        return self._check_candidate(s, card, p)
+
+    def _check_candidate(self, s: CardState, card: int, p: int) -> int:
+        """:meth:`_check_card` for a free place that the card may take by nation (a candidate)."""
         if s.tribe:
             return self._check_tribe(s, card, p)
+        slots = self.board.place_slots[p]
         k = len(s.placed)
         lady = TILE_GENDER[card] == 0
-        score = 0
         for t in slots:
             if not GENDER_OK[s.slot_ladies[t] + lady][s.slot_gents[t] + (not lady)]:
                 if self.rules.tribe_and_circle and not self._check_tribe(s, card, p):
@@ -413,7 +417,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
         s.pending, s.placed = self.board.place_slots[p], (*s.placed, p)
         try:
             return any(
-                not self._check_card(s, other, q)
+                not self._check_candidate(s, other, q)
                 for other, q in self._card_candidates(s)
                 if set(self.board.place_slots[q]) & set(s.pending)
             )
@@ -530,23 +534,28 @@ class CardGame(SteppedGame[CardState, CardRules]):
         card, p = self._card_args(step)
         slots = self.board.place_slots[p]
         lady = TILE_GENDER[card] == 0
-        breaks = any(not GENDER_OK[s.slot_ladies[t] + lady][s.slot_gents[t] + (not lady)] for t in slots)
+        breaks = False
+        for t in slots:
+            breaks = breaks or not GENDER_OK[s.slot_ladies[t] + lady][s.slot_gents[t] + (not lady)]
         tribe = self._tribe_tables(s, card, p) if s.tribe or breaks else ()
         self._sit(s, card, p)
         s.hands[player][card] -= 1
         s.hand_n[player] -= 1
-        table_points = tuple((self.board.slots[t], self._value(s, t)) for t in slots)
+        names = self.board.slots
+        table_points = tuple([(names[t], self._value(s, t)) for t in slots])
         s.placed = (*s.placed, p)
         if tribe:
             points, bonus = self._tribe_points(s, slots, tribe)
             table_points += bonus
         else:
-            points = sum(v for _, v in table_points)
+            points = 0
+            for _, value in table_points:
+                points += value
             s.pending = () if points else slots
         s.scores[player] += points
-        full = [t for t in range(len(self.board.slots)) if s.slot_clients[t] == 4]
-        completed = tuple(self.board.slots[t] for t in full)
-        result = StepResult(step, player, points=points, table_points=table_points, completed=completed)
+        full = sorted([t for t in slots if s.slot_clients[t] == 4])  # only this card's tables can have filled up
+        completed = tuple([names[t] for t in full])
+        result = StepResult(step, player, points, table_points, completed)
         if full:
             if self._pile_left(s) < len(full):
                 return self._end_turn(s, result, "tables")
@@ -616,7 +625,10 @@ class CardGame(SteppedGame[CardState, CardRules]):
                 s.scores[p] -= penalty
         else:
             s.current = (s.current + 1) % len(self.players)
-        return result._replace(turn_over=True, game_over=s.over)
+        return StepResult(  # a card-game step never changes a hand's size limit or eliminates anyone
+            result.step, result.player, result.points, result.table_points, result.completed, 0, False, True,
+            result.drawn, s.over,
+        )  # fmt: skip
 
     def _value(self, s: CardState, t: int) -> int:
         """Each client is worth 2 at a table of its nation and 1 elsewhere; a lone client 0 (RULES.md §4.4)."""
@@ -668,16 +680,24 @@ class CardGame(SteppedGame[CardState, CardRules]):
         return index
 
     def _card_args(self, step: Step) -> tuple[int, int]:
+        interned = self._step_args.get(id(step))
+        if interned is not None:
+            return interned
         if step.tile is None or step.tile.is_joker or step.nation is not None:
             raise Violation("R4.1", T("the card game has client cards only, like FRAf@c4"))
         return int(step.tile), self._place(step.place)
 
 
-_STEP_CACHE: dict[int, tuple[CardBoard, dict[tuple[int, int], Step]]] = {}
+_STEP_CACHE: dict[int, tuple[CardBoard, dict[tuple[int, int], Step], dict[int, tuple[int, int]]]] = {}
 
 
 def card_steps(board: CardBoard) -> dict[tuple[int, int], Step]:
     """Interned card steps of a layout: (card, place) -> Step."""
+    return _interned(board)[1]
+
+
+def _interned(board: CardBoard) -> tuple[CardBoard, dict[tuple[int, int], Step], dict[int, tuple[int, int]]]:
+    """The layout's interned card steps, and (card, place) by the identity of each (which the cache keeps alive)."""
     hit = _STEP_CACHE.get(id(board))
     if hit is None or hit[0] is not board:
         steps = {
@@ -685,8 +705,8 @@ def card_steps(board: CardBoard) -> dict[tuple[int, int], Step]:
             for card in range(CARD_TYPES)
             for p, pid in enumerate(board.place_ids)
         }
-        hit = _STEP_CACHE[id(board)] = (board, steps)
-    return hit[1]
+        hit = _STEP_CACHE[id(board)] = (board, steps, {id(step): key for key, step in steps.items()})
+    return hit
 
 
 def _shuffled(items: list[Any], rng: random.Random) -> tuple[Any, ...]:
