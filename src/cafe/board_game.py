@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any, ClassVar
 
 from cafe.board_state import CLOSED, FREE, State
@@ -75,6 +76,7 @@ class Topology:
     chairs_by_nation: tuple[tuple[int, ...], ...]
     near: tuple[frozenset[int], ...]  # chair -> chairs sharing a table with it (itself excluded)
     seat_steps: dict[tuple[int, int, int], Step]  # (tile, chair, nation) -> Step
+    seat_args: dict[int, tuple[int, int, int]]  # the identity of an interned seat step -> its (tile, chair, nation)
     guests: dict[tuple[int, int, int], SeatedGuest]  # (tile, chair, nation) -> the guest as views show it
     # tile -> (chair, nation, step) for every chair the tile may take by nation, taken or free
     tile_targets: tuple[tuple[tuple[int, int, Step], ...], ...]
@@ -115,6 +117,7 @@ def topology(board: Board) -> Topology:
         chairs_by_nation=tuple(board.chairs_of_nation(n) for n in range(len(Nation))),
         near=near,
         seat_steps=seat_steps,
+        seat_args={id(step): key for key, step in seat_steps.items()},  # the topology keeps the steps alive
         guests={(tile, c, n): SeatedGuest(board.chair_ids[c], TILES[tile], NATIONS[n]) for tile, c, n in seat_steps},
         tile_targets=tuple(
             tuple((c, n, step) for (tile, c, n), step in seat_steps.items() if tile == t and n in chair_nations[c])
@@ -278,9 +281,9 @@ class BoardGame(SteppedGame[State, BoardRules]):
     def random_step(self, rng: random.Random) -> Step:
         """A uniformly random legal step, usually without generating them all (for simulations).
 
-        Candidates (every step the rules could allow by nation and hand) are
-        tried in a uniformly random order and the first legal one is returned,
-        which is uniform over the legal steps.
+        Candidates (every step the rules could allow by nation and hand, a
+        chair counted taken or free) are drawn uniformly, each tried once, and
+        the first legal one is returned, which is uniform over the legal steps.
         """
         s = self._s
         if s.over:
@@ -291,14 +294,22 @@ class BoardGame(SteppedGame[State, BoardRules]):
             return self._random_nearby_step(s, rng)
         targets = self.topo.tile_targets
         hand = s.hands[s.current]
-        tiles = [tile for tile in range(TILE_TYPES) if hand[tile]]
+        tiles = list(compress(range(TILE_TYPES), hand))  # the tiles held, in order
         sizes = [len(targets[tile]) for tile in tiles]
         seats = sum(sizes)  # every chair of a hand tile's nation, taken or not: nothing is listed
         first = not s.placed
         exchanges = list(self._exchanges(s)) if first and s.jokers else []
         others = len(tiles) + len(exchanges) if first else 1  # the bar and the exchanges, or stop
         occ = s.occ
-        for k in random_order(seats + others, rng):
+        total = seats + others
+        tried: set[int] = set()
+        while len(tried) < total:
+            # Drawn with replacement, each tried once: the first legal one drawn is uniform over the legal steps,
+            # and a draw costs less than a step of random_order (most candidates are legal or fail at once).
+            k = int(rng.random() * total)  # uniform to 2**-53, and far cheaper than randrange
+            if k in tried:
+                continue
+            tried.add(k)
             if k < seats:
                 i = 0
                 while k >= sizes[i]:
@@ -478,6 +489,9 @@ class BoardGame(SteppedGame[State, BoardRules]):
         return int(step.tile)
 
     def _seat_args(self, step: Step) -> tuple[int, int, int]:
+        interned = self.topo.seat_args.get(id(step))
+        if interned is not None:
+            return interned
         tile = self._tile_of(step)
         c = self._chair(step.place)
         if tile >= JOKER_F:
@@ -668,7 +682,7 @@ class BoardGame(SteppedGame[State, BoardRules]):
         topo = self.topo
         hand = s.hands[s.current]
         occ = s.occ
-        tiles = [tile for tile in range(TILE_TYPES) if hand[tile]]
+        tiles = list(compress(range(TILE_TYPES), hand))  # the tiles held, in order
         if s.reg_table >= 0:
             return self._triples_at(s, tiles, topo.table_chairs[s.reg_table])
         if len(s.placed) == 1 and s.first_zero:
@@ -929,10 +943,7 @@ class BoardGame(SteppedGame[State, BoardRules]):
             if s.t_native[t] == 4:  # four guests of its nation (no table seats more)
                 completed.append(table_ids[t])
         change = self._lower_hand_size(s, player, len(completed)) if completed else 0
-        result = StepResult(
-            step, player, points=score, table_points=tuple(table_points), completed=tuple(completed),
-            hand_size_change=change,
-        )  # fmt: skip
+        result = StepResult(step, player, score, tuple(table_points), tuple(completed), change)
         if self._turn_full(s):
             return self._end_turn(s, result, refill=True)
         return result
@@ -961,7 +972,6 @@ class BoardGame(SteppedGame[State, BoardRules]):
 
     def _end_reason(self, s: State, player: int) -> str | None:
         """Which end condition of RULES.md §2.8 holds after ``player``'s turn (a key of END_REASONS)."""
-        active = sum(1 for gone in s.eliminated if not gone)
         if len(s.stools) >= len(self.rules.bar_values):
             return "bar"
         if s.open_chairs == 0:
@@ -970,6 +980,7 @@ class BoardGame(SteppedGame[State, BoardRules]):
             return "bag"
         if s.hand_size[player] == 0 and s.hand_n[player] == 0 and not s.eliminated[player]:
             return "out"
+        active = len(s.eliminated) - s.eliminated.count(True)
         if active < 2:
             return "players"
         if s.passes >= active:
@@ -1019,9 +1030,8 @@ class BoardGame(SteppedGame[State, BoardRules]):
                 nxt = (nxt + 1) % len(self.players)
             s.current = nxt
         return StepResult(
-            result.step, player, points=points, table_points=table_points, completed=completed,
-            hand_size_change=change, eliminated=result.eliminated, turn_over=True, drawn=drawn, game_over=s.over,
-        )  # fmt: skip
+            result.step, player, points, table_points, completed, change, result.eliminated, True, drawn, s.over
+        )
 
 
 def _shuffled(seed: int | None) -> tuple[Tile, ...]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from itertools import compress
 from typing import Any, ClassVar
 
 from cafe.card_state import CARD_TYPES, FREE, CardState
@@ -99,7 +100,8 @@ class CardGame(SteppedGame[CardState, CardRules]):
         self._start_history()
         # nation -> the places touching one of its tables, for each arrangement of the tables met (and the last)
         self._arrangements: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
-        self._last_arrangement: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] = ((), ())
+        self._last_tables: tuple[int, ...] = ()  # the arrangement last asked (the very tuple), and its places
+        self._last_places: tuple[tuple[int, ...], ...] = ()
         _, self._steps, self._step_args = _interned(self.board)
         self.from_setup = False  # set up by from_position: no record of its own
         board = self.board
@@ -114,7 +116,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
         self.players, self.rules, self.board = source.players, source.rules, source.board
         self.deck, self.table_cards, self.from_setup = source.deck, source.table_cards, source.from_setup
         self._arrangements = source._arrangements  # a cache of what the rules answer, the same for every copy
-        self._last_arrangement, self._steps = source._last_arrangement, source._steps
+        self._last_tables, self._last_places, self._steps = source._last_tables, source._last_places, source._steps
         self._step_args = source._step_args
 
     @classmethod
@@ -342,23 +344,21 @@ class CardGame(SteppedGame[CardState, CardRules]):
         if hand_n < HAND_LIMIT:
             return [DRAW]
         hand = s.hands[s.current]
-        return [DOWN_STEPS[card] for card in range(CARD_TYPES) if hand[card]]
+        return list(compress(DOWN_STEPS, hand))
 
     def _card_candidates(self, s: CardState) -> list[tuple[int, int]]:
         """(card, place) for every free place a hand card may take by nation."""
         hand = s.hands[s.current]
         occ = s.occ
-        places = self._nation_places(s)
+        places = self._last_places if s.slot_nat is self._last_tables else self._nation_places(s)
         return [
-            (card, p) for card in range(CARD_TYPES) if hand[card] for p in places[TILE_NATION[card]] if occ[p] == FREE
+            (card, p) for card in compress(range(CARD_TYPES), hand) for p in places[TILE_NATION[card]] if occ[p] == FREE
         ]
 
     def _nation_places(self, s: CardState) -> tuple[tuple[int, ...], ...]:
         """Nation -> the places touching one of its tables, for the tables lying now (cached per arrangement; the
-        last one asked is kept beside the cache, since the tables seldom change)."""
-        tables, last = self._last_arrangement
-        if s.slot_nat == tables:
-            return last
+        last one asked is kept beside the cache, and callers look there first by the tuple's identity, since the
+        tables seldom change)."""
         found = self._arrangements.get(s.slot_nat)
         if found is None:
             of_nation: list[list[int]] = [[] for _ in NATIONS]
@@ -366,7 +366,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
                 for n in {s.slot_nat[t] for t in slots}:
                     of_nation[n].append(p)
             found = self._arrangements[s.slot_nat] = tuple(map(tuple, of_nation))
-        self._last_arrangement = (s.slot_nat, found)
+        self._last_tables, self._last_places = s.slot_nat, found
         return found
 
     def _check_card(self, s: CardState, card: int, p: int) -> int:
@@ -508,18 +508,16 @@ class CardGame(SteppedGame[CardState, CardRules]):
 
     def _apply_step(self, s: CardState, step: Step, player: int) -> StepResult:
         kind = step.kind
-        if kind is not Kind.STOP and kind is not Kind.CLOSE:
-            s.hands[player] = s.hands[player].copy()  # the state copy shares the hands; only this one changes
         if kind is Kind.SEAT:
             return self._play(s, step, player)
         if kind is Kind.DRAW:
             drawn = self._draw(s, player, 1)
-            if not self._deck_left(s):
-                return self._end_turn(s, StepResult(step, player, drawn=drawn), "deck")
-            return self._end_turn(s, StepResult(step, player, drawn=drawn), None)
+            result = StepResult(step, player, 0, (), (), 0, False, False, drawn)
+            return self._end_turn(s, result, None if s.deck_pos < len(self.deck) else "deck")
         if kind is Kind.DOWN:
             assert step.tile is not None
-            s.hands[player][step.tile] -= 1
+            hand = s.hands[player] = s.hands[player].copy()  # the state copy shares the hands; only this one changes
+            hand[step.tile] -= 1
             s.hand_n[player] -= 1
             s.down = with_item(s.down, player, (*s.down[player], int(step.tile)))
             return self._end_turn(s, StepResult(step, player), None)
@@ -539,7 +537,8 @@ class CardGame(SteppedGame[CardState, CardRules]):
             breaks = breaks or not GENDER_OK[s.slot_ladies[t] + lady][s.slot_gents[t] + (not lady)]
         tribe = self._tribe_tables(s, card, p) if s.tribe or breaks else ()
         self._sit(s, card, p)
-        s.hands[player][card] -= 1
+        hand = s.hands[player] = s.hands[player].copy()  # the state copy shares the hands; only this one changes
+        hand[card] -= 1
         s.hand_n[player] -= 1
         names = self.board.slots
         table_points = tuple([(names[t], self._value(s, t)) for t in slots])
@@ -664,8 +663,9 @@ class CardGame(SteppedGame[CardState, CardRules]):
 
     def _draw(self, s: CardState, seat: int, count: int) -> int:
         drawn = 0
+        hand = s.hands[seat] = s.hands[seat].copy()  # the state copy shares the hands; only this one changes
         while drawn < count and s.deck_pos < len(self.deck):
-            s.hands[seat][self.deck[s.deck_pos]] += 1
+            hand[self.deck[s.deck_pos]] += 1
             s.deck_pos += 1
             drawn += 1
         s.hand_n[seat] += drawn
