@@ -416,11 +416,14 @@ class CardGame(SteppedGame[CardState, CardRules]):
         saved = s.pending, s.placed
         s.pending, s.placed = self.board.place_slots[p], (*s.placed, p)
         try:
-            return any(
-                not self._check_candidate(s, other, q)
-                for other, q in self._card_candidates(s)
-                if set(self.board.place_slots[q]) & set(s.pending)
-            )
+            hand, occ = s.hands[s.current], s.occ
+            places = self._last_places if s.slot_nat is self._last_tables else self._nation_places(s)
+            joining = {q for t in s.pending for q in self.board.slot_places[t] if occ[q] == FREE}  # free, at its tables
+            for other in compress(range(CARD_TYPES), hand):
+                for q in places[TILE_NATION[other]]:
+                    if q in joining and not self._check_candidate(s, other, q):
+                        return True
+            return False
         finally:
             s.pending, s.placed = saved
             s.hands[s.current][card] += 1
