@@ -25,9 +25,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "cafe"
-# the rules of both editions and what they stand on, as the compiled wheel lists them (pyproject.toml)
+# the rules of both editions and what they stand on, as the compiled wheel lists them (pyproject.toml), from src/
 COMPILED = tuple(
-    Path(path).stem
+    str(Path(path).relative_to("src"))
     for path in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["wheel"][
         "hooks"
     ]["mypyc"]["include"]
@@ -55,7 +55,7 @@ def compile_all() -> int:
         print("compile: no C compiler: the engine stays pure Python", file=sys.stderr)
         return 0
     clean()
-    modules = [f"cafe/{name}.py" for name in COMPILED]
+    modules = list(COMPILED)
     env = {**os.environ, "MYPYC_OPT_LEVEL": os.environ.get("MYPYC_OPT_LEVEL", "3")}
     done = subprocess.run(
         [sys.executable, "-m", "mypyc", *modules], cwd=PACKAGE.parent, env=env, capture_output=True, text=True
@@ -77,7 +77,7 @@ def main() -> int:
     parser.add_argument("--list", action="store_true", help="print the source files it compiles")
     args = parser.parse_args()
     if args.list:
-        print(" ".join(f"src/cafe/{name}.py" for name in COMPILED))
+        print(" ".join(f"src/{path}" for path in COMPILED))
         return 0
     if args.clean:
         clean()

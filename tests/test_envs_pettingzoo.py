@@ -50,3 +50,13 @@ def test_an_illegal_action_is_refused_with_its_rule() -> None:
     for outside in (-1, len(mask)):
         with pytest.raises(ValueError, match="outside the action space"):
             e.step(outside)
+
+
+def test_last_before_reset_is_refused_as_pettingzoo_refuses_it() -> None:
+    e = env(edition="cards", players=3)
+    with pytest.raises(AttributeError, match="before reset"):
+        e.last()
+    e.reset(seed=2)
+    observation, reward, termination, truncation, info = e.last()
+    assert info == {}
+    assert observation["action_mask"].sum() > 0 and reward == 0.0 and not termination and not truncation

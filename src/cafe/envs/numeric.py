@@ -14,20 +14,9 @@ import numpy as np
 from gymnasium import spaces
 
 from cafe.board_game import BoardGame
-from cafe.board_state import CLOSED
 from cafe.card_game import CardGame
 from cafe.envs.actions import ActionSpace
-from cafe.envs.observation import (
-    BOARD_CHAIR,
-    CARD_TYPES,
-    HIGH,
-    LOW,
-    NATIONS,
-    TILE_TYPES,
-    board_tail,
-    card_tail,
-    observation_size,
-)
+from cafe.envs.observation import HIGH, LOW, board_entries, card_entries, observation_size
 
 
 def observation_space(game: BoardGame | CardGame, actions: ActionSpace) -> spaces.Dict:
@@ -63,29 +52,5 @@ class Observer:
 
 def fill_observation(game: BoardGame | CardGame, seat: int | None, out: np.ndarray) -> None:
     """Write what ``seat`` sees (None: a spectator) into a zeroed vector: ``encode(game.view(seat))``, faster."""
-    if isinstance(game, BoardGame):
-        _fill_board(game, seat, out)
-    else:
-        _fill_cards(game, seat, out)
-
-
-def _fill_board(game: BoardGame, seat: int | None, out: np.ndarray) -> None:
-    s = game.state
-    # the ones of the chairs' block, then everything after it, each written with one numpy call (a numpy call costs
-    # about a microsecond, a step of a list comprehension a few dozen nanoseconds)
-    ones = [c * BOARD_CHAIR + t for c, t in enumerate(s.occ) if t >= 0]
-    ones += [c * BOARD_CHAIR + TILE_TYPES + 1 + s.nat[c] for c in s.jokers]
-    if game.rules.regulars:
-        ones += [c * BOARD_CHAIR + TILE_TYPES for c, t in enumerate(s.occ) if t == CLOSED]
-    out[ones] = 1.0
-    out[len(s.occ) * BOARD_CHAIR :] = board_tail(game, seat)
-
-
-def _fill_cards(game: CardGame, seat: int | None, out: np.ndarray) -> None:
-    s = game.state
-    at = len(s.occ) * CARD_TYPES
-    ones = [p * CARD_TYPES + card for p, card in enumerate(s.occ) if card >= 0]
-    ones += [at + slot * NATIONS + n for slot, n in enumerate(s.slot_nat)]
-    out[ones] = 1.0
-    at += len(s.slot_nat) * NATIONS
-    out[at:] = card_tail(game, seat)
+    index, values = board_entries(game, seat) if isinstance(game, BoardGame) else card_entries(game, seat)
+    out[index] = values
