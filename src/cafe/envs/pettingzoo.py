@@ -39,14 +39,21 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's order-of-calls wrapper, with ``last`` asked of the environment in one call: PettingZoo's
-    reads its five answers one by one through the wrapper's attribute forwarding, which cost a tenth of a step."""
+    """PettingZoo's order-of-calls wrapper, asking the environment directly where PettingZoo's goes through the
+    wrapper's attribute forwarding (``last`` reads five answers so, which cost a tenth of a step)."""
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")  # PettingZoo's words
         answer: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
         return answer
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)  # PettingZoo's error before reset, or its warning after the end
 
 
 class raw_env(AECEnv):  # PettingZoo's naming convention
@@ -115,10 +122,13 @@ class raw_env(AECEnv):  # PettingZoo's naming convention
         game = self.game
         before = game.scores
         game.push(self.space.steps[int(action)])  # an illegal action raises, naming the rule it breaks
-        self._cumulative_rewards[agent] = 0.0
-        changes = [float(a - b) for a, b in zip(game.scores, before, strict=True)]
-        self.rewards = dict(zip(self.possible_agents, changes, strict=True))
-        self._accumulate_rewards()
+        cumulative = self._cumulative_rewards
+        cumulative[agent] = 0.0
+        rewards: dict[str, float] = {}
+        for name, score, earlier in zip(self.possible_agents, game.scores, before, strict=True):
+            rewards[name] = float(score - earlier)
+            cumulative[name] += rewards[name]
+        self.rewards = rewards
         if game.is_over():
             self.terminations = {a: True for a in self.agents}
             places = game.places() or ()
