@@ -175,3 +175,26 @@ def test_a_step_may_be_taken_back_only_within_its_turn_and_if_it_showed_nothing_
                 refused_in_turn += bool(game.this_turn())
     assert taken_back > 100
     assert (refused_in_turn > 0) == (edition == "cards")  # only the card game draws within a turn
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), rules=RULES)
+def test_a_zero_scoring_first_guest_is_judged_as_the_look_ahead_judges_it(
+    seed: int, players: int, rules: dict[str, object]
+) -> None:
+    """_first_completes answers without seating anyone where it can; the look-ahead (seat the guest, list what may
+    follow) is the definition it must agree with, at every zero-scoring first guest of random games."""
+    game = BoardGame(players, seed=seed, rules=rules)
+    rng = random.Random(seed)
+    compared = 0
+    while not game.is_over():
+        s = game.state
+        if not s.placed:
+            for tile, c, n in game._seat_triples(s):
+                score, broken, bad = game._effect(s, tile, c, n)
+                if score == 0 and broken < 0 and bad < 0:
+                    s.completes = None  # no memo: each answer afresh
+                    assert game._first_completes(s, tile, c, n) == game._lookahead(s, tile, c, n, 0, -1)
+                    compared += 1
+        game.push(rng.choice(game.legal_steps()))
+    assert compared > 0

@@ -643,8 +643,45 @@ class BoardGame(SteppedGame[State, BoardRules]):
             memo = s.completes = {}
         found = memo.get(key)
         if found is None:
-            found = memo[key] = self._lookahead(s, tile, c, nation, 0, -1)
+            found = self._partner_beside(s, tile, c)
+            if not found and (self.rules.regulars or s.exception):
+                found = self._lookahead(s, tile, c, nation, 0, -1)  # a regulars turn, or the exception's full turn
+            memo[key] = found
         return found
+
+    def _partner_beside(self, s: State, tile: int, c: int) -> bool:
+        """:meth:`_first_completes` without seating anyone: does the hand hold a guest of the other gender who may
+        take a free chair sharing a table with ``c``, every table's genders staying right?
+
+        Such a partner is legal and scores (its table with ``c`` then seats two), and no other is: one of the
+        first guest's gender would break the gender rule at that table.  Only the regulars variant allows that
+        (it starts a regulars turn), and only the first turn's exception fills a turn after one guest, so there
+        a no is checked by the look-ahead.
+        """
+        if s.exception:
+            return False
+        topo = self.topo
+        lady = TILE_GENDER[tile] == 0  # the first guest; the partner is of the other gender
+        partner = 1 - TILE_GENDER[tile]
+        hand = s.hands[s.current]
+        joker = hand[JOKER_F + partner] > 0
+        first_tables = topo.chair_tables[c]
+        for d in topo.near[c]:
+            if s.occ[d] != FREE:
+                continue
+            if not joker and not any(hand[n * 2 + partner] for n in topo.chair_nations[d]):
+                continue
+            fits = True
+            for t in topo.chair_tables[d]:
+                shared = t in first_tables
+                ladies = s.t_ladies[t] + (not lady) + (lady and shared)
+                gents = s.t_gents[t] + lady + (not lady and shared)
+                if not GENDER_OK[ladies][gents]:
+                    fits = False
+                    break
+            if fits:
+                return True
+        return False
 
     def _lookahead(self, s: State, tile: int, c: int, nation: int, score: int, broken: int) -> bool:
         """After this placement, can the turn still be completed legally?"""
