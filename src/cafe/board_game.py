@@ -687,7 +687,7 @@ class BoardGame(SteppedGame[State, BoardRules]):
         """After this placement, can the turn still be completed legally?"""
         saved = self._place(s, tile, c, nation, score, broken)
         try:
-            return self._can_stop(s) or any(True for _ in self._seat_candidates(s, first_only=True))
+            return self._can_stop(s) or self._any_seat(s)
         finally:
             self._unplace(s, c, saved)
 
@@ -747,33 +747,30 @@ class BoardGame(SteppedGame[State, BoardRules]):
                     out.append((tile, c, TILE_NATION[tile]))
         return out
 
-    def _seat_candidates(self, s: State, first_only: bool = False) -> Iterator[tuple[int, int, int]]:
-        for tile, c, n in self._seat_triples(s):
-            if not self._check_turn(s, tile, c, n):
-                yield tile, c, n
-                if first_only:
-                    return
+    def _seat_candidates(self, s: State) -> list[tuple[int, int, int]]:
+        """(tile, chair, nation) of every legal seat step."""
+        return [(tile, c, n) for tile, c, n in self._seat_triples(s) if not self._check_turn(s, tile, c, n)]
 
-    def _generate(self, s: State) -> Iterator[Step]:
+    def _any_seat(self, s: State) -> bool:
+        """Whether a seat step is legal (the first found ends the search)."""
+        return any(not self._check_turn(s, tile, c, n) for tile, c, n in self._seat_triples(s))
+
+    def _generate(self, s: State) -> list[Step]:
         seat_steps = self.topo.seat_steps
-        any_step = False
-        for key in self._seat_candidates(s):
-            any_step = True
-            yield seat_steps[key]
+        out = [seat_steps[key] for key in self._seat_candidates(s)]
         if s.placed:
             if self._can_stop(s):
-                yield STOP
-            return
+                out.append(STOP)
+            return out
         hand = s.hands[s.current]
         for tile in range(TILE_TYPES):
             if hand[tile] and self._check_bar(s, tile, raise_=False):
-                any_step = True
-                yield self.topo.bar_steps[tile]
+                out.append(self.topo.bar_steps[tile])
         for c, tile, _joker in self._exchanges(s):
-            any_step = True
-            yield self.topo.exchange_steps[tile, c]
-        if not any_step:
-            yield PASS
+            out.append(self.topo.exchange_steps[tile, c])
+        if not out:
+            out.append(PASS)
+        return out
 
     def _exchanges(self, s: State) -> Iterator[tuple[int, int, int]]:
         """(chair, hand tile, joker) for every legal joker exchange."""

@@ -8,7 +8,7 @@ deck and the table pile are the secrets.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from itertools import compress
 from typing import Any, ClassVar
 
@@ -328,11 +328,10 @@ class CardGame(SteppedGame[CardState, CardRules]):
             candidates.pop()
         raise AssertionError("a card-game position always has a legal step")  # pragma: no cover
 
-    def _generate(self, s: CardState) -> Iterator[Step]:
-        for card, p in self._card_candidates(s):
-            if not self._check_candidate(s, card, p):
-                yield self._steps[card, p]
-        yield from self._other_steps(s)
+    def _generate(self, s: CardState) -> list[Step]:
+        out = [self._steps[card, p] for card, p in self._card_candidates(s) if not self._check_candidate(s, card, p)]
+        out += self._other_steps(s)
+        return out
 
     def _other_steps(self, s: CardState) -> list[Step]:
         """The steps that are not cards: stop/close mid-turn; draw or lay down at the start."""

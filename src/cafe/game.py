@@ -121,7 +121,7 @@ class SteppedGame(Generic[StateT, RulesT]):
         """Take ``source``'s unchanging parts (players, rules, board, the bag's order ...): a copy shares them."""
         raise NotImplementedError
 
-    def _generate(self, s: Any) -> Iterator[Step]:
+    def _generate(self, s: Any) -> list[Step]:
         raise NotImplementedError
 
     def _apply_step(self, s: Any, step: Step, player: int) -> StepResult:
@@ -169,7 +169,7 @@ class SteppedGame(Generic[StateT, RulesT]):
         """Every step the current player may take now (cached until the position changes)."""
         s = self._s
         if s.legal is None:
-            s.legal = [] if s.over else list(self._generate(s))
+            s.legal = [] if s.over else self._generate(s)
         legal: list[Step] = s.legal
         return legal
 
