@@ -29,7 +29,7 @@ Card game (P places, 12 in the X; S table slots, 5):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from cafe.board_state import CLOSED
 from cafe.layout import Board, CardBoard
@@ -73,88 +73,98 @@ def seats_from(players: int, seat: int | None) -> list[int]:
     return [(first + k) % players for k in range(players)]
 
 
-def board_entries(game: BoardGame, seat: int | None) -> tuple[list[int], list[float]]:
-    """Where ``encode(game.view(seat))`` may not be zero, and its numbers there, read from the game as ``seat`` sees
-    it, without building the view: what fills a zeroed vector with one numpy call (compiled, this module builds the
-    lists several times faster than Python, and a sparse list converts faster than the whole vector)."""
+class Numbers(Protocol):
+    """Where a vector is written: a list of floats, or a memoryview of a numpy float32 array."""
+
+    def __setitem__(self, index: int, value: float, /) -> None: ...
+
+
+def write_board(game: BoardGame, seat: int | None, out: Numbers, tail_only: bool = False) -> None:
+    """Write what ``seat`` sees into a zeroed vector: ``encode(game.view(seat))``, read from the game without
+    building the view, and only where it is not zero.  With ``tail_only``, ``out`` holds just the numbers after
+    the chairs' block.  (Compiled with the engine; written through a memoryview, a numpy array is filled without
+    any list in between.)"""
     s = game.state
-    closed = game.rules.regulars
-    index: list[int] = []
-    for c, t in enumerate(s.occ):
-        if t >= 0:
-            index.append(c * BOARD_CHAIR + t)
-        elif closed and t == CLOSED:
-            index.append(c * BOARD_CHAIR + TILE_TYPES)
-    for c in s.jokers:
-        index.append(c * BOARD_CHAIR + TILE_TYPES + 1 + s.nat[c])
-    values = [1.0] * len(index)
-    at = len(s.occ) * BOARD_CHAIR
+    at = 0
+    if not tail_only:
+        closed = game.rules.regulars
+        for c, t in enumerate(s.occ):
+            if t >= 0:
+                out[c * BOARD_CHAIR + t] = 1.0
+            elif closed and t == CLOSED:
+                out[c * BOARD_CHAIR + TILE_TYPES] = 1.0
+        for c in s.jokers:
+            out[c * BOARD_CHAIR + TILE_TYPES + 1 + s.nat[c]] = 1.0
+        at = len(s.occ) * BOARD_CHAIR
     bar_values = game.rules.bar_values
     stools = len(s.stools)
-    next_stool = bar_values[stools] if stools < len(bar_values) else 0
-    index += (at, at + 1, at + 2)
-    values += (stools / 20, next_stool / 10, game.bag_count() / 100)
+    out[at] = stools / 20
+    out[at + 1] = (bar_values[stools] if stools < len(bar_values) else 0) / 10
+    out[at + 2] = game.bag_count() / 100
     shown = game.hands_shown(seat)
     for k, p in enumerate(seats_from(len(game.players), seat)):
         base = at + 3 + k * BOARD_SEAT
-        index += (base, base + 1, base + 2, base + 3, base + 4 + TILE_TYPES, base + 5 + TILE_TYPES)
-        values += (s.scores[p] / 100, s.hand_size[p] / 5, s.hand_n[p] / 5, float(shown[p]))
-        values += (float(s.eliminated[p]), float(p == s.current and not s.over))
+        out[base] = s.scores[p] / 100
+        out[base + 1] = s.hand_size[p] / 5
+        out[base + 2] = s.hand_n[p] / 5
         if shown[p]:
-            _add_counts(s.hands[p], base + 4, index, values)
-    index.append(at + BOARD_TAIL - 1)
-    values.append(len(game.this_turn()) / 4)
-    return index, values
+            out[base + 3] = 1.0
+            _write_counts(s.hands[p], out, base + 4)
+        if s.eliminated[p]:
+            out[base + 4 + TILE_TYPES] = 1.0
+        if p == s.current and not s.over:
+            out[base + 5 + TILE_TYPES] = 1.0
+    out[at + BOARD_TAIL - 1] = len(game.this_turn()) / 4
 
 
-def card_entries(game: CardGame, seat: int | None) -> tuple[list[int], list[float]]:
-    """:func:`board_entries` for the card game."""
+def write_cards(game: CardGame, seat: int | None, out: Numbers, tail_only: bool = False) -> None:
+    """:func:`write_board` for the card game (``tail_only``: the numbers after the tables' block)."""
     s = game.state
-    index = [p * CARD_TYPES + card for p, card in enumerate(s.occ) if card >= 0]
-    at = len(s.occ) * CARD_TYPES
-    index += [at + slot * NATIONS + n for slot, n in enumerate(s.slot_nat)]
-    values = [1.0] * len(index)
-    at += len(s.slot_nat) * NATIONS
-    index += (at, at + 1)
-    values += (game.deck_count() / 96, game.table_pile_count() / 24)
+    at = 0
+    if not tail_only:
+        for p, card in enumerate(s.occ):
+            if card >= 0:
+                out[p * CARD_TYPES + card] = 1.0
+        at = len(s.occ) * CARD_TYPES
+        for slot, n in enumerate(s.slot_nat):
+            out[at + slot * NATIONS + n] = 1.0
+        at += len(s.slot_nat) * NATIONS
+    out[at] = game.deck_count() / 96
+    out[at + 1] = game.table_pile_count() / 24
     shown = game.hands_shown(seat)
     penalties = game.penalties()
     for k, p in enumerate(seats_from(len(game.players), seat)):
         base = at + 2 + k * CARD_SEAT
-        index += (base, base + 1, base + 2, base + 3, base + 4 + CARD_TYPES, base + 5 + CARD_TYPES)
-        values += (s.scores[p] / 100, s.hand_n[p] / 12, len(s.down[p]) / 12, float(shown[p]))
-        values += (float(p == s.current and not s.over), penalties[p] / 10)
+        out[base] = s.scores[p] / 100
+        out[base + 1] = s.hand_n[p] / 12
+        out[base + 2] = len(s.down[p]) / 12
         if shown[p]:
-            _add_counts(s.hands[p], base + 4, index, values)
-    index.append(at + CARD_TAIL - 1)
-    values.append(len(game.this_turn()) / 4)
-    return index, values
+            out[base + 3] = 1.0
+            _write_counts(s.hands[p], out, base + 4)
+        if p == s.current and not s.over:
+            out[base + 4 + CARD_TYPES] = 1.0
+        out[base + 5 + CARD_TYPES] = penalties[p] / 10
+    out[at + CARD_TAIL - 1] = len(game.this_turn()) / 4
 
 
-def _add_counts(hand: list[int], at: int, index: list[int], values: list[float]) -> None:
+def _write_counts(hand: list[int], out: Numbers, at: int) -> None:
     for kind, count in enumerate(hand):
         if count:
-            index.append(at + kind)
-            values.append(float(count))
+            out[at + kind] = float(count)
 
 
 def board_tail(game: BoardGame, seat: int | None) -> list[float]:
     """The board game's numbers after the chairs' block (bar, bag, seats, turn), as ``seat`` sees them: what
     ``encode(game.view(seat))`` ends with."""
-    return _tail(*board_entries(game, seat), len(game.state.occ) * BOARD_CHAIR, BOARD_TAIL)
+    tail = [0.0] * BOARD_TAIL
+    write_board(game, seat, tail, tail_only=True)
+    return tail
 
 
 def card_tail(game: CardGame, seat: int | None) -> list[float]:
     """The card game's numbers after the tables' block (deck, pile, seats, turn), as ``seat`` sees them."""
-    s = game.state
-    return _tail(*card_entries(game, seat), len(s.occ) * CARD_TYPES + len(s.slot_nat) * NATIONS, CARD_TAIL)
-
-
-def _tail(index: list[int], values: list[float], at: int, size: int) -> list[float]:
-    tail = [0.0] * size
-    for i, value in zip(index, values, strict=True):
-        if i >= at:
-            tail[i - at] = value
+    tail = [0.0] * CARD_TAIL
+    write_cards(game, seat, tail, tail_only=True)
     return tail
 
 
