@@ -538,6 +538,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
         for t in slots:
             breaks = breaks or not GENDER_OK[s.slot_ladies[t] + lady][s.slot_gents[t] + (not lady)]
         tribe = self._tribe_tables(s, card, p) if s.tribe or breaks else ()
+        s.unshare_tables()
         self._sit(s, card, p)
         hand = s.hands[player] = s.hands[player].copy()  # the state copy shares the hands; only this one changes
         hand[card] -= 1
@@ -554,9 +555,10 @@ class CardGame(SteppedGame[CardState, CardRules]):
                 points += value
             s.pending = () if points else slots
         s.scores[player] += points
-        full = sorted([t for t in slots if s.slot_clients[t] == 4])  # only this card's tables can have filled up
-        completed = tuple([names[t] for t in full])
-        result = StepResult(step, player, points, table_points, completed)
+        full = [t for t in slots if s.slot_clients[t] == 4]  # only this card's tables can have filled up
+        if len(full) > 1:
+            full.sort()
+        result = StepResult(step, player, points, table_points, tuple([names[t] for t in full]) if full else ())
         if full:
             if self._pile_left(s) < len(full):
                 return self._end_turn(s, result, "tables")

@@ -33,6 +33,7 @@ FIELDS = (
     "slot_native",
     "table_pos",
     "tables_removed",
+    "tables_shared",
     "tribe",
     "turn_no",
 )  # fmt: skip
@@ -68,6 +69,7 @@ class CardState:
     tribe: tuple[int, ...]  # in a tribe/circle turn: the tables that may still be its table T
     held: tuple[int, ...]  # per slot: points held back at a possible tribe table, paid if it is not T
     legal: list[Step] | None
+    tables_shared: bool  # occ and the slots' counts are shared with the state this one was copied from
 
     @classmethod
     def empty(cls, places: int, slots: int, seats: int) -> CardState:
@@ -91,16 +93,16 @@ class CardState:
         s.cleared = False
         s.held = (0,) * slots
         s.legal = None
+        s.tables_shared = False
         return s
 
     def copy(self) -> CardState:
         s = CardState()
         s.slot_nat = self.slot_nat
-        s.occ = self.occ.copy()
-        s.slot_ladies = self.slot_ladies.copy()
-        s.slot_gents = self.slot_gents.copy()
-        s.slot_clients = self.slot_clients.copy()
-        s.slot_native = self.slot_native.copy()
+        # shared until a card is seated (most steps seat none): see unshare_tables
+        s.occ, s.slot_ladies, s.slot_gents = self.occ, self.slot_ladies, self.slot_gents
+        s.slot_clients, s.slot_native = self.slot_clients, self.slot_native
+        s.tables_shared = True
         s.hands = self.hands.copy()  # the lists inside are shared until a step copies one to change it
         s.hand_n = self.hand_n.copy()
         s.down = self.down
@@ -114,6 +116,15 @@ class CardState:
         s.legal = None
         return s
 
+    def unshare_tables(self) -> None:
+        """Copy the lists a seated card changes, before the first card seated since this state was copied.  (A
+        look-ahead may seat a card on shared lists, as on a shared hand, if it takes it away again.)"""
+        if self.tables_shared:
+            self.occ = self.occ.copy()
+            self.slot_ladies, self.slot_gents = self.slot_ladies.copy(), self.slot_gents.copy()
+            self.slot_clients, self.slot_native = self.slot_clients.copy(), self.slot_native.copy()
+            self.tables_shared = False
+
     def clear_caches(self) -> None:
         self.legal = None
 
@@ -121,7 +132,7 @@ class CardState:
         """Every field but the cache, for equality checks in tests."""
         out: list[object] = []
         for name in FIELDS:
-            if name == "legal":
+            if name in ("legal", "tables_shared"):
                 continue
             value = getattr(self, name)
             if isinstance(value, list):
