@@ -56,6 +56,8 @@ def test_last_before_reset_is_refused_as_pettingzoo_refuses_it() -> None:
     e = env(edition="cards", players=3)
     with pytest.raises(AttributeError, match="before reset"):
         e.last()
+    with pytest.raises(AttributeError, match="agents cannot be accessed before reset"):
+        e.agents  # noqa: B018
     e.reset(seed=2)
     observation, reward, termination, truncation, info = e.last()
     assert info == {}

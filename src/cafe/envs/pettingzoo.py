@@ -42,10 +42,23 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     """PettingZoo's order-of-calls wrapper, asking the environment directly where PettingZoo's goes through the
     wrapper's attribute forwarding (``last`` reads five answers so, which cost a tenth of a step)."""
 
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    @property
+    def agents(self) -> list[str]:  # read at every step of agent_iter
+        agents: list[str] = self._after_reset("agents").agents
+        return agents
+
+    @property
+    def agent_selection(self) -> str:
+        agent: str = self._after_reset("agent_selection").agent_selection
+        return agent
+
+    def _after_reset(self, name: str) -> AECEnv:
         if not self._has_reset:
-            raise AttributeError("agent_selection cannot be accessed before reset")  # PettingZoo's words
-        answer: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+            raise AttributeError(f"{name} cannot be accessed before reset")  # PettingZoo's words
+        return self.env
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        answer: tuple[Any, float, bool, bool, dict[str, Any]] = self._after_reset("agent_selection").last(observe)
         return answer
 
     def step(self, action: Any) -> None:
