@@ -170,7 +170,11 @@ class BoardGame(SteppedGame[State, BoardRules]):
         board: Board | str | dict[str, Any] = "classic",
         bag: Sequence[Tile | str] | None = None,
         seed: int | None = None,
+        _copy_of: BoardGame | None = None,
     ) -> None:
+        if _copy_of is not None:  # made by _blank for a copy: the unchanging parts are shared, nothing is dealt
+            self._share(_copy_of)
+            return
         self.players = seat_names(players, "board", MIN_PLAYERS, MAX_PLAYERS)
         if rules is None:
             rules = PRINTED
@@ -192,7 +196,11 @@ class BoardGame(SteppedGame[State, BoardRules]):
             self._draw(s, seat, HAND)
         self._s = s
 
+    def _blank(self) -> BoardGame:
+        return BoardGame(_copy_of=self)
+
     def _share(self, source: BoardGame) -> None:
+        """Take ``source``'s unchanging parts (players, rules, board, what is drawn in order): a copy shares them."""
         self.players, self.rules, self.board, self.topo = source.players, source.rules, source.board, source.topo
         self.bag, self._values, self.from_setup = source.bag, source._values, source.from_setup
 

@@ -84,7 +84,11 @@ class CardGame(SteppedGame[CardState, CardRules]):
         deck: Sequence[Tile | str] | None = None,
         table_cards: Sequence[Nation | str] | None = None,
         seed: int | None = None,
+        _copy_of: CardGame | None = None,
     ) -> None:
+        if _copy_of is not None:  # made by _blank for a copy: the unchanging parts are shared, nothing is dealt
+            self._share(_copy_of)
+            return
         self.players = seat_names(players, "cards", MIN_PLAYERS, MAX_PLAYERS)
         if rules is None or isinstance(rules, (str, dict)):
             made = make_rules("cards", rules)
@@ -112,7 +116,11 @@ class CardGame(SteppedGame[CardState, CardRules]):
         s.table_pos = len(board.slots)
         self._s = s
 
+    def _blank(self) -> CardGame:
+        return CardGame(_copy_of=self)
+
     def _share(self, source: CardGame) -> None:
+        """Take ``source``'s unchanging parts (players, rules, board, what is drawn in order): a copy shares them."""
         self.players, self.rules, self.board = source.players, source.rules, source.board
         self.deck, self.table_cards, self.from_setup = source.deck, source.table_cards, source.from_setup
         self._arrangements = source._arrangements  # a cache of what the rules answer, the same for every copy

@@ -117,8 +117,10 @@ class SteppedGame(Generic[StateT, RulesT]):
         """What ``seat`` may see (None: a spectator)."""
         raise NotImplementedError
 
-    def _share(self, source: Any) -> None:
-        """Take ``source``'s unchanging parts (players, rules, board, the bag's order ...): a copy shares them."""
+    def _blank(self: G) -> G:
+        """A game sharing this one's unchanging parts (players, rules, board, the bag's order ...), nothing dealt:
+        :meth:`copy` then gives it the position and history.  (Made by the constructor: compiled with mypyc,
+        ``cls.__new__(cls)`` runs ``__init__`` too, which would deal a whole game for every copy.)"""
         raise NotImplementedError
 
     def _generate(self, s: Any) -> list[Step]:
@@ -269,8 +271,7 @@ class SteppedGame(Generic[StateT, RulesT]):
 
     def copy(self: G) -> G:
         """An independent game at the same position with the same history (undo works on either)."""
-        other = type(self).__new__(type(self))  # no __init__: nothing is dealt again
-        other._share(self)
+        other = self._blank()
         other._s = self._s.copy()
         other._stack = self._stack.copy()  # states on the stack are never changed again
         other._results = self._results.copy()

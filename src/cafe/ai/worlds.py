@@ -80,7 +80,7 @@ class Worlds:
         if not self._keep_history:
             _without_history(game)
         pool = list(self._unseen)
-        rng.shuffle(pool)
+        shuffle(pool, rng)
         s = game.state
         for seat in self._hidden:
             hand = [0] * len(s.hands[seat])
@@ -93,12 +93,25 @@ class Worlds:
         if isinstance(game, CardGame):
             game.deck = self._drawn + drawn
             tables = list(self._table_pool)
-            rng.shuffle(tables)
+            shuffle(tables, rng)
             game.table_cards = self._tables_laid + tuple(tables)
         else:
             game.bag = self._drawn + drawn
         s.legal = None
         return game
+
+
+T = TypeVar("T")
+
+
+def shuffle(items: list[T], rng: random.Random) -> None:
+    """Shuffle in place, uniformly to 2**-53 (Fisher-Yates with ``rng.random()``): several times faster than
+    ``random.shuffle``, which draws each index bit by bit in Python, and a world is shuffled at every iteration of
+    the search."""
+    draw = rng.random
+    for i in range(len(items) - 1, 0, -1):
+        j = int(draw() * (i + 1))
+        items[i], items[j] = items[j], items[i]
 
 
 def _unseen_in(game: Game, view: View) -> list[Tile]:
@@ -145,7 +158,7 @@ def _board_world(view: BoardView, rng: random.Random) -> tuple[BoardGame, list[T
         visible.update(hand or ())
     unseen = list((Counter(full_set()) - visible).elements())
     pool = unseen.copy()
-    rng.shuffle(pool)
+    shuffle(pool, rng)
     hands = [list(hand) if hand is not None else _deal(pool, view.hand_counts[p]) for p, hand in enumerate(view.hands)]
     hands[seat] += [step.tile for step in this_turn.values() if step.tile is not None]
     game = BoardGame.from_position(
@@ -195,7 +208,7 @@ def _card_world(view: CardView, rng: random.Random) -> tuple[CardGame, list[Tile
         visible.update(step.tile for step in played if step.tile is not None)
     unseen = list((Counter(full_set(jokers=False)) - visible).elements())
     pool = unseen.copy()
-    rng.shuffle(pool)
+    shuffle(pool, rng)
     hands: list[list[Tile]] = []
     face_down: list[list[Tile]] = []
     for p, (hand, down) in enumerate(zip(view.hands, view.face_down, strict=True)):
@@ -204,7 +217,7 @@ def _card_world(view: CardView, rng: random.Random) -> tuple[CardGame, list[Tile
     if replay:
         hands[seat] += [step.tile for step in played if step.tile is not None]
     pile = list((Counter(list(Nation) * 2) - Counter(view.tables)).elements())
-    rng.shuffle(pile)
+    shuffle(pile, rng)
     game = CardGame.from_position(
         view.players,
         hands,
