@@ -1,4 +1,4 @@
-"""Compile the engine's modules with mypyc, in place, beside their source (make does it after installing).
+"""Compile the engine's modules (and the search's) with mypyc, in place, beside their source (make does it).
 
     python scripts/compile.py           # build the C extensions (skipped, with a note, without a C compiler)
     python scripts/compile.py --clean   # remove them: pure Python again
@@ -25,7 +25,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "cafe"
-# the rules of both editions and what they stand on, as the compiled wheel lists them (pyproject.toml), from src/
+# the rules of both editions and what they stand on, the research interfaces' hot path and the search, as the
+# compiled wheel lists them (pyproject.toml), relative to src/
 COMPILED = tuple(
     str(Path(path).relative_to("src"))
     for path in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["wheel"][

@@ -17,7 +17,7 @@ from importlib.machinery import FileFinder as _FileFinder
 from importlib.machinery import SourceFileLoader as _SourceFileLoader
 
 if _os.environ.get("CAFE_PURE"):  # the engine's modules from their source, even where they are built compiled
-    for _folder in (__path__[0], _os.path.join(__path__[0], "envs")):  # the folders holding compiled modules
+    for _folder in (__path__[0], *(_os.path.join(__path__[0], sub) for sub in ("ai", "envs"))):  # compiled ones
         _sys.path_importer_cache[_folder] = _FileFinder(_folder, (_SourceFileLoader, _SOURCE))
 
 from cafe.board_game import BoardGame  # after the choice of compiled or pure
