@@ -357,15 +357,16 @@ class CardGame(SteppedGame[CardState, CardRules]):
         """(card, place) for every free place a hand card may take by nation."""
         hand = s.hands[s.current]
         occ = s.occ
-        places = self._last_places if s.slot_nat is self._last_tables else self._nation_places(s)
+        places = self._nation_places(s)
         return [
             (card, p) for card in compress(range(CARD_TYPES), hand) for p in places[TILE_NATION[card]] if occ[p] == FREE
         ]
 
     def _nation_places(self, s: CardState) -> tuple[tuple[int, ...], ...]:
         """Nation -> the places touching one of its tables, for the tables lying now (cached per arrangement; the
-        last one asked is kept beside the cache, and callers look there first by the tuple's identity, since the
-        tables seldom change)."""
+        last one asked is kept beside the cache and found by the tuple's identity, since the tables seldom change)."""
+        if s.slot_nat is self._last_tables:
+            return self._last_places
         found = self._arrangements.get(s.slot_nat)
         if found is None:
             of_nation: list[list[int]] = [[] for _ in NATIONS]
@@ -424,7 +425,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
         s.pending, s.placed = self.board.place_slots[p], (*s.placed, p)
         try:
             hand, occ = s.hands[s.current], s.occ
-            places = self._last_places if s.slot_nat is self._last_tables else self._nation_places(s)
+            places = self._nation_places(s)
             joining = {q for t in s.pending for q in self.board.slot_places[t] if occ[q] == FREE}  # free, at its tables
             for other in compress(range(CARD_TYPES), hand):
                 for q in places[TILE_NATION[other]]:
@@ -542,9 +543,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
         card, p = self._card_args(step)
         slots = self.board.place_slots[p]
         lady = TILE_GENDER[card] == 0
-        breaks = False
-        for t in slots:
-            breaks = breaks or not GENDER_OK[s.slot_ladies[t] + lady][s.slot_gents[t] + (not lady)]
+        breaks = any(not GENDER_OK[s.slot_ladies[t] + lady][s.slot_gents[t] + (not lady)] for t in slots)
         tribe = self._tribe_tables(s, card, p) if s.tribe or breaks else ()
         s.unshare_tables()
         self._sit(s, card, p)
