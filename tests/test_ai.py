@@ -18,7 +18,7 @@ from cafe.ai.levels import LEVELS, PlayerSpecError, make_player, register, stron
 from cafe.ai.mcts import MCTSPlayer, evaluate
 from cafe.ai.random_player import RandomPlayer
 from cafe.ai.turns import complete_turns
-from cafe.ai.worlds import Worlds
+from cafe.ai.worlds import Worlds, shuffle
 from cafe.card_game import CardGame
 from cafe.record import Record
 from cafe.steps import parse_step
@@ -361,3 +361,16 @@ def test_player_budgets_are_read_as_written() -> None:
 def test_bad_player_names_are_refused_clearly(spec: str, message: str) -> None:
     with pytest.raises(PlayerSpecError, match=message):
         make_player(spec)
+
+
+def test_the_worlds_shuffle_deals_every_order_alike() -> None:
+    """The search's own Fisher-Yates (faster than random.shuffle): 24,000 shuffles of four items, every one of the
+    24 orders about 1,000 times (chi-square, 23 degrees of freedom: the 0.999 quantile is 49.7)."""
+    rng = random.Random(3)
+    counts: dict[tuple[int, ...], int] = {}
+    for _ in range(24_000):
+        items = [0, 1, 2, 3]
+        shuffle(items, rng)
+        counts[tuple(items)] = counts.get(tuple(items), 0) + 1
+    assert len(counts) == 24
+    assert sum((n - 1000) ** 2 / 1000 for n in counts.values()) < 49.7
