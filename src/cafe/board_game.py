@@ -933,13 +933,6 @@ class BoardGame(SteppedGame[State, BoardRules]):
         s.hand_n[s.current] += 1
         s.placed, s.first_zero, s.reg_table, s.hands[s.current] = saved
 
-    def _change_hand(self, s: State, seat: int, tile: int, by: int) -> None:
-        """Add ``by`` tiles of a kind to a hand, in a changed copy: a state shares its hands with its copies."""
-        hand = s.hands[seat].copy()
-        hand[tile] += by
-        s.hands[seat] = hand
-        s.hand_n[seat] += by
-
     def _draw(self, s: State, seat: int, count: int) -> int:
         drawn = 0
         hand = s.hands[seat] = s.hands[seat].copy()

@@ -524,12 +524,10 @@ class CardGame(SteppedGame[CardState, CardRules]):
         if kind is Kind.DRAW:
             drawn = self._draw(s, player, 1)
             result = StepResult(step, player, 0, (), (), 0, False, False, drawn)
-            return self._end_turn(s, result, None if s.deck_pos < len(self.deck) else "deck")
+            return self._end_turn(s, result, None if self._deck_left(s) else "deck")
         if kind is Kind.DOWN:
             assert step.tile is not None
-            hand = s.hands[player] = s.hands[player].copy()  # the state copy shares the hands; only this one changes
-            hand[step.tile] -= 1
-            s.hand_n[player] -= 1
+            self._change_hand(s, player, int(step.tile), -1)
             s.down = with_item(s.down, player, (*s.down[player], int(step.tile)))
             return self._end_turn(s, StepResult(step, player), None)
         if kind is Kind.CLOSE:
@@ -547,9 +545,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
         tribe = self._tribe_tables(s, card, p) if s.tribe or breaks else ()
         s.unshare_tables()
         self._sit(s, card, p)
-        hand = s.hands[player] = s.hands[player].copy()  # the state copy shares the hands; only this one changes
-        hand[card] -= 1
-        s.hand_n[player] -= 1
+        self._change_hand(s, player, card, -1)
         names = self.board.slots
         table_points = tuple([(names[t], self._value(s, t)) for t in slots])
         s.placed = (*s.placed, p)

@@ -126,6 +126,13 @@ class SteppedGame(Generic[StateT, RulesT]):
     def _generate(self, s: Any) -> list[Step]:
         raise NotImplementedError
 
+    def _change_hand(self, s: StateT, seat: int, tile: int, by: int) -> None:
+        """Add ``by`` tiles (cards) of a kind to a hand, in a changed copy: a state shares its hands with its copies."""
+        hand = s.hands[seat].copy()
+        hand[tile] += by
+        s.hands[seat] = hand
+        s.hand_n[seat] += by
+
     def _apply_step(self, s: Any, step: Step, player: int) -> StepResult:
         raise NotImplementedError
 
