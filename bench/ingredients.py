@@ -1,11 +1,14 @@
 """One ingredient of the master at a time: a variant of the search against the expert's search, same time a turn.
 
     python bench/ingredients.py VARIANT [--edition board] [--players 2] [--games 100] [--seed 50000] [--jobs N]
+                                 [--against BUDGET]
 
 VARIANT is a budget and changes from the expert, comma-separated: ``0.1s,width=20``, ``0.1s,horizon=5``,
-``0.1s,scale=20`` (points of lead worth 73%), ``0.1s,learned`` (the shipped learned correction, or
-``learned=FILE``); several at once combine.  The expert plays the same budget without changes.  Prints the arena's
-JSON report (duplicate deals, every seating) with the wall time.
+``0.1s,scale=20`` (points of lead worth 73%), ``0.1s,epsilon=0`` (how often a rollout step is random),
+``0.1s,rollout=pairing`` (rollouts that open a turn with a guest scoring 0 when its partner pays),
+``0.1s,learned`` (the shipped learned correction, or ``learned=FILE``); several at once combine.  A budget may be
+an iteration count (``1000,rollout=pairing``).  The expert plays the same budget without changes (``--against``
+gives it another).  Prints the arena's JSON report (duplicate deals, every seating) with the wall time.
 """
 
 from __future__ import annotations
@@ -19,11 +22,31 @@ from typing import Any
 from cafe.ai.base import Player
 from cafe.ai.learned import ValueModel, shipped
 from cafe.ai.levels import register
-from cafe.ai.mcts import MCTSPlayer, leads, squash
+from cafe.ai.mcts import MCTSPlayer, leads, rollout_step, squash
 from cafe.ai.worlds import Game
 from cafe.arena.report import to_json
 from cafe.arena.run import ArenaPlan, names_of, run_arena
 from cafe.arena.stats import player_stats
+from cafe.board_game import BoardGame
+from cafe.steps import Kind, Step
+
+
+def pairing_rollout_step(game: Game, rng: random.Random) -> Step:
+    """The search's rollout step, but a board-game turn may open with a guest scoring 0 when the partner it lets
+    follow scores more than the best single guest (the turns the best single step misses)."""
+    step = rollout_step(game, rng)
+    if not isinstance(game, BoardGame) or game.state.placed:
+        return step
+    best = game.step_points(step)
+    for zero in game.legal_steps():
+        if zero.kind is Kind.SEAT and not game.step_points(zero):
+            follow = 0
+            if not game.push(zero, check=False).turn_over:
+                follow = game.step_points(game.best_step(rng))
+            game.pop()
+            if follow > best:
+                step, best = zero, follow
+    return step
 
 
 def variant(text: str, seed: int | None) -> Player:
@@ -43,6 +66,15 @@ def variant(text: str, seed: int | None) -> Player:
     if "learned" in settings:
         model = ValueModel.load(settings["learned"]) if settings["learned"] else shipped()
     scale = float(settings.get("scale", 10.0))
+    if settings.get("rollout") == "pairing":
+        options["rollout"] = pairing_rollout_step
+    if "epsilon" in settings:
+        epsilon = float(settings["epsilon"])
+
+        def rollout(game: Game, rng: random.Random) -> Step:
+            return game.random_step(rng) if rng.random() < epsilon else game.best_step(rng)
+
+        options["rollout"] = rollout
 
     def evaluation(game: Game, rng: random.Random) -> list[float]:
         margins = model.margins(game, rng) if model is not None else leads(game, rng)
@@ -59,9 +91,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=50_000, help="the first deal's seed")
     parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--against", help="the expert's budget, if not the variant's (e.g. 1s)")
     args = parser.parse_args()
     register("variant", variant)
-    expert = f"mcts:{args.variant.split(',')[0]}"
+    expert = f"mcts:{args.against or args.variant.split(',')[0]}"
     plan = ArenaPlan((f"variant:{args.variant}", *[expert] * (args.players - 1)), args.games, args.edition, args.seed)
     started = time.perf_counter()
     outcomes = run_arena(plan, args.jobs)

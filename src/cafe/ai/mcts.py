@@ -115,6 +115,9 @@ def rollout_step(game: Game, rng: random.Random) -> Step:
     return game.best_step(rng)
 
 
+Rollout = Callable[[Game, random.Random], Step]
+
+
 class MCTSPlayer:
     """Monte Carlo tree search over sampled worlds, with a time budget per turn or an iteration budget.
 
@@ -133,6 +136,7 @@ class MCTSPlayer:
         width: int = WIDTH,
         clock: Callable[[], float] = time.perf_counter,
         evaluation: Evaluation = evaluate,
+        rollout: Rollout = rollout_step,
     ) -> None:
         if time_per_turn is None and iterations is None:
             raise ValueError("give the search a budget: a time per turn or a number of iterations")
@@ -142,6 +146,7 @@ class MCTSPlayer:
         self.horizon = horizon
         self.width = width
         self.evaluation = evaluation
+        self.rollout = rollout
         self.rng = random.Random(seed)
         self.clock = clock
         self._plan = TurnPlan()
@@ -273,8 +278,9 @@ class MCTSPlayer:
             game.simulate(best_step)
             path.append(node)
         turns = 0
+        rollout = self.rollout
         while not game.is_over() and turns < horizon:
-            if game.simulate(rollout_step(game, rng)).turn_over:
+            if game.simulate(rollout(game, rng)).turn_over:
                 turns += 1
         values = self.evaluation(game, rng)
         for n in path:
