@@ -6,8 +6,7 @@
 VARIANT is a budget and changes from the expert, comma-separated: ``0.1s,width=20``, ``0.1s,horizon=5``,
 ``0.1s,scale=20`` (points of lead worth 73%), ``0.1s,epsilon=0`` (how often a rollout step is random),
 ``0.1s,rollout=pairing`` (rollouts that open a turn with a guest scoring 0 when its partner pays),
-``0.1s,reading`` (card game: worlds weighted by the last player's draw, cafe.ai.reading), ``0.1s,learned`` (the
-shipped learned correction, or ``learned=FILE``); several at once combine.  A budget may be
+``0.1s,learned`` (the shipped learned correction, or ``learned=FILE``); several at once combine.  A budget may be
 an iteration count (``1000,rollout=pairing``).  The expert plays the same budget without changes (``--against``
 gives it another).  Prints the arena's JSON report (duplicate deals, every seating) with the wall time.
 """
@@ -67,8 +66,6 @@ def variant(text: str, seed: int | None) -> Player:
     if "learned" in settings:
         model = ValueModel.load(settings["learned"]) if settings["learned"] else shipped()
     scale = float(settings.get("scale", 10.0))
-    if "reading" in settings:
-        options["read_hands"] = True
     if settings.get("rollout") == "pairing":
         options["rollout"] = pairing_rollout_step
     if "epsilon" in settings:

@@ -28,7 +28,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cafe.ai.base import TurnPlan
-from cafe.ai.reading import after_a_draw
 from cafe.ai.turns import TurnOption, playable_turns
 from cafe.ai.worlds import Game, Worlds
 from cafe.card_game import CardGame
@@ -138,7 +137,6 @@ class MCTSPlayer:
         clock: Callable[[], float] = time.perf_counter,
         evaluation: Evaluation = evaluate,
         rollout: Rollout = rollout_step,
-        read_hands: bool = False,
     ) -> None:
         if time_per_turn is None and iterations is None:
             raise ValueError("give the search a budget: a time per turn or a number of iterations")
@@ -149,7 +147,6 @@ class MCTSPlayer:
         self.width = width
         self.evaluation = evaluation
         self.rollout = rollout
-        self.read_hands = read_hands
         self.rng = random.Random(seed)
         self.clock = clock
         self._plan = TurnPlan()
@@ -169,8 +166,6 @@ class MCTSPlayer:
             if len(legal) == 1:
                 return legal[0]
             worlds = Worlds(view, self.rng)
-            if self.read_hands and isinstance(worlds.base, CardGame):
-                worlds.weight = after_a_draw(view, worlds.base)
             options = candidate_turns(worlds.base, legal, self.width)
             if len(options) == 1:
                 chosen = options[0]

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from cafe.board_game import BoardGame
 from cafe.card_game import CardGame
@@ -27,7 +26,6 @@ from cafe.tiles import Nation, Tile, full_set
 from cafe.view import BoardView, CardView, View
 
 Game = BoardGame | CardGame
-TRIES = 30  # deals of a weighted world before one is kept whatever its weight
 
 
 class Worlds:
@@ -40,7 +38,6 @@ class Worlds:
         self._base: Game
         self._keep_history = around is not None
         self._tables_laid: tuple[Nation, ...] = ()
-        self.weight: Callable[[Any], float] | None = None  # how likely a world is, at most 1 (see sample)
         self._table_pool: list[Nation] = []
         if around is not None:
             self._base, self._unseen = around.copy(), _unseen_in(around, view)
@@ -78,21 +75,7 @@ class Worlds:
         return self._base
 
     def sample(self, rng: random.Random) -> Game:
-        """A fresh world: the unseen tiles shuffled and dealt again.  Its history is empty.
-
-        With a :attr:`weight`, a world is kept with that probability, else dealt again (up to :data:`TRIES` deals;
-        the last is kept): the worlds the other players' choices make likely come up more often.
-        """
-        weight = self.weight
-        game = self._deal(rng)
-        if weight is not None:
-            for _ in range(TRIES - 1):
-                if rng.random() < weight(game):
-                    break
-                game = self._deal(rng)
-        return game
-
-    def _deal(self, rng: random.Random) -> Game:
+        """A fresh world: the unseen tiles shuffled and dealt again.  Its history is empty."""
         game = self._base.copy()
         if not self._keep_history:
             _without_history(game)
