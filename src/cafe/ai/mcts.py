@@ -136,7 +136,7 @@ class MCTSPlayer:
         width: int = WIDTH,
         clock: Callable[[], float] = time.perf_counter,
         evaluation: Evaluation = evaluate,
-        rollout: Rollout = rollout_step,
+        rollout: Rollout | None = None,
     ) -> None:
         if time_per_turn is None and iterations is None:
             raise ValueError("give the search a budget: a time per turn or a number of iterations")
@@ -146,7 +146,7 @@ class MCTSPlayer:
         self.horizon = horizon
         self.width = width
         self.evaluation = evaluation
-        self.rollout = rollout
+        self.rollout = rollout  # None: rollout_step, called directly (the compiled search's fast path)
         self.rng = random.Random(seed)
         self.clock = clock
         self._plan = TurnPlan()
@@ -280,7 +280,8 @@ class MCTSPlayer:
         turns = 0
         rollout = self.rollout
         while not game.is_over() and turns < horizon:
-            if game.simulate(rollout(game, rng)).turn_over:
+            step = rollout_step(game, rng) if rollout is None else rollout(game, rng)
+            if game.simulate(step).turn_over:
                 turns += 1
         values = self.evaluation(game, rng)
         for n in path:
