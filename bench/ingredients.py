@@ -69,12 +69,7 @@ def variant(text: str, seed: int | None) -> Player:
     if settings.get("rollout") == "pairing":
         options["rollout"] = pairing_rollout_step
     if "epsilon" in settings:
-        epsilon = float(settings["epsilon"])
-
-        def rollout(game: Game, rng: random.Random) -> Step:
-            return game.random_step(rng) if rng.random() < epsilon else game.best_step(rng)
-
-        options["rollout"] = rollout
+        options["epsilon"] = float(settings["epsilon"])
 
     def evaluation(game: Game, rng: random.Random) -> list[float]:
         margins = model.margins(game, rng) if model is not None else leads(game, rng)

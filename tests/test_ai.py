@@ -15,7 +15,7 @@ from cafe.ai.base import TurnPlan
 from cafe.ai.greedy import GreedyPlayer, threat_after
 from cafe.ai.learned import shipped
 from cafe.ai.levels import LEVELS, PlayerSpecError, make_player, register, strongest
-from cafe.ai.mcts import MCTSPlayer, evaluate
+from cafe.ai.mcts import MCTSPlayer, evaluate, rollout_step
 from cafe.ai.random_player import RandomPlayer
 from cafe.ai.turns import complete_turns
 from cafe.ai.worlds import Worlds, shuffle
@@ -374,3 +374,21 @@ def test_the_worlds_shuffle_deals_every_order_alike() -> None:
         counts[tuple(items)] = counts.get(tuple(items), 0) + 1
     assert len(counts) == 24
     assert sum((n - 1000) ** 2 / 1000 for n in counts.values()) < 49.7
+
+
+def test_a_rollout_step_is_the_best_step_unless_it_is_a_random_one() -> None:
+    for game in positions("board", "printed", games=2, seed=4):
+        k = game.turn_number
+        assert rollout_step(game, random.Random(k), 0.0) == game.best_step(random.Random(k))
+        assert rollout_step(game, random.Random(k), 1.0) in game.legal_steps()
+    game = BoardGame(2, seed=4)
+    steps = {rollout_step(game, random.Random(k), 1.0) for k in range(40)}
+    assert len(steps) > 1  # a random step is not always the best one
+
+
+def test_the_master_is_the_search_with_its_own_evaluation_width_and_rollouts() -> None:
+    master, expert = make_player("master"), make_player("expert")
+    assert isinstance(master, MCTSPlayer) and isinstance(expert, MCTSPlayer)
+    assert (master.width, master.epsilon) == (20, 0.0)
+    assert (expert.width, expert.epsilon) == (12, 0.1)
+    assert master.evaluation == shipped().evaluate and expert.evaluation is evaluate

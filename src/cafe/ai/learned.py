@@ -32,6 +32,7 @@ MODEL_FILE = "master.npz"
 EDITIONS = ("board", "cards")
 MAX_PLAYERS = 5
 WIDTH = 20  # whole turns the master's search considers at its root (the expert's: 12), see docs/players.md
+EPSILON = 0.0  # the master's rollouts play the best-scoring step every time (the expert's: a random one in ten)
 
 
 def edition_of(game: Game) -> str:

@@ -6,7 +6,7 @@ The forms (used by ``cafe arena`` and ``cafe engine``):
 - ``mcts:0.5s`` or ``mcts:500ms``: the search with a time budget per turn;
   ``mcts:2000``: with 2000 iterations per turn instead (repeatable whatever the machine);
 - ``learned:1s``, ``learned:2000`` ...: the search with the learned evaluation (cafe.ai.learned; needs numpy,
-  the ``master`` extra), with a budget as for ``mcts``;
+  the ``master`` extra; also its wider root and greedier rollouts), with a budget as for ``mcts``;
 - ``easy``, ``medium``, ``hard``, ``expert``, ``master``: the difficulty levels (see :data:`LEVELS`);
 - ``ismcts:N``: OpenSpiel's own information-set MCTS with N simulations a step
   (needs the ``rl`` extra; see docs/research.md);
@@ -34,7 +34,7 @@ LEVELS = {
     "medium": "greedy",
     "hard": "mcts:0.25s",
     "expert": "mcts:1s",
-    "master": "learned:1s",  # the search with the learned evaluation
+    "master": "learned:1s",  # the search with the learned evaluation, a wider root and greedier rollouts
 }
 STRONGEST = "master"  # what a hint asks (see strongest)
 NOISE = 0.5
@@ -70,10 +70,10 @@ def _search_player(kind: str, arg: str, seed: int | None) -> Player:
     options: dict[str, Any] = {"seed": seed, "name": f"{kind}:{arg}" if arg else kind}
     if kind == "learned":
         try:
-            from cafe.ai.learned import WIDTH, shipped
+            from cafe.ai.learned import EPSILON, WIDTH, shipped
         except ModuleNotFoundError:
             raise PlayerSpecError(T("the master level needs numpy: pip install 'cafe-international[master]'")) from None
-        options["evaluation"], options["width"] = shipped().evaluate, WIDTH
+        options["evaluation"], options["width"], options["epsilon"] = shipped().evaluate, WIDTH, EPSILON
     if not arg:
         return MCTSPlayer(**options)
     budget = _BUDGET.match(arg)

@@ -108,9 +108,10 @@ def evaluate(game: Game, rng: random.Random) -> list[float]:
 Evaluation = Callable[[Game, random.Random], list[float]]
 
 
-def rollout_step(game: Game, rng: random.Random) -> Step:
-    """The heuristic rollout policy: the best-scoring step (the engine's fast path), now and then a random one."""
-    if rng.random() < EPSILON:
+def rollout_step(game: Game, rng: random.Random, epsilon: float = EPSILON) -> Step:
+    """The heuristic rollout policy: the best-scoring step (the engine's fast path), a random one ``epsilon`` of the
+    time."""
+    if epsilon and rng.random() < epsilon:
         return game.random_step(rng)
     return game.best_step(rng)
 
@@ -137,6 +138,7 @@ class MCTSPlayer:
         clock: Callable[[], float] = time.perf_counter,
         evaluation: Evaluation = evaluate,
         rollout: Rollout | None = None,
+        epsilon: float = EPSILON,
     ) -> None:
         if time_per_turn is None and iterations is None:
             raise ValueError("give the search a budget: a time per turn or a number of iterations")
@@ -147,6 +149,7 @@ class MCTSPlayer:
         self.width = width
         self.evaluation = evaluation
         self.rollout = rollout  # None: rollout_step, called directly (the compiled search's fast path)
+        self.epsilon = epsilon  # of rollout_step
         self.rng = random.Random(seed)
         self.clock = clock
         self._plan = TurnPlan()
@@ -278,9 +281,9 @@ class MCTSPlayer:
             game.simulate(best_step)
             path.append(node)
         turns = 0
-        rollout = self.rollout
+        rollout, epsilon = self.rollout, self.epsilon
         while not game.is_over() and turns < horizon:
-            step = rollout_step(game, rng) if rollout is None else rollout(game, rng)
+            step = rollout_step(game, rng, epsilon) if rollout is None else rollout(game, rng)
             if game.simulate(step).turn_over:
                 turns += 1
         values = self.evaluation(game, rng)
