@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -17,6 +18,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from cafe import cluster
+from cafe.cluster import CONNECT_TRIES, SERVER_DIED
+from cafe.errors import CafeError
 from cafe.selfplay.shards import load
 from servers import free_port
 
@@ -183,6 +187,35 @@ def test_an_unreachable_cluster_is_one_clear_line() -> None:
     assert err.strip().splitlines() == [
         "cafe arena: cannot reach the Ray cluster at ray://127.0.0.1:1: ray client connection timeout"
     ]
+
+
+@pytest.mark.parametrize(
+    ("failures", "calls", "joined"),
+    [
+        ([SERVER_DIED + ": psutil.ZombieProcess"], 2, True),  # the client's server died as it started: once more
+        ([SERVER_DIED] * CONNECT_TRIES, CONNECT_TRIES, False),  # and so on, but not forever
+        (["ray client connection timeout"], 1, False),  # nobody there: said at once
+    ],
+)
+def test_a_session_whose_server_died_starting_is_asked_again(
+    monkeypatch: pytest.MonkeyPatch, failures: list[str], calls: int, joined: bool
+) -> None:
+    """Ray's own race (ray-project/ray#63202) cannot be caused at will, so Ray's answers are played back here."""
+    asked: list[str] = []
+
+    def init(address: str, **options: Any) -> None:
+        asked.append(address)
+        if len(asked) <= len(failures):
+            raise ConnectionError(failures[len(asked) - 1])
+
+    monkeypatch.setattr(cluster.ray, "init", init)
+    monkeypatch.setattr(cluster.ray, "shutdown", lambda: None)
+    if joined:
+        cluster.connect("ray://127.0.0.1:1")
+    else:
+        with pytest.raises(CafeError, match=re.escape("cannot reach the Ray cluster at ray://127.0.0.1:1: ")):
+            cluster.connect("ray://127.0.0.1:1")
+    assert asked == ["ray://127.0.0.1:1"] * calls
 
 
 def test_an_outside_engine_missing_on_the_workers_is_said(ray_head: dict[str, str]) -> None:

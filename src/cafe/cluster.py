@@ -22,6 +22,10 @@ from cafe.errors import CafeError
 from cafe.i18n import T
 
 RETRIES = 3  # runs of a task whose worker died, after the first
+# Ray Client starts a server for each session, which now and then dies as it starts (ray-project/ray#63202, a race
+# in Ray's proxy); Ray then says this, and a new session usually starts
+SERVER_DIED = "Initialization failure from server"
+CONNECT_TRIES = 3
 
 
 def connect(cluster: str) -> None:
@@ -29,15 +33,20 @@ def connect(cluster: str) -> None:
     if cluster != "ray" and not cluster.startswith("ray://"):
         raise CafeError(T("--cluster takes ray or ray://HOST:PORT, not {cluster!r}", cluster=cluster))
     address = os.environ.get("RAY_ADDRESS") if cluster == "ray" else cluster
-    try:
-        with warnings.catch_warnings():  # Ray Client warns before it gives up; the line below says it once
-            warnings.simplefilter("ignore")
-            ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
-    except (ConnectionError, TimeoutError, RuntimeError, ValueError) as error:
-        reason = " ".join(str(error).split()) or type(error).__name__  # Ray's message, on one line
-        raise CafeError(
-            T("cannot reach the Ray cluster at {address}: {reason}", address=address, reason=reason)
-        ) from None
+    for attempt in range(1, CONNECT_TRIES + 1):
+        try:
+            with warnings.catch_warnings():  # Ray Client warns before it gives up; the line below says it once
+                warnings.simplefilter("ignore")
+                ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+            return
+        except (ConnectionError, TimeoutError, RuntimeError, ValueError) as error:
+            reason = " ".join(str(error).split()) or type(error).__name__  # Ray's message, on one line
+            if attempt < CONNECT_TRIES and SERVER_DIED in reason:
+                ray.shutdown()
+                continue
+            raise CafeError(
+                T("cannot reach the Ray cluster at {address}: {reason}", address=address, reason=reason)
+            ) from None
 
 
 def run(function: Callable[..., Any], calls: Sequence[tuple[Any, ...]]) -> Iterator[Any]:
