@@ -6,6 +6,8 @@
 VARIANT is a budget and changes from the expert, comma-separated: ``0.1s,width=20``, ``0.1s,horizon=5``,
 ``0.1s,scale=20`` (points of lead worth 73%), ``0.1s,epsilon=0`` (how often a rollout step is random),
 ``0.1s,rollout=pairing`` (rollouts that open a turn with a guest scoring 0 when its partner pays),
+``0.1s,explore=0.35`` (the UCB constant), ``0.1s,endgame=30`` (tiles or cards left from which rollouts play to the
+end), ``0.1s,final=3`` (a finished game's margin squashed by 3 points instead of ``scale``: nearer a win or loss),
 ``0.1s,learned`` (the shipped learned correction, or ``learned=FILE``); several at once combine.  A budget may be
 an iteration count (``1000,rollout=pairing``).  The expert plays the same budget without changes (``--against``
 gives it another).  Prints the arena's JSON report (duplicate deals, every seating) with the wall time.
@@ -70,10 +72,16 @@ def variant(text: str, seed: int | None) -> Player:
         options["rollout"] = pairing_rollout_step
     if "epsilon" in settings:
         options["epsilon"] = float(settings["epsilon"])
+    if "explore" in settings:
+        options["explore"] = float(settings["explore"])
+    if "endgame" in settings:
+        options["endgame"] = int(settings["endgame"])
+    final = float(settings.get("final", scale))
 
     def evaluation(game: Game, rng: random.Random) -> list[float]:
         margins = model.margins(game, rng) if model is not None else leads(game, rng)
-        return [squash(m, scale) for m in margins]
+        by = final if game.is_over() else scale
+        return [squash(m, by) for m in margins]
 
     return MCTSPlayer(evaluation=evaluation, **options)
 

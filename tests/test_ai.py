@@ -392,3 +392,33 @@ def test_the_master_is_the_search_with_its_own_evaluation_width_and_rollouts() -
     assert (master.width, master.epsilon) == (20, 0.0)
     assert (expert.width, expert.epsilon) == (12, 0.1)
     assert master.evaluation == shipped().evaluate and expert.evaluation is evaluate
+
+
+def test_rollouts_play_to_the_end_once_no_more_than_endgame_tiles_are_left_to_draw() -> None:
+    game = BoardGame(2, seed=9)  # 90 tiles in the bag
+    for endgame, over in ((90, True), (89, False)):
+        finished: list[bool] = []
+        bot = MCTSPlayer(time_per_turn=None, iterations=40, seed=1, evaluation=recorder(finished), endgame=endgame)
+        bot.choose(game.view(0), game.legal_steps())
+        assert len(finished) == 40 and set(finished) == {over}
+
+
+def recorder(finished: list[bool]) -> Any:
+    """The expert's evaluation, noting whether each position it values is a finished game."""
+
+    def recording(position: Any, rng: random.Random) -> list[float]:
+        finished.append(position.is_over())
+        return evaluate(position, rng)
+
+    return recording
+
+
+def test_the_exploration_constant_spreads_the_root_visits() -> None:
+    game = BoardGame(2, seed=9)
+    spread = {}
+    for explore in (0.0, 50.0):
+        bot = MCTSPlayer(time_per_turn=None, iterations=300, seed=1, explore=explore)
+        bot.choose(game.view(0), game.legal_steps())
+        assert bot.last_search is not None
+        spread[explore] = max(bot.last_search.visits) - min(bot.last_search.visits)
+    assert spread[50.0] <= 1 < spread[0.0]  # evenly by turns when exploring hard, to the best when not

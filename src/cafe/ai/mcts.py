@@ -139,6 +139,8 @@ class MCTSPlayer:
         evaluation: Evaluation = evaluate,
         rollout: Rollout | None = None,
         epsilon: float = EPSILON,
+        explore: float = EXPLORE,
+        endgame: int = ENDGAME,
     ) -> None:
         if time_per_turn is None and iterations is None:
             raise ValueError("give the search a budget: a time per turn or a number of iterations")
@@ -150,6 +152,8 @@ class MCTSPlayer:
         self.evaluation = evaluation
         self.rollout = rollout  # None: rollout_step, called directly (the compiled search's fast path)
         self.epsilon = epsilon  # of rollout_step
+        self.explore = explore  # the UCB constant
+        self.endgame = endgame  # tiles (or cards) left to draw from which rollouts play to the end
         self.rng = random.Random(seed)
         self.clock = clock
         self._plan = TurnPlan()
@@ -186,7 +190,7 @@ class MCTSPlayer:
         """Turns a rollout plays: a round and one more, or to the end once few tiles (or cards) are left to draw,
         so that the penalties for held tiles count."""
         unseen = view.bag_count if isinstance(view, BoardView) else view.deck_count
-        return ENDGAME_HORIZON if unseen <= ENDGAME else self.horizon or len(view.players) + 1
+        return ENDGAME_HORIZON if unseen <= self.endgame else self.horizon or len(view.players) + 1
 
     def value_turns(
         self, view: View, worlds: Worlds, options: Sequence[tuple[Step, ...]], per_option: int
@@ -239,22 +243,22 @@ class MCTSPlayer:
         best = max(range(len(options)), key=lambda k: (root[k].visits, root[k].total[mover]))
         return options[best]
 
-    @staticmethod
-    def _pick(root: list[Node], mover: int, done: int) -> int:
+    def _pick(self, root: list[Node], mover: int, done: int) -> int:
         """UCB1 over the root's turns (each is available in every world: the mover's hand is known)."""
         for i, node in enumerate(root):
             if not node.visits:
                 return i
-        log_n = math.log(done)
+        log_n, explore = math.log(done), self.explore
         return max(
             range(len(root)),
-            key=lambda i: root[i].total[mover] / root[i].visits + EXPLORE * math.sqrt(log_n / root[i].visits),
+            key=lambda i: root[i].total[mover] / root[i].visits + explore * math.sqrt(log_n / root[i].visits),
         )
 
     def _iterate(self, game: Game, start: Node, horizon: int, rng: random.Random) -> None:
         """One iteration below a root turn: select, expand one node, roll out, back up."""
         path = [start]
         node = start
+        explore = self.explore
         while not game.is_over():
             mover = game.current_player
             legal = node.legal_steps(game)[: 1 + int(math.sqrt(node.visits))]  # progressive widening
@@ -274,7 +278,7 @@ class MCTSPlayer:
             best_step, best_value = legal[0], -1.0
             for step in legal:
                 child = children[step]
-                value = child.total[mover] / child.visits + EXPLORE * math.sqrt(math.log(child.avail) / child.visits)
+                value = child.total[mover] / child.visits + explore * math.sqrt(math.log(child.avail) / child.visits)
                 if value > best_value:
                     best_step, best_value = step, value
             node = children[best_step]
