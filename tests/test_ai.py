@@ -15,10 +15,10 @@ from cafe.ai.base import TurnPlan
 from cafe.ai.greedy import GreedyPlayer, threat_after
 from cafe.ai.learned import shipped
 from cafe.ai.levels import LEVELS, PlayerSpecError, make_player, register, strongest
-from cafe.ai.mcts import MCTSPlayer, evaluate, rollout_step
+from cafe.ai.mcts import Evaluation, MCTSPlayer, evaluate, rollout_step
 from cafe.ai.random_player import RandomPlayer
 from cafe.ai.turns import complete_turns
-from cafe.ai.worlds import Worlds, shuffle
+from cafe.ai.worlds import Game, Worlds, shuffle
 from cafe.card_game import CardGame
 from cafe.record import Record
 from cafe.steps import parse_step
@@ -403,10 +403,10 @@ def test_rollouts_play_to_the_end_once_no_more_than_endgame_tiles_are_left_to_dr
         assert len(finished) == 40 and set(finished) == {over}
 
 
-def recorder(finished: list[bool]) -> Any:
+def recorder(finished: list[bool]) -> Evaluation:
     """The expert's evaluation, noting whether each position it values is a finished game."""
 
-    def recording(position: Any, rng: random.Random) -> list[float]:
+    def recording(position: Game, rng: random.Random) -> list[float]:
         finished.append(position.is_over())
         return evaluate(position, rng)
 
