@@ -153,12 +153,12 @@ def test_ctrl_c_cancels_every_game_of_the_run(ray_head: dict[str, str]) -> None:
 
 
 def test_selfplay_stopped_and_started_again_has_every_game_once(ray_head: dict[str, str], tmp_path: Path) -> None:
-    options = ("selfplay", "--player", "mcts:10", "--games", "6", "--shard-games", "1", "--edition", "cards")
+    options = ("selfplay", "--player", "mcts:300", "--games", "6", "--shard-games", "1", "--edition", "cards")
     run = _cafe(*options, "--out", str(tmp_path / "ray"), "--cluster", ray_head["client"])
     _wait_for(lambda: any((tmp_path / "ray").glob("shard-*.parquet")), 300, "the first shard")
     run.send_signal(signal.SIGINT)
-    run.communicate(timeout=120)
-    assert run.returncode == 130
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == 130, err
     assert len(list((tmp_path / "ray").glob("shard-*.parquet"))) < 6
     again = _cafe(*options, "--out", str(tmp_path / "ray"), "--cluster", ray_head["client"])
     _, err = again.communicate()

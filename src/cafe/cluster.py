@@ -9,8 +9,11 @@ on every worker.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import signal
+import threading
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -26,6 +29,7 @@ RETRIES = 3  # runs of a task whose worker died, after the first
 # in Ray's proxy); Ray then says this, and a new session usually starts
 SERVER_DIED = "Initialization failure from server"
 CONNECT_TRIES = 3
+POLL_SECONDS = 0.2  # how long a wait for the next answer lasts before Ctrl-C is looked at
 
 
 def connect(cluster: str) -> None:
@@ -53,21 +57,51 @@ def run(function: Callable[..., Any], calls: Sequence[tuple[Any, ...]]) -> Itera
     """``function(*call)`` for every call, as Ray tasks; the answers as they arrive.  On an error, Ctrl-C or when
     the caller stops, the tasks still pending are cancelled and Ray is shut down."""
     remote = ray.remote(max_retries=RETRIES, retry_exceptions=False)(function)
-    pending = [remote.remote(*call) for call in calls]
+    with _interrupts_noted() as interrupted:
+        pending = [remote.remote(*call) for call in calls]
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1, timeout=POLL_SECONDS)
+                if interrupted.is_set():
+                    raise KeyboardInterrupt
+                if done:
+                    yield _answer(done[0])
+            if interrupted.is_set():  # pressed while the caller took the last answer
+                raise KeyboardInterrupt
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            ray.shutdown()
+
+
+def _answer(ref: Any) -> Any:
+    """A finished task's answer; its error as ours where it is one of ours."""
     try:
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            try:
-                yield ray.get(done[0])
-            except ray.exceptions.RayTaskError as error:
-                cause = error.cause
-                if isinstance(cause, EngineError):  # an outside engine, started on the worker
-                    note = T("{error} (an outside engine must be installed on every worker)", error=str(cause))
-                    raise CafeError(note) from None
-                if isinstance(cause, CafeError):
-                    raise cause from None
-                raise
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as error:
+        cause = error.cause
+        if isinstance(cause, EngineError):  # an outside engine, started on the worker
+            note = T("{error} (an outside engine must be installed on every worker)", error=str(cause))
+            raise CafeError(note) from None
+        if isinstance(cause, CafeError):
+            raise cause from None
+        raise
+
+
+@contextlib.contextmanager
+def _interrupts_noted() -> Iterator[threading.Event]:
+    """Ctrl-C noted rather than raised where it lands, so that :func:`run` acts on it between two calls to Ray.
+
+    Raised inside Ray Client's own code it may be lost (an object reference's finaliser swallows it, and the
+    run goes on) or leave a half-read answer behind that the cancelling then waits for.
+    """
+    interrupted = threading.Event()
+    if threading.current_thread() is not threading.main_thread():  # only the main thread receives signals
+        yield interrupted
+        return
+    previous = signal.signal(signal.SIGINT, lambda _signum, _frame: interrupted.set())
+    try:
+        yield interrupted
     finally:
-        for ref in pending:
-            ray.cancel(ref, force=True)
-        ray.shutdown()
+        if previous is not None:  # None: a handler set outside Python, which signal.signal cannot put back
+            signal.signal(signal.SIGINT, previous)
