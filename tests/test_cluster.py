@@ -152,6 +152,15 @@ def test_ctrl_c_cancels_every_game_of_the_run(ray_head: dict[str, str]) -> None:
     _wait_for(lambda: not _tasks_running(), 120, "the cluster to stop the cancelled games")
 
 
+def test_ctrl_c_within_a_run_is_noted_for_the_run_to_act_on_and_the_handler_put_back() -> None:
+    before = signal.getsignal(signal.SIGINT)
+    with cluster._interrupts_noted() as interrupted:
+        assert not interrupted.is_set()
+        signal.raise_signal(signal.SIGINT)  # no KeyboardInterrupt here, where Ray's code might have swallowed it
+        assert interrupted.is_set()
+    assert signal.getsignal(signal.SIGINT) is before
+
+
 def test_selfplay_stopped_and_started_again_has_every_game_once(ray_head: dict[str, str], tmp_path: Path) -> None:
     options = ("selfplay", "--player", "mcts:300", "--games", "6", "--shard-games", "1", "--edition", "cards")
     run = _cafe(*options, "--out", str(tmp_path / "ray"), "--cluster", ray_head["client"])
