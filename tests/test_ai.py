@@ -23,7 +23,7 @@ from cafe.card_game import CardGame
 from cafe.record import Record
 from cafe.steps import parse_step
 from cafe.tiles import Tile
-from cafe.view import GameView
+from cafe.view import GameView, View
 
 EXAMPLES = Path(__file__).parent / "data" / "rulebook-examples.json"
 VARIANTS: list[tuple[str, Any]] = [
@@ -82,6 +82,38 @@ def test_worlds_deal_the_unseen_tiles_afresh_each_time() -> None:
     assert len(bags) == 5
     for bag in bags:
         assert sorted(bag) == sorted(game.bag)
+
+
+@pytest.mark.parametrize("edition", ["board", "cards"])
+def test_exact_worlds_are_the_real_game_every_time(edition: str) -> None:
+    rng = random.Random(5)
+    game = new_game(edition, 3, 5, "printed")
+    for _ in range(12):
+        game.push(game.random_step(rng))
+    worlds = Worlds.exact(game)
+    for _ in range(3):
+        world = worlds.sample(rng)
+        assert world.state.hands == game.state.hands
+        if isinstance(world, BoardGame):
+            assert isinstance(game, BoardGame) and world.bag == game.bag
+        else:
+            assert isinstance(game, CardGame)
+            assert (world.deck, world.table_cards, world.state.down) == (game.deck, game.table_cards, game.state.down)
+        world.simulate(world.random_step(rng))  # a sample is the search's to change, not the game
+    assert worlds.sample(rng).state.hands == game.state.hands
+
+
+def test_a_search_given_other_worlds_searches_in_them() -> None:
+    game = BoardGame(2, seed=6)
+    asked = []
+
+    def real_game(view: View, rng: random.Random) -> Worlds:
+        asked.append(view.seat)
+        return Worlds.exact(game)
+
+    bot = MCTSPlayer(time_per_turn=None, iterations=50, seed=1, worlds=real_game)
+    assert bot.choose(game.view(0), game.legal_steps()) in game.legal_steps()
+    assert asked == [0]
 
 
 def test_worlds_keep_cards_removed_with_full_tables_out_of_the_deck() -> None:

@@ -117,6 +117,7 @@ def rollout_step(game: Game, rng: random.Random, epsilon: float = EPSILON) -> St
 
 
 Rollout = Callable[[Game, random.Random], Step]
+WorldsOf = Callable[[View, random.Random], Worlds]  # Worlds; the real game when measuring (Worlds.exact)
 
 
 class MCTSPlayer:
@@ -141,6 +142,7 @@ class MCTSPlayer:
         epsilon: float = EPSILON,
         explore: float = EXPLORE,
         endgame: int = ENDGAME,
+        worlds: WorldsOf = Worlds,
     ) -> None:
         if time_per_turn is None and iterations is None:
             raise ValueError("give the search a budget: a time per turn or a number of iterations")
@@ -154,6 +156,7 @@ class MCTSPlayer:
         self.epsilon = epsilon  # of rollout_step
         self.explore = explore  # the UCB constant
         self.endgame = endgame  # tiles (or cards) left to draw from which rollouts play to the end
+        self.worlds = worlds
         self.rng = random.Random(seed)
         self.clock = clock
         self._plan = TurnPlan()
@@ -172,7 +175,7 @@ class MCTSPlayer:
         try:
             if len(legal) == 1:
                 return legal[0]
-            worlds = Worlds(view, self.rng)
+            worlds = self.worlds(view, self.rng)
             options = candidate_turns(worlds.base, legal, self.width)
             if len(options) == 1:
                 chosen = options[0]

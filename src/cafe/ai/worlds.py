@@ -37,6 +37,7 @@ class Worlds:
         self._hidden = [p for p, hand in enumerate(view.hands) if hand is None]
         self._base: Game
         self._keep_history = around is not None
+        self._exact = False  # every sample is the base itself (Worlds.exact)
         self._tables_laid: tuple[Nation, ...] = ()
         self._table_pool: list[Nation] = []
         if around is not None:
@@ -69,6 +70,17 @@ class Worlds:
         """
         return cls(game.view(seat), around=game)
 
+    @classmethod
+    def exact(cls, game: Game) -> Worlds:
+        """Worlds that are all the real game: its bag's (or deck's) order and every hand as they are.
+
+        Not for play, where it would cheat: for measuring what knowing everything hidden would be worth to the
+        search (``bench/known_hands.py --everything``).
+        """
+        worlds = cls.around(game, game.current_player)
+        worlds._exact = True
+        return worlds
+
     @property
     def base(self) -> Game:
         """One world (the first sample), for reading the position."""
@@ -77,6 +89,8 @@ class Worlds:
     def sample(self, rng: random.Random) -> Game:
         """A fresh world: the unseen tiles shuffled and dealt again.  Its history is empty."""
         game = self._base.copy()
+        if self._exact:
+            return game
         if not self._keep_history:
             _without_history(game)
         pool = list(self._unseen)
