@@ -8,7 +8,9 @@ VARIANT is a budget and changes from the expert, comma-separated: ``0.1s,width=2
 ``0.1s,rollout=pairing`` (rollouts that open a turn with a guest scoring 0 when its partner pays),
 ``0.1s,explore=0.35`` (the UCB constant), ``0.1s,endgame=30`` (tiles or cards left from which rollouts play to the
 end), ``0.1s,final=3`` (a finished game's margin squashed by 3 points instead of ``scale``: nearer a win or loss),
-``0.1s,learned`` (the shipped learned correction, or ``learned=FILE``); several at once combine.  A budget may be
+``0.1s,learned`` (the shipped learned correction, or ``learned=FILE``), ``0.1s,worlds=8`` (determinized search:
+the turn searched in 8 sampled worlds, each as if it were the real game, the turn most visited over them played);
+several at once combine.  A budget may be
 an iteration count (``1000,rollout=pairing``).  The expert plays the same budget without changes (``--against``
 gives it another).  Prints the arena's JSON report (duplicate deals, every seating) with the wall time.
 """
@@ -19,18 +21,21 @@ import argparse
 import json
 import random
 import time
+from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
-from cafe.ai.base import Player
+from cafe.ai.base import Player, TurnPlan
 from cafe.ai.learned import ValueModel, shipped
 from cafe.ai.levels import register
 from cafe.ai.mcts import MCTSPlayer, leads, rollout_step, squash
-from cafe.ai.worlds import Game
+from cafe.ai.worlds import Game, Worlds
 from cafe.arena.report import to_json
 from cafe.arena.run import ArenaPlan, names_of, run_arena
 from cafe.arena.stats import player_stats
 from cafe.board_game import BoardGame
 from cafe.steps import Kind, Step
+from cafe.view import View
 
 
 def pairing_rollout_step(game: Game, rng: random.Random) -> Step:
@@ -49,6 +54,51 @@ def pairing_rollout_step(game: Game, rng: random.Random) -> Step:
             if follow > best:
                 step, best = zero, follow
     return step
+
+
+class DeterminizedPlayer:
+    """Perfect-information Monte Carlo: the turn searched in each of ``count`` sampled worlds as if that world were
+    the real game (its bag's order known, as ``Worlds.exact``), by the search ``options`` describe with its share of
+    the budget; the turn most visited over all the worlds is played.  It searches again at each turn's first step
+    only (the board game's plans never fail)."""
+
+    def __init__(self, count: int, options: dict[str, Any]) -> None:
+        self.name = options["name"]
+        self.count = count
+        self.options = options
+        self.rng = random.Random(options["seed"])
+        self._plan = TurnPlan()
+
+    def choose(self, view: View, legal: Sequence[Step]) -> Step:
+        started = time.perf_counter()
+        planned = self._plan.next(view, legal)
+        if planned is not None:
+            return planned
+        if len(legal) == 1:
+            return legal[0]
+        sampler = Worlds(view, self.rng)
+        budget, iterations = self.options["time_per_turn"], self.options.get("iterations")
+        votes: Counter[tuple[Step, ...]] = Counter()
+        for k in range(self.count):
+            world = Worlds.exact(sampler.sample(self.rng))
+            share = None if budget is None else (budget - (time.perf_counter() - started)) / (self.count - k)
+            search = MCTSPlayer(
+                **self.options
+                | {
+                    "seed": self.rng.randrange(1 << 30),
+                    "time_per_turn": share,
+                    "iterations": None if iterations is None else max(1, iterations // self.count),
+                    "worlds": lambda view, rng, world=world: world,
+                }
+            )
+            first = search.choose(view, legal)
+            if search.last_search is None:  # one turn only: nothing to search
+                votes[(first,)] += 1
+                break
+            votes.update(dict(zip(search.last_search.options, search.last_search.visits, strict=True)))
+        chosen = max(votes, key=votes.__getitem__)
+        self._plan.keep(view, chosen[0], chosen[1:])
+        return chosen[0]
 
 
 def variant(text: str, seed: int | None) -> Player:
@@ -83,7 +133,10 @@ def variant(text: str, seed: int | None) -> Player:
         by = final if game.is_over() else scale
         return [squash(m, by) for m in margins]
 
-    return MCTSPlayer(evaluation=evaluation, **options)
+    options["evaluation"] = evaluation
+    if "worlds" in settings:
+        return DeterminizedPlayer(int(settings["worlds"]), options)
+    return MCTSPlayer(**options)
 
 
 def main() -> None:
