@@ -10,9 +10,9 @@ VARIANT is a budget and changes from the expert, comma-separated: ``0.1s,width=2
 end), ``0.1s,final=3`` (a finished game's margin squashed by 3 points instead of ``scale``: nearer a win or loss),
 ``0.1s,learned`` (the shipped learned correction, or ``learned=FILE``), ``0.1s,worlds=8`` (determinized search:
 the turn searched in 8 sampled worlds, each as if it were the real game, the turn most visited over them played);
-several at once combine.  A budget may be
-an iteration count (``1000,rollout=pairing``).  The expert plays the same budget without changes (``--against``
-gives it another).  Prints the arena's JSON report (duplicate deals, every seating) with the wall time.
+several at once combine.  A budget may be an iteration count (``1000,rollout=pairing``).  The expert plays the same
+budget without changes (``--against`` gives it another).  Prints the arena's JSON report (duplicate deals, every
+seating) with the wall time.
 """
 
 from __future__ import annotations
