@@ -9,10 +9,11 @@ VARIANT is a budget and changes from the expert, comma-separated: ``0.1s,width=2
 ``0.1s,explore=0.35`` (the UCB constant), ``0.1s,endgame=30`` (tiles or cards left from which rollouts play to the
 end), ``0.1s,final=3`` (a finished game's margin squashed by 3 points instead of ``scale``: nearer a win or loss),
 ``0.1s,learned`` (the shipped learned correction, or ``learned=FILE``), ``0.1s,worlds=8`` (determinized search:
-the turn searched in 8 sampled worlds, each as if it were the real game, the turn most visited over them played);
-several at once combine.  A budget may be an iteration count (``1000,rollout=pairing``).  The expert plays the same
-budget without changes (``--against`` gives it another).  Prints the arena's JSON report (duplicate deals, every
-seating) with the wall time.
+the turn searched in 8 sampled worlds, each as if it were the real game, the turn most visited over them played),
+``0.1s,stuck=5`` (board game: every guest held whose nation has no free chair left counted as 5 points lost, as the
+tile held at the end or sent to the bar will cost); several at once combine.  A budget may be an iteration count
+(``1000,rollout=pairing``).  The expert plays the same budget without changes (``--against`` gives it another).
+Prints the arena's JSON report (duplicate deals, every seating) with the wall time.
 """
 
 from __future__ import annotations
@@ -28,13 +29,15 @@ from typing import Any
 from cafe.ai.base import Player, TurnPlan
 from cafe.ai.learned import ValueModel, shipped
 from cafe.ai.levels import register
-from cafe.ai.mcts import MCTSPlayer, leads, rollout_step, squash
+from cafe.ai.mcts import MCTSPlayer, counted_scores, leads, margins_of, rollout_step, squash
 from cafe.ai.worlds import Game, Worlds
 from cafe.arena.report import to_json
 from cafe.arena.run import ArenaPlan, names_of, run_arena
 from cafe.arena.stats import player_stats
 from cafe.board_game import BoardGame
+from cafe.board_state import FREE
 from cafe.steps import Kind, Step
+from cafe.tiles import JOKER_F, TILE_NATION
 from cafe.view import View
 
 
@@ -101,6 +104,21 @@ class DeterminizedPlayer:
         return chosen[0]
 
 
+def stuck_guests(game: BoardGame) -> list[int]:
+    """Each seat's guests in hand (jokers aside) whose nation has no free chair left on the board."""
+    s, topo = game.state, game.topo
+    dead = [not any(s.occ[c] == FREE for c in chairs) for chairs in topo.chairs_by_nation]
+    return [sum(count for tile, count in enumerate(hand[:JOKER_F]) if dead[TILE_NATION[tile]]) for hand in s.hands]
+
+
+def stuck_leads(game: Game, rng: random.Random, cost: float) -> list[float]:
+    """:func:`leads` with every stuck guest held (:func:`stuck_guests`) costing ``cost`` points."""
+    scores = counted_scores(game, rng)
+    if isinstance(game, BoardGame) and not game.is_over():
+        scores = [score - cost * held for score, held in zip(scores, stuck_guests(game), strict=True)]
+    return margins_of(scores)
+
+
 def variant(text: str, seed: int | None) -> Player:
     """The search a VARIANT string describes (see the module's docstring)."""
     budget, *changes = text.split(",")
@@ -127,9 +145,15 @@ def variant(text: str, seed: int | None) -> Player:
     if "endgame" in settings:
         options["endgame"] = int(settings["endgame"])
     final = float(settings.get("final", scale))
+    stuck = float(settings.get("stuck", 0.0))
+    if stuck and model is not None:
+        raise SystemExit("stuck= values positions by the lead, not by the learned correction: give one of them")
 
     def evaluation(game: Game, rng: random.Random) -> list[float]:
-        margins = model.margins(game, rng) if model is not None else leads(game, rng)
+        if stuck:
+            margins = stuck_leads(game, rng, stuck)
+        else:
+            margins = model.margins(game, rng) if model is not None else leads(game, rng)
         by = final if game.is_over() else scale
         return [squash(m, by) for m in margins]
 

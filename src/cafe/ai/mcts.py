@@ -82,17 +82,26 @@ class Node:
 
 
 def leads(game: Game, rng: random.Random) -> list[float]:
-    """Each seat's lead in points: its score minus the best other score.
+    """Each seat's lead in points: its score minus the best other score (:func:`counted_scores`)."""
+    return margins_of(counted_scores(game, rng))
+
+
+def counted_scores(game: Game, rng: random.Random) -> list[float]:
+    """Each seat's score, the points of the next player's best step counted as theirs already.
 
     A rollout stops at the end of a turn, with the next player about to
-    move: the points of that player's best step are counted as theirs
-    already, so that a turn which leaves points to the next player is not
-    judged by a position where they have not been taken yet.
+    move: counting that step means a turn which leaves points to the next
+    player is not judged by a position where they have not been taken yet.
     """
-    scores = list(game.scores)
+    scores = [float(score) for score in game.scores]
     if not game.is_over():
         scores[game.current_player] += game.step_points(game.best_step(rng))
-    return [float(score - max(s for p, s in enumerate(scores) if p != seat)) for seat, score in enumerate(scores)]
+    return scores
+
+
+def margins_of(scores: Sequence[float]) -> list[float]:
+    """Each seat's score minus the best other score."""
+    return [score - max(s for p, s in enumerate(scores) if p != seat) for seat, score in enumerate(scores)]
 
 
 def squash(margin: float, scale: float = SCALE) -> float:
