@@ -159,10 +159,9 @@ def test_a_whole_card_game_by_keyboard_alone_with_names_announcements_and_no_ser
 
     # every text the live region speaks, kept as it is spoken (each replaces the last 50 ms after it is cleared)
     ann.evaluate(
-        """() => { window.spokenTexts = [];
-            new MutationObserver(() => document.querySelectorAll('.announcer').forEach((region) => {
-                if (region.textContent) window.spokenTexts.push(region.textContent); }))
-            .observe(document.body, { subtree: true, childList: true, characterData: true }); }"""
+        """() => { window.spokenTexts = []; const region = document.querySelector('.announcer');
+            new MutationObserver(() => region.textContent && window.spokenTexts.push(region.textContent))
+            .observe(region, { subtree: true, childList: true, characterData: true }); }"""
     )
     named_points = in_play_checked = False
     for _ in range(MAX_ACTIONS):
