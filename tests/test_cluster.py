@@ -29,6 +29,14 @@ pytestmark = pytest.mark.cluster  # run alone (make slow): the cluster takes bot
 TIMING = ("think_per_turn", "longest_turn")  # measured, so never the same twice
 # the cluster asks every client for this token (Ray's token authentication), as a real one should
 AUTH = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(16)}
+HEAD = {
+    # a machine busy with other work may take long to start a client's server
+    "RAY_CLIENT_SERVER_CHECK_CHANNEL_TIMEOUT_S": "180",
+    # the head's Ray Client proxy forks each session's server while gRPC is busy in its other threads, and gRPC's
+    # fork handlers then now and then kill the new server (ray-project/ray#63202): a session lost, and 180 s waited
+    # for it; the server is a new program at once (fork, then exec), so it needs none of them
+    "GRPC_ENABLE_FORK_SUPPORT": "0",
+}
 
 
 @pytest.fixture(scope="module")
@@ -43,16 +51,15 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str
         "false", "--disable-usage-stats", "--temp-dir", str(temp),
     ]  # fmt: skip
     with open(log, "wb") as out:
-        # a busy machine (the slow lane runs beside the browser tests) may take long to start a client's server
-        patient = {"RAY_CLIENT_SERVER_CHECK_CHANNEL_TIMEOUT_S": "180"}
         head = subprocess.Popen(
-            command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env={**os.environ, **AUTH, **patient}
+            command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env={**os.environ, **AUTH, **HEAD}
         )
     try:
-        _wait_for(lambda: _listening(client), 120, f"the Ray head (see {log})")
-        _wait_for(
-            lambda: _accepts_a_client(f"ray://127.0.0.1:{client}"), 300, f"the Ray head's first client (see {log})"
-        )
+        try:
+            _wait_for(lambda: _listening(client), 120, f"the Ray head (see {log})")
+            _wait_for(lambda: _accepts_a_client(f"ray://127.0.0.1:{client}"), 300, "the Ray head's first client")
+        except pytest.fail.Exception as failed:
+            pytest.fail(f"{failed}\n{_client_server_logs(temp)}")
         yield {"gcs": f"127.0.0.1:{gcs}", "client": f"ray://127.0.0.1:{client}"}
     finally:
         os.killpg(head.pid, signal.SIGTERM)
@@ -70,6 +77,13 @@ def _accepts_a_client(address: str) -> bool:
     join = f"import ray; ray.init(address={address!r}, log_to_driver=False); ray.shutdown()"
     done = subprocess.run([sys.executable, "-c", join], env={**os.environ, **AUTH}, capture_output=True, check=False)
     return done.returncode == 0
+
+
+def _client_server_logs(temp: Path) -> str:
+    """The last lines of the head's Ray Client logs (its proxy's, each session's server's): why no client joined."""
+    logs = sorted((temp / "session_latest" / "logs").glob("ray_client_server*.err"))
+    tails = ("\n".join(log.read_text(errors="replace").splitlines()[-15:]) for log in logs)
+    return "\n".join(f"--- {log.name}\n{tail}" for log, tail in zip(logs, tails, strict=True))
 
 
 def _listening(port: int) -> bool:
