@@ -11,8 +11,7 @@ end), ``0.1s,final=3`` (a finished game's margin squashed by 3 points instead of
 ``0.1s,learned`` (the shipped learned correction, or ``learned=FILE``), ``0.1s,worlds=8`` (determinized search:
 the turn searched in 8 sampled worlds, each as if it were the real game, the turn most visited over them played),
 ``0.1s,stuck=5`` (board game: every guest held whose nation has no free chair left counted as 5 points lost, as the
-tile held at the end or sent to the bar will cost), ``0.1s,root=halving`` (the root's turns given the budget by
-sequential halving instead of UCB1); several at once combine.  A budget may be an iteration count
+tile held at the end or sent to the bar will cost); several at once combine.  A budget may be an iteration count
 (``1000,rollout=pairing``).  The expert plays the same budget without changes (``--against`` gives it another).
 Prints the arena's JSON report (duplicate deals, every seating) with the wall time.
 """
@@ -145,9 +144,6 @@ def variant(text: str, seed: int | None) -> Player:
         options["explore"] = float(settings["explore"])
     if "endgame" in settings:
         options["endgame"] = int(settings["endgame"])
-    if settings.get("root", "halving") != "halving":
-        raise SystemExit(f"root= takes halving, not {settings['root']!r}")
-    options["halving"] = "root" in settings
     final = float(settings.get("final", scale))
     stuck = float(settings.get("stuck", 0.0))
     if stuck and model is not None:

@@ -292,31 +292,6 @@ def test_the_search_keeps_to_its_time_budget_on_a_fake_clock(evaluation: Any) ->
     assert spent <= 2.0 + 0.02  # the budget, and at most the reading that found it spent
 
 
-def test_sequential_halving_keeps_to_its_time_budget_on_a_fake_clock() -> None:
-    ticks = itertools.count()
-    bot = MCTSPlayer(time_per_turn=2.0, seed=0, clock=lambda: next(ticks) * 0.01, halving=True)
-    game = BoardGame(2, seed=9)
-    started = next(ticks)
-    bot.choose(game.view(0), game.legal_steps())
-    spent = (next(ticks) - started - 1) * 0.01
-    assert bot.last_iterations > 0
-    assert spent <= 2.0 + 0.02
-
-
-def test_sequential_halving_plays_the_better_of_the_last_two_turns_it_kept() -> None:
-    bot = MCTSPlayer(time_per_turn=None, iterations=300, seed=1, halving=True)
-    game = BoardGame(2, seed=9)
-    chosen = bot.choose(game.view(0), game.legal_steps())
-    search = bot.last_search
-    assert search is not None and bot.last_iterations == 300
-    last_two = sorted(range(len(search.options)), key=lambda k: search.visits[k])[-2:]
-    assert min(search.visits[k] for k in last_two) > max(  # the rounds gave the turns they kept more
-        v for k, v in enumerate(search.visits) if k not in last_two
-    )
-    kept = max(last_two, key=lambda k: search.values[k])
-    assert search.options[kept][0] == chosen
-
-
 def test_a_second_search_in_the_same_turn_gets_only_the_time_left() -> None:
     ticks = itertools.count()
     bot = MCTSPlayer(time_per_turn=1.0, seed=0, clock=lambda: next(ticks) * 0.01)

@@ -152,7 +152,6 @@ class MCTSPlayer:
         explore: float = EXPLORE,
         endgame: int = ENDGAME,
         worlds: WorldsOf = Worlds,
-        halving: bool = False,
     ) -> None:
         if time_per_turn is None and iterations is None:
             raise ValueError("give the search a budget: a time per turn or a number of iterations")
@@ -167,7 +166,6 @@ class MCTSPlayer:
         self.explore = explore  # the UCB constant
         self.endgame = endgame  # tiles (or cards) left to draw from which rollouts play to the end
         self.worlds = worlds
-        self.halving = halving  # the root's budget split by sequential halving instead of UCB1
         self.rng = random.Random(seed)
         self.clock = clock
         self._plan = TurnPlan()
@@ -235,9 +233,9 @@ class MCTSPlayer:
         horizon = self._horizon(view)
         mover = view.current_player
         search_seed = self.rng.randrange(1 << 30)
-
-        def run(i: int) -> None:
-            """One iteration below the root's turn ``i``."""
+        done = 0
+        while (self.iterations is None or done < self.iterations) and (deadline is None or self.clock() < deadline):
+            i = self._pick(root, mover, done)
             # common random numbers: every turn's k-th iteration sees the same world and the same rollout
             # dice, so turns are compared on equal luck
             rng = random.Random(search_seed + root[i].visits)
@@ -245,15 +243,7 @@ class MCTSPlayer:
             for step in options[i]:
                 game.simulate(step)
             self._iterate(game, root[i], horizon, rng)
-
-        if self.halving:
-            done, best = self._halve(root, mover, run, deadline)
-        else:
-            done = 0
-            while self._goes_on(done, None, deadline):
-                run(self._pick(root, mover, done))
-                done += 1
-            best = max(range(len(options)), key=lambda k: (root[k].visits, root[k].total[mover]))
+            done += 1
         self.last_iterations = done
         self.last_search = SearchResult(
             view.seat,
@@ -262,36 +252,8 @@ class MCTSPlayer:
             tuple(node.visits for node in root),
             tuple(node.total[mover] / node.visits if node.visits else 0.5 for node in root),
         )
+        best = max(range(len(options)), key=lambda k: (root[k].visits, root[k].total[mover]))
         return options[best]
-
-    def _goes_on(self, done: int, quota: int | None, deadline: float | None) -> bool:
-        """Whether the search has budget left: iterations below ``quota`` (or its own count), time before
-        ``deadline``."""
-        limit = self.iterations if quota is None else quota
-        return (limit is None or done < limit) and (deadline is None or self.clock() < deadline)
-
-    def _halve(
-        self, root: list[Node], mover: int, run: Callable[[int], None], deadline: float | None
-    ) -> tuple[int, int]:
-        """Sequential halving (Karnin, Koren and Somekh 2013) over the root's turns: the budget in equal rounds; a
-        round gives its turns iterations in turn (the least visited next), so that with common random numbers they
-        are compared on the same worlds, then keeps the better half by mean value.  The iterations done, and the
-        turn left."""
-        alive = list(range(len(root)))
-        rounds = max(1, math.ceil(math.log2(len(root))))
-        started = self.clock()
-        done = 0
-        for r in range(1, rounds + 1):
-            quota = None if self.iterations is None else self.iterations * r // rounds
-            until = None if deadline is None else started + (deadline - started) * r / rounds
-            while self._goes_on(done, quota, until):
-                run(min(alive, key=lambda k: root[k].visits))
-                done += 1
-            ranked = sorted(
-                alive, key=lambda k: root[k].total[mover] / root[k].visits if root[k].visits else -1.0, reverse=True
-            )
-            alive = ranked[: (len(alive) + 1) // 2]
-        return done, alive[0]
 
     def _pick(self, root: list[Node], mover: int, done: int) -> int:
         """UCB1 over the root's turns (each is available in every world: the mover's hand is known)."""
