@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import itertools
 import random
 from pathlib import Path
@@ -290,6 +291,24 @@ def test_the_search_keeps_to_its_time_budget_on_a_fake_clock(evaluation: Any) ->
     spent = (next(ticks) - started - 1) * 0.01
     assert bot.last_iterations > 0
     assert spent <= 2.0 + 0.02  # the budget, and at most the reading that found it spent
+
+
+def test_the_search_pauses_the_cyclic_garbage_collector_only_while_it_searches() -> None:
+    seen: list[bool] = []
+
+    def watching(game: Game, rng: random.Random) -> list[float]:
+        seen.append(gc.isenabled())
+        return evaluate(game, rng)
+
+    game = BoardGame(2, seed=9)
+    MCTSPlayer(time_per_turn=None, iterations=50, seed=0, evaluation=watching).choose(game.view(0), game.legal_steps())
+    assert seen and not any(seen) and gc.isenabled()
+    gc.disable()
+    try:  # a program that has paused it itself finds it paused still
+        MCTSPlayer(time_per_turn=None, iterations=50, seed=0).choose(game.view(0), game.legal_steps())
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_a_second_search_in_the_same_turn_gets_only_the_time_left() -> None:

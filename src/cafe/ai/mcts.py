@@ -21,6 +21,7 @@ the sampled one), the turn is searched again in the time it has left.
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -192,7 +193,13 @@ class MCTSPlayer:
                 deadline = None
                 if self.time_per_turn is not None:  # a second search in the same turn gets what is left
                     deadline = started + max(0.0, self.time_per_turn * TIME_SHARE - self._spent)
-                chosen = self._search(view, worlds, options, deadline)
+                collecting = gc.isenabled()
+                gc.disable()  # see _search
+                try:
+                    chosen = self._search(view, worlds, options, deadline)
+                finally:
+                    if collecting:
+                        gc.enable()
             self._plan.keep(view, chosen[0], chosen[1:])
             return chosen[0]
         finally:
@@ -228,6 +235,10 @@ class MCTSPlayer:
     def _search(
         self, view: View, worlds: Worlds, options: list[tuple[Step, ...]], deadline: float | None
     ) -> tuple[Step, ...]:
+        """The most visited of ``options`` after searching until ``deadline``.  Called with Python's cyclic garbage
+        collector paused: the tree holds no cycles (reference counting frees it), a 1-second search leaves a few
+        hundred cyclic objects at most, and a full collection scanning the tree (some 20 ms) that fell on the last
+        iteration made turns overrun a small budget."""
         seats = len(view.players)
         root = [Node(seats) for _ in options]
         horizon = self._horizon(view)
