@@ -193,8 +193,10 @@ class MCTSPlayer:
                 deadline = None
                 if self.time_per_turn is not None:  # a second search in the same turn gets what is left
                     deadline = started + max(0.0, self.time_per_turn * TIME_SHARE - self._spent)
+                # paused while searching (see _search); where several threads search at once (the café's computer
+                # players), the search that paused it starts it again as it ends
                 collecting = gc.isenabled()
-                gc.disable()  # see _search
+                gc.disable()
                 try:
                     chosen = self._search(view, worlds, options, deadline)
                 finally:
