@@ -81,9 +81,10 @@ def _accepts_a_client(address: str) -> bool:
 
 def _client_server_logs(temp: Path) -> str:
     """The last lines of the head's Ray Client logs (its proxy's, each session's server's): why no client joined."""
-    logs = sorted((temp / "session_latest" / "logs").glob("ray_client_server*.err"))
-    tails = ("\n".join(log.read_text(errors="replace").splitlines()[-15:]) for log in logs)
-    return "\n".join(f"--- {log.name}\n{tail}" for log, tail in zip(logs, tails, strict=True))
+    parts = []
+    for log in sorted((temp / "session_latest" / "logs").glob("ray_client_server*.err")):
+        parts += [f"--- {log.name}", *log.read_text(errors="replace").splitlines()[-15:]]
+    return "\n".join(parts)
 
 
 def _listening(port: int) -> bool:
