@@ -473,3 +473,24 @@ def test_the_exploration_constant_spreads_the_root_visits() -> None:
         assert bot.last_search is not None
         spread[explore] = max(bot.last_search.visits) - min(bot.last_search.visits)
     assert spread[50.0] <= 1 < spread[0.0]  # evenly by turns when exploring hard, to the best when not
+
+
+@pytest.mark.parametrize(("edition", "players"), [("board", 2), ("board", 4), ("cards", 2), ("cards", 3)])
+def test_every_iteration_of_a_search_is_valued_at_the_same_turn(edition: str, players: int) -> None:
+    # a horizon counted from each leaf valued the deeper paths (the turns searched most) turns later, with another
+    # player to move: their values drifted apart from the rest's as the budget grew
+    game = new_game(edition, players, 3, None)
+    steps = 0  # a few turns in, the bag still full enough that rollouts stop short of the end, and a choice to make
+    while steps < 4 * players or len(game.legal_steps()) < 4:
+        game.push(GreedyPlayer(seed=0).choose(game.view(game.current_player), game.legal_steps()))
+        steps += 1
+    valued: list[tuple[int, int]] = []
+
+    def recording(position: Game, rng: random.Random) -> list[float]:
+        valued.append((position.turn_number, position.current_player))
+        return evaluate(position, rng)
+
+    bot = MCTSPlayer(time_per_turn=None, iterations=3000, seed=1, evaluation=recording)
+    bot.choose(game.view(game.current_player), game.legal_steps())
+    assert len(valued) == 3000 and len(set(valued)) == 1
+    assert valued[0][0] == game.turn_number + players + 3  # the root's turn, then a round and two more turns

@@ -207,11 +207,18 @@ class MCTSPlayer:
         finally:
             self._spent += self.clock() - started
 
-    def _horizon(self, view: View) -> int:
-        """Turns a rollout plays: a round and one more, or to the end once few tiles (or cards) are left to draw,
-        so that the penalties for held tiles count."""
+    def _stop_turn(self, view: View) -> int:
+        """The turn at whose start every iteration of this search is valued: the root's turn and a round and two
+        more turns after it, or the end of the game once few tiles (or cards) are left to draw, so that the
+        penalties for held tiles count.
+
+        The same turn for every iteration, however deep its tree path: a horizon counted from each leaf would value
+        deeper paths turns later, with another player to move, and the turns searched most (whose trees grow
+        deepest) would be judged on another scale than the rest.
+        """
         unseen = view.bag_count if isinstance(view, BoardView) else view.deck_count
-        return ENDGAME_HORIZON if unseen <= self.endgame else self.horizon or len(view.players) + 1
+        turns = ENDGAME_HORIZON if unseen <= self.endgame else self.horizon or len(view.players) + 2
+        return view.turn_number + 1 + turns
 
     def value_turns(
         self, view: View, worlds: Worlds, options: Sequence[tuple[Step, ...]], per_option: int
@@ -222,7 +229,7 @@ class MCTSPlayer:
         k-th), so that their values differ by the turns and not by luck: this is how a played turn is compared
         with the best ones (cafe.ai.analysis).
         """
-        seats, mover, horizon = len(view.players), view.current_player, self._horizon(view)
+        seats, mover, stop = len(view.players), view.current_player, self._stop_turn(view)
         roots = [Node(seats) for _ in options]
         search_seed = self.rng.randrange(1 << 30)
         for k in range(per_option):
@@ -231,7 +238,7 @@ class MCTSPlayer:
                 game = worlds.sample(rng)
                 for step in option:
                     game.simulate(step)
-                self._iterate(game, root, horizon, rng)
+                self._iterate(game, root, stop, rng)
         return [root.total[mover] / root.visits for root in roots]
 
     def _search(
@@ -243,7 +250,7 @@ class MCTSPlayer:
         iteration made turns overrun a small budget."""
         seats = len(view.players)
         root = [Node(seats) for _ in options]
-        horizon = self._horizon(view)
+        stop = self._stop_turn(view)
         mover = view.current_player
         search_seed = self.rng.randrange(1 << 30)
         done = 0
@@ -255,7 +262,7 @@ class MCTSPlayer:
             game = worlds.sample(rng)
             for step in options[i]:
                 game.simulate(step)
-            self._iterate(game, root[i], horizon, rng)
+            self._iterate(game, root[i], stop, rng)
             done += 1
         self.last_iterations = done
         self.last_search = SearchResult(
@@ -279,12 +286,13 @@ class MCTSPlayer:
             key=lambda i: root[i].total[mover] / root[i].visits + explore * math.sqrt(log_n / root[i].visits),
         )
 
-    def _iterate(self, game: Game, start: Node, horizon: int, rng: random.Random) -> None:
-        """One iteration below a root turn: select, expand one node, roll out, back up."""
+    def _iterate(self, game: Game, start: Node, stop: int, rng: random.Random) -> None:
+        """One iteration below a root turn: select, expand one node, roll out, back up, the position valued at the
+        start of turn ``stop`` (the tree grows no further)."""
         path = [start]
         node = start
         explore = self.explore
-        while not game.is_over():
+        while not game.is_over() and game.turn_number < stop:
             mover = game.current_player
             legal = node.legal_steps(game)[: 1 + int(math.sqrt(node.visits))]  # progressive widening
             children = node.children
@@ -309,12 +317,9 @@ class MCTSPlayer:
             node = children[best_step]
             game.simulate(best_step)
             path.append(node)
-        turns = 0
         rollout, epsilon = self.rollout, self.epsilon
-        while not game.is_over() and turns < horizon:
-            step = rollout_step(game, rng, epsilon) if rollout is None else rollout(game, rng)
-            if game.simulate(step).turn_over:
-                turns += 1
+        while not game.is_over() and game.turn_number < stop:
+            game.simulate(rollout_step(game, rng, epsilon) if rollout is None else rollout(game, rng))
         values = self.evaluation(game, rng)
         for n in path:
             n.visits += 1

@@ -1,0 +1,98 @@
+"""Does the search grow stronger with its budget?  A ladder of iteration counts, on the same deals.
+
+    python bench/budget.py [--ladder 500,1000,2000,4000,8000,16000] [--edition board] [--players 2]
+                           [--games 40] [--seed 7] [--jobs N] [--only greedy|next] [--out FILE]
+
+Each step ``mcts:N`` of the ladder plays greedy (``greedy``), and the step after it (``next``), in duplicate deals
+from the same seed: every step meets the same bags in every seat.  With more than 2 players the other seats are
+greedy players (``mcts:N`` and ``players - 1`` greedy; ``mcts:NEXT``, ``mcts:N`` and greedy), and a step against
+the next is scored head to head: the share of games in which the bigger budget finished ahead of the smaller (a
+tie half), a fair share being 50% whatever the number of players.  Iteration counts, not times, so that the
+machine's speed plays no part.  Prints a table with each rate's 95% interval, and a line for every step
+significantly worse than the one before it (the bigger budget's interval against the smaller wholly below 50%, or
+its interval against greedy wholly below the previous step's); ``--out`` writes every match as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from cafe.arena.report import to_json
+from cafe.arena.run import ArenaPlan, names_of, run_arena
+from cafe.arena.stats import GameOutcome, PlayerStats, player_stats, wilson_interval
+
+LADDER = (500, 1_000, 2_000, 4_000, 8_000, 16_000)
+
+
+def match(players: tuple[str, ...], args: argparse.Namespace) -> tuple[list[GameOutcome], PlayerStats, dict[str, Any]]:
+    """Play one match of the ladder: its games, the first player's statistics and the whole report."""
+    plan = ArenaPlan(players, args.games, args.edition, args.seed)
+    started = time.perf_counter()
+    outcomes = run_arena(plan, args.jobs)
+    stats = player_stats(names_of(plan.players), outcomes)
+    report = {**to_json(plan, stats, len(outcomes)), "wall_seconds": round(time.perf_counter() - started)}
+    return outcomes, stats[0], report
+
+
+def head_to_head(outcomes: list[GameOutcome]) -> tuple[float, tuple[float, float]]:
+    """The share of games in which player 0 finished ahead of player 1 (a tie counts half), with its interval."""
+    ahead = 0.0
+    for game in outcomes:
+        first, second = (game.seats[game.seating.index(p)].place for p in (0, 1))
+        ahead += 1.0 if first < second else 0.5 if first == second else 0.0
+    return ahead / len(outcomes), wilson_interval(ahead, len(outcomes))
+
+
+def line(label: str, rate: float, interval: tuple[float, float], mean_score: float) -> str:
+    return f"{label:<28} {rate:6.1%}  ({interval[0]:.1%}-{interval[1]:.1%})  mean score {mean_score:6.1f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ladder", default=",".join(map(str, LADDER)), help="iteration counts, comma-separated")
+    parser.add_argument("--edition", choices=["board", "cards"], default="board")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=40, help="games per match, rounded up to whole deals")
+    parser.add_argument("--seed", type=int, default=7, help="the first deal's seed")
+    parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--only", choices=["greedy", "next"], help="play only one kind of match")
+    parser.add_argument("--out", type=Path, help="write every match's report to this JSON file")
+    args = parser.parse_args()
+    ladder = [int(n) for n in args.ladder.split(",")]
+    others = ("greedy",) * (args.players - 2)
+    reports: list[dict[str, Any]] = []
+    against_greedy: dict[int, PlayerStats] = {}
+    worse: list[str] = []
+    for k, n in enumerate(ladder):
+        if args.only != "next":
+            _, stats, report = match((f"mcts:{n}", "greedy", *others), args)
+            against_greedy[n] = stats
+            reports.append(report)
+            print(line(f"mcts:{n} vs greedy", stats.win_rate, stats.win_rate_ci95, stats.mean_score), flush=True)
+            if k and ladder[k - 1] in against_greedy:
+                before = against_greedy[ladder[k - 1]]
+                if stats.win_rate_ci95[1] < before.win_rate_ci95[0]:
+                    worse.append(f"mcts:{n} against greedy is below mcts:{ladder[k - 1]}")
+        if args.only != "greedy" and k + 1 < len(ladder):
+            outcomes, stats, report = match((f"mcts:{ladder[k + 1]}", f"mcts:{n}", *others), args)
+            rate, interval = head_to_head(outcomes)
+            reports.append(
+                {**report, "head_to_head": round(rate, 4), "head_to_head_ci95": [round(x, 4) for x in interval]}
+            )
+            print(line(f"mcts:{ladder[k + 1]} vs mcts:{n}", rate, interval, stats.mean_score), flush=True)
+            if interval[1] < 1 / 2:
+                worse.append(f"mcts:{ladder[k + 1]} loses to mcts:{n}")
+    for text in worse:
+        print("significantly worse:", text)
+    if not worse:
+        print("no step of the ladder is significantly worse than the step before it")
+    if args.out is not None:
+        args.out.write_text(json.dumps({"edition": args.edition, "players": args.players, "matches": reports}) + "\n")
+
+
+if __name__ == "__main__":
+    main()
