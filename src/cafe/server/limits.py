@@ -18,7 +18,10 @@ class Limits:
     rate: float = 20.0  # messages a second one connection may send on average ...
     burst: int = 40  # ... and at most this many at once
     send_buffer: int = 1_000_000  # bytes waiting to go out to one connection; past that it is dropped
-    per_address: int = 20  # connections open at once from one address
+    per_address: int = 20  # WebSocket connections open at once from one address
+    sockets_per_address: int = 40  # connections of any kind (HTTP, handshakes, WebSockets) from one address
+    connections: int = 1000  # connections of any kind open at once in one process (at most `ulimit -n` less 100)
+    request_seconds: float = 5.0  # an HTTP request (or handshake) must arrive whole this soon
     max_rooms: int = 1000  # rooms waiting or playing at once in one process
     rooms_per_player: int = 3  # waiting rooms one person may host at once
     lobby_rooms: int = 200  # rooms a lobby message lists at most (waiting ones first, newest first)

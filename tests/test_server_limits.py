@@ -1,0 +1,125 @@
+"""The café's doors against slow, oversized and numerous requests (each case failed before its fix)."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import os
+import secrets
+import selectors
+import socket
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.sync.client import connect
+
+from servers import free_port, start_server
+
+SLOW = b"GET /health HTTP/1.1\r\nHost: cafe\r\nX-Slow: "  # a request whose headers never end
+
+
+def handshake(port: int, *headers: bytes) -> bytes:
+    key = base64.b64encode(secrets.token_bytes(16))
+    return (
+        b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n%s\r\n" % (port, key, b"".join(headers))
+    )
+
+
+def answer(port: int, request: bytes) -> bytes:
+    """All that the server says to ``request`` until it closes the connection (60 s at most)."""
+    with socket.create_connection(("127.0.0.1", port)) as raw:
+        raw.settimeout(60)
+        raw.sendall(request)
+        said = b""
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := raw.recv(65536):
+                said += chunk
+        return said
+
+
+def wait_closed(sockets: list[socket.socket]) -> int:
+    """How many of ``sockets`` the server closes (each read to its end), waiting 60 s at most for the last."""
+    with selectors.DefaultSelector() as selector:
+        for raw in sockets:
+            raw.setblocking(False)
+            selector.register(raw, selectors.EVENT_READ)
+        closed, until = 0, time.monotonic() + 60
+        while closed < len(sockets) and time.monotonic() < until:
+            for key, _ in selector.select(timeout=1):
+                raw = key.fileobj
+                assert isinstance(raw, socket.socket)
+                try:
+                    ended = raw.recv(65536) == b""
+                except ConnectionResetError:
+                    ended = True
+                if ended:
+                    selector.unregister(raw)
+                    closed += 1
+        return closed
+
+
+def hello(port: int) -> dict[str, Any]:
+    with connect(f"ws://127.0.0.1:{port}/ws") as ws:
+        ws.send(json.dumps({"type": "hello", "name": f"Ann{secrets.randbelow(1000)}"}))
+        return dict(json.loads(ws.recv(timeout=60)))
+
+
+# ---------------------------------------------------------------------- 3. slow and numerous connections
+
+
+def test_one_address_cannot_hold_the_server_open(tmp_path: Path) -> None:
+    port = free_port()
+    server = start_server(port, tmp_path, files=1024)  # as `ulimit -n` is on a default server
+    held: list[socket.socket] = []
+    try:
+        # a WebSocket handshake with a header line over 8 KiB is answered, and closed
+        refused = answer(port, handshake(port, b"Accept-Language: " + b"de," * 3000 + b"\r\n"))
+        assert refused.startswith(b"HTTP/1.1 431 "), refused[:100]
+        # 1,100 connections from one address: requests whose headers never end, and oversized handshakes
+        for n in range(1100):
+            raw = socket.socket()
+            raw.bind(("127.0.0.2", 0))
+            raw.connect(("127.0.0.1", port))
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                raw.sendall(SLOW if n % 2 else handshake(port, b"X-Big: " + b"a" * 9000 + b"\r\n"))
+            held.append(raw)
+        # the café still answers everyone else, and holds a few dozen files for them, not a thousand
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=60) as health:
+            assert health.status == 200
+        assert hello(port)["type"] == "welcome"
+        assert len(os.listdir(f"/proc/{server.pid}/fd")) < 200
+        # and it closes every one of them by itself: at once beyond the address's bound, the others in a few seconds
+        assert wait_closed(held) == len(held)
+        assert hello(port)["type"] == "welcome"
+    finally:
+        for raw in held:
+            raw.close()
+        server.terminate()
+        server.wait()
+
+
+# ---------------------------------------------------------------------- 4. large headers sent at once
+
+
+def test_large_headers_are_refused_however_fast_they_come(tmp_path: Path) -> None:
+    port = free_port()
+    server = start_server(port, tmp_path)
+    try:
+        start = b"GET /health HTTP/1.1\r\nHost: cafe\r\nConnection: close\r\n"
+        for headers in (
+            b"X-Big: " + b"a" * 100_000 + b"\r\n",  # one 100 KB header
+            b"".join(b"X-%d: a\r\n" % n for n in range(5000)),  # 5,000 headers
+            b"Cookie: " + b"; ".join(b"c%d=%s" % (n, b"a" * 60) for n in range(1000)) + b"\r\n",  # a huge cookie
+        ):
+            said = answer(port, start + headers + b"\r\n")
+            assert said.startswith(b"HTTP/1.1 400 ") and b"Invalid HTTP request received." in said, said[:200]
+        honest = answer(port, start + b"Cookie: " + b"a" * 12_000 + b"\r\n\r\n")  # a large one within the bound
+        assert honest.startswith(b"HTTP/1.1 200 "), honest[:200]
+    finally:
+        server.terminate()
+        server.wait()
