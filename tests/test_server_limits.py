@@ -1,4 +1,5 @@
-"""The café's doors against slow, oversized and numerous requests (each case failed before its fix)."""
+"""The café's doors against slow, oversized and numerous requests, and connections that never say hello (each case
+failed before its fix)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,12 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect
 
+from cafe.server.app import create_app
 from servers import free_port, start_server
+from test_server import Person, served
 
 SLOW = b"GET /health HTTP/1.1\r\nHost: cafe\r\nX-Slow: "  # a request whose headers never end
 
@@ -123,3 +127,21 @@ def test_large_headers_are_refused_however_fast_they_come(tmp_path: Path) -> Non
     finally:
         server.terminate()
         server.wait()
+
+
+# ---------------------------------------------------------------------- 5. a connection that never says hello
+
+
+def test_a_connection_that_never_says_hello_is_closed(tmp_path: Path) -> None:
+    with served(create_app(tmp_path, hello_seconds=0.5)) as client:
+        ann = Person(client, "Ann")
+        with client.websocket_connect("/ws", headers={"Accept-Language": "de"}) as silent:
+            error = silent.receive_json()
+            assert error["code"] == "hello" and error["message"].startswith("nicht rechtzeitig hallo gesagt"), error
+            try:
+                silent.receive_json()
+                raise AssertionError("the silent connection stays open")
+            except WebSocketDisconnect as closed:
+                assert closed.code == 1008
+        ann.send({"type": "lobby"})  # who said hello stays, past the deadline
+        assert ann.expect("lobby")["type"] == "lobby"

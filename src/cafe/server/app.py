@@ -18,7 +18,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cafe.ai.levels import LEVELS
-from cafe.i18n import LANGUAGES, T, pick, translate
+from cafe.i18n import LANGUAGES, T, Text, pick, translate
 from cafe.options import option_catalogue, preset_catalogue
 from cafe.server import games
 from cafe.server.broker import Broker
@@ -122,12 +122,7 @@ def create_app(
         address = websocket.client.host if websocket.client else ""
         connection = hub.connect(outbox.put, address)
         if connection is None:
-            with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-                # before any hello: said in the first language of the browser's own that the café speaks
-                wanted = [tag.split(";")[0] for tag in websocket.headers.get("accept-language", "").split(",")]
-                busy = T("too many connections from your address").render(pick(wanted))
-                await websocket.send_json({"type": "error", "code": "busy", "message": busy})
-                await websocket.close(code=1008)
+            await refuse(websocket, "busy", T("too many connections from your address"))
             return
 
         async def read() -> None:
@@ -142,8 +137,12 @@ def create_app(
 
         tasks = [asyncio.ensure_future(read()), asyncio.ensure_future(outbox.run()),
                  asyncio.ensure_future(outbox.overflowed.wait())]  # fmt: skip
+        silent = False
         try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            ended, _ = await asyncio.wait(tasks, timeout=hub.limits.hello_seconds, return_when=asyncio.FIRST_COMPLETED)
+            silent = not ended and connection.player is None
+            if not ended and not silent:
+                await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
             for task in tasks:
                 task.cancel()
@@ -151,6 +150,8 @@ def create_app(
             for task in tasks:  # a writer stuck on a full socket, or a reader that failed: gone either way
                 with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError, OSError):
                     await task
+        if silent:  # no hello in time: the connection held a place for nobody
+            await refuse(websocket, "hello", T("no hello in time: the connection closes"))
 
     return Starlette(
         routes=[
@@ -166,3 +167,12 @@ def create_app(
         ],
         lifespan=lifespan,
     )
+
+
+async def refuse(websocket: WebSocket, code: str, why: Text) -> None:
+    """An error before any hello (so in the first language of the browser's own that the café speaks), and the
+    connection closed."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        wanted = [tag.split(";")[0] for tag in websocket.headers.get("accept-language", "").split(",")]
+        await websocket.send_json({"type": "error", "code": code, "message": why.render(pick(wanted))})
+        await websocket.close(code=1008)

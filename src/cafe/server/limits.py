@@ -22,6 +22,7 @@ class Limits:
     sockets_per_address: int = 40  # connections of any kind (HTTP, handshakes, WebSockets) from one address
     connections: int = 1000  # connections of any kind open at once in one process (at most `ulimit -n` less 100)
     request_seconds: float = 5.0  # an HTTP request (or handshake) must arrive whole this soon
+    hello_seconds: float = 10.0  # a WebSocket that has not said hello this long after opening is closed
     max_rooms: int = 1000  # rooms waiting or playing at once in one process
     rooms_per_player: int = 3  # waiting rooms one person may host at once
     lobby_rooms: int = 200  # rooms a lobby message lists at most (waiting ones first, newest first)
