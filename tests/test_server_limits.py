@@ -1,5 +1,5 @@
-"""The café's doors against slow, oversized and numerous requests, and connections that never say hello (each case
-failed before its fix)."""
+"""The café's doors against slow, oversized and numerous requests, connections that never say hello, and numbers in
+URLs (each case failed before its fix)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,9 @@ from websockets.sync.client import connect
 from cafe.server.app import create_app
 from servers import free_port, start_server
 from test_server import Person, served
+from test_server_games import finished_game
 
+QUICK: dict[str, Any] = {"bot_delay": 0.0, "hint_seconds": 0.05, "rate": 1000.0, "burst": 1000}  # games played fast
 SLOW = b"GET /health HTTP/1.1\r\nHost: cafe\r\nX-Slow: "  # a request whose headers never end
 
 
@@ -145,3 +147,25 @@ def test_a_connection_that_never_says_hello_is_closed(tmp_path: Path) -> None:
                 assert closed.code == 1008
         ann.send({"type": "lobby"})  # who said hello stays, past the deadline
         assert ann.expect("lobby")["type"] == "lobby"
+
+
+# ---------------------------------------------------------------------- 6. numbers in URLs
+
+
+def test_oversized_numbers_in_urls_are_no_such_thing(tmp_path: Path) -> None:
+    with served(create_app(tmp_path, **QUICK)) as client:
+        ann = Person(client, "Ann")
+        room = finished_game(client, ann)
+        huge = "9" * 5000
+        for path in (
+            "/players/9223372036854775808.json",
+            f"/players/{huge}.json",
+            "/players/١٢.json",  # digits, but not ASCII ones
+            f"/games/{room}/at/{huge}.json",
+            f"/games/nothing/at/{huge}.json",
+            f"/games/{room}/at/-1.json",
+        ):
+            got = client.get(path)
+            assert got.status_code == 404 and "error" in got.json(), (path[:40], got.status_code)
+        assert client.get(f"/players/{ann.player}.json").json()["name"] == "Ann"
+        assert client.get(f"/games/{room}/at/999999999999999999.json").status_code == 200  # past the end: the end

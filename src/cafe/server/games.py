@@ -18,6 +18,14 @@ from cafe.server.replays import position_at, replay_json
 from cafe.server.store import RoomRow
 
 PLAYER_GAMES = 100  # games a player's page lists, newest first
+ID_DIGITS = 18  # a number in a path (a player's id, a step) has at most this many digits: below 2**63, the
+# largest integer the databases hold
+
+
+def number(request: Request, name: str) -> int | None:
+    """The path's ``name`` as an id or a step number: at most ID_DIGITS ASCII digits (else None: no such thing)."""
+    text = str(request.path_params[name])
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= ID_DIGITS else None
 
 
 def routes(hub: Callable[[], Hub]) -> list[Route]:
@@ -47,9 +55,9 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
 
     async def position(request: Request) -> Response:
         room, record = finished(request)
-        if record is None:
+        ply = number(request, "ply")
+        if record is None or ply is None:
             return JSONResponse({"error": "no finished game in that room"}, status_code=404)
-        ply = request.path_params["ply"]
         seat = seat_of_asker(request, hub().store.load_room(room) if "x-cafe-token" in request.headers else None)
         return JSONResponse(await asyncio.to_thread(position_at, record, ply, seat))
 
@@ -62,9 +70,9 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
         return JSONResponse(hub().analyses.status(room))
 
     async def player(request: Request) -> Response:
-        player_id = request.path_params["player"]
-        name = hub().store.player_name(player_id)
-        if name is None:
+        player_id = number(request, "player")
+        name = hub().store.player_name(player_id) if player_id is not None else None
+        if player_id is None or name is None:
             return JSONResponse({"error": "no such player"}, status_code=404)
         games = [
             {"room": g.room, "name": g.name, "edition": g.edition, "seat": g.seat, "place": g.place,
@@ -75,7 +83,7 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
 
     return [
         Route("/games/{room}.json", game),
-        Route("/games/{room}/at/{ply:int}.json", position),
+        Route("/games/{room}/at/{ply}.json", position),  # numbers are read by `number`: Starlette's int has no bound
         Route("/games/{room}/analysis", analysis, methods=["GET", "POST"]),
-        Route("/players/{player:int}.json", player),
+        Route("/players/{player}.json", player),
     ]
