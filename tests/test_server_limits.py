@@ -1,5 +1,5 @@
-"""The café's doors against slow, oversized and numerous requests, connections that never say hello, and numbers in
-URLs (each case failed before its fix)."""
+"""The café's doors against slow, oversized and numerous requests, connections that never say hello, numbers in URLs,
+and floods of replays (each case failed before its fix)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import os
 import secrets
 import selectors
 import socket
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -20,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect
 
 from cafe.server.app import create_app
-from servers import free_port, start_server
+from servers import free_port, serving, start_server
 from test_server import Person, served
 from test_server_games import finished_game
 
@@ -169,3 +170,39 @@ def test_oversized_numbers_in_urls_are_no_such_thing(tmp_path: Path) -> None:
             assert got.status_code == 404 and "error" in got.json(), (path[:40], got.status_code)
         assert client.get(f"/players/{ann.player}.json").json()["name"] == "Ann"
         assert client.get(f"/games/{room}/at/999999999999999999.json").status_code == 200  # past the end: the end
+
+
+# ---------------------------------------------------------------------- 7. replays
+
+
+def test_finished_positions_are_kept_and_replays_bounded_per_address(tmp_path: Path) -> None:
+    with served(create_app(tmp_path, **QUICK)) as client:
+        room = finished_game(client, Person(client, "Ann"), "cards")
+        for _ in range(20):  # the replay page's reader steps back and forth
+            for ply in (3, 4, 5):
+                assert client.get(f"/games/{room}/at/{ply}.json").json()["ply"] == ply
+        metrics = client.get("/metrics").text
+        assert "cafe_replays_total 4\n" in metrics, metrics  # the game once (its length), then each position once
+    app = create_app(tmp_path, replays_per_address=1, replay_cache=0)  # every request computes its replay
+    with serving(app) as port:
+        answers: list[tuple[int, str | None]] = []
+
+        def ask(ply: int, ready: threading.Barrier) -> None:
+            ready.wait()
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/{room}/at/{ply}.json", timeout=60) as got:
+                    answers.append((got.status, None))
+            except urllib.error.HTTPError as refused:
+                answers.append((refused.code, refused.headers.get("Retry-After")))
+
+        for _ in range(20):  # rounds of 16 requests at once from one address, until one is refused
+            ready = threading.Barrier(16)
+            asking = [threading.Thread(target=ask, args=(ply, ready)) for ply in range(16)]
+            for thread in asking:
+                thread.start()
+            for thread in asking:
+                thread.join()
+            if any(status == 429 for status, _ in answers):
+                break
+        assert {status for status, _ in answers} == {200, 429}, answers
+        assert all(retry == "1" for status, retry in answers if status == 429)

@@ -26,6 +26,7 @@ from cafe.server.hub import Hub
 from cafe.server.limits import Limits
 from cafe.server.outbox import Outbox
 from cafe.server.ratings import shown
+from cafe.server.replays import Replays
 from cafe.server.store import SQLiteStore, Store
 from cafe.svg import LIGHT, NATION_COLOURS
 from cafe.tiles import NATION_TITLES, TILE_WORDS, Nation
@@ -45,12 +46,14 @@ def create_app(
     """The application over a store (the given one, or SQLite in ``data``, default ./cafe-data) and a broker (the
     given one, or this process alone), within ``limits`` (``hub_options`` change single ones)."""
     hub: Hub | None = None
+    replays: Replays | None = None
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        nonlocal hub
+        nonlocal hub, replays
         opened = store or SQLiteStore((data or Path("cafe-data")) / DATABASE)
         hub = app.state.hub = Hub(opened, broker, limits, **hub_options)
+        replays = Replays(hub.limits.replays_per_address, hub.limits.replay_cache)
         await hub.start()
         try:
             yield
@@ -61,6 +64,10 @@ def create_app(
     def running() -> Hub:
         assert hub is not None
         return hub
+
+    def replaying() -> Replays:
+        assert replays is not None
+        return replays
 
     async def page(request: Request) -> Response:
         return FileResponse(CLIENT / "index.html")
@@ -91,6 +98,7 @@ def create_app(
             "cafe_rooms": len(hub.rooms),
             "cafe_games_playing": sum(room.status == "playing" for room in hub.rooms.values()),
             "cafe_players_present": len({c.player for c in hub.connections.values() if c.player is not None}),
+            "cafe_replays_total": replaying().computed,
             **{f"cafe_{name}_total": value for name, value in hub.counters.items()},
         }
         return PlainTextResponse("".join(f"{name} {value}\n" for name, value in figures.items()))
@@ -161,7 +169,7 @@ def create_app(
             Route("/health", health),
             Route("/metrics", metrics),
             Route("/records/{room}.json", record),
-            *games.routes(running),
+            *games.routes(running, replaying),
             Route("/leaderboard", leaderboard),
             WebSocketRoute("/ws", socket),
         ],

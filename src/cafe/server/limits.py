@@ -32,6 +32,8 @@ class Limits:
     unused_player_days: float = 7.0  # players who never sat, hosted or were rated are forgotten after this
     sweep_seconds: float = 10.0  # how often the server looks for rooms to close and players to forget
     header_bytes: int = 16_384  # an HTTP request's line and headers, at most
+    replays_per_address: int = 2  # finished games' replays computed at once for one address
+    replay_cache: int = 512  # finished games' replays and positions kept computed (they never change)
     analysts: int = 1  # worker processes analysing finished games (games wait their turn in a queue)
     analysis_budget: int = 64  # the analyser's iterations below each candidate turn (docs/analysis.md)
     hint_seconds: float = 1.0  # the strongest level's thinking time for a hint
