@@ -98,12 +98,13 @@ def serve(app: Any, host: str, port: int, limits: Limits) -> None:
     request's head whole, however long), deadlines for requests and idle connections, bounds on connections."""
     import uvicorn
 
-    from cafe.server.sockets import KEEP_ALIVE_SECONDS, protocols
+    from cafe.server.sockets import KEEP_ALIVE_SECONDS, PING_SECONDS, protocols
 
     http, ws = protocols(limits)
     uvicorn.run(app, host=host, port=port, http=http, ws=ws, ws_max_size=MAX_FRAME, log_level="warning",
                 h11_max_incomplete_event_size=limits.header_bytes, timeout_keep_alive=KEEP_ALIVE_SECONDS,
-                limit_concurrency=http.doors.total)  # fmt: skip
+                limit_concurrency=http.doors.total, ws_ping_interval=PING_SECONDS,
+                ws_ping_timeout=PING_SECONDS)  # fmt: skip
 
 
 def _shared(args: argparse.Namespace, limits: Limits) -> tuple[Any, str]:

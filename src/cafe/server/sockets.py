@@ -25,6 +25,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from cafe.server.limits import Limits
 
 KEEP_ALIVE_SECONDS = 5  # an idle HTTP connection between two requests is closed after this
+PING_SECONDS = 20.0  # a WebSocket is pinged this often, and closed when its pong is this late
 SPARE_FILES = 100  # file descriptors kept for the database, logs and workers below the process's `ulimit -n`
 FULL = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 
