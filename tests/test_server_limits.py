@@ -87,6 +87,15 @@ def test_one_address_cannot_hold_the_server_open(tmp_path: Path) -> None:
         # a WebSocket handshake with a header line over 8 KiB is answered, and closed
         refused = answer(port, handshake(port, b"Accept-Language: " + b"de," * 3000 + b"\r\n"))
         assert refused.startswith(b"HTTP/1.1 431 "), refused[:100]
+        # a second request on a kept-alive connection, whose headers never end: closed too
+        with socket.create_connection(("127.0.0.1", port)) as raw:
+            raw.settimeout(60)
+            raw.sendall(b"GET /health HTTP/1.1\r\nHost: cafe\r\n\r\n")
+            first = b""
+            while not first.endswith(b'{"status":"ok"}'):
+                first += raw.recv(65536)
+            raw.sendall(SLOW)
+            assert raw.recv(65536) == b""
         # 1,100 connections from one address: requests whose headers never end, and oversized handshakes
         for n in range(1100):
             raw = socket.socket()
