@@ -236,7 +236,8 @@ def main() -> None:
     data = Path(tempfile.mkdtemp(prefix="cafe-load-"))
     shared = ["--database", args.database, "--broker", args.broker] if args.database else []
     # every client here comes from this one address
-    shared += ["--limit", f"per_address={2 * args.games + args.stalled + 10}"]
+    clients = 2 * args.games + args.stalled + 10
+    shared += ["--limit", f"per_address={clients}", "--limit", f"sockets_per_address={clients + 10}"]
     servers = [] if args.url else [start_server(data, *shared) for _ in range(args.processes)]
     urls = [args.url] if args.url else [url for _, url in servers]
     try:

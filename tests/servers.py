@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import secrets
 import socket
 import subprocess
@@ -20,16 +21,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, data: Path, *options: str) -> subprocess.Popen[bytes]:
-    """`cafe serve` on 127.0.0.1:port with its database in ``data`` (or as ``options`` say), once it is healthy.
+def start_server(port: int, data: Path, *options: str, files: int | None = None) -> subprocess.Popen[bytes]:
+    """`cafe serve` on 127.0.0.1:port with its database in ``data`` (or as ``options`` say), once it is healthy;
+    ``files``: the process's `ulimit -n` (soft), as a default server has it (1024).
 
     What it prints goes to ``data/serve-PORT.log``."""
+
+    def limited() -> None:
+        if files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (files, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
     data.mkdir(parents=True, exist_ok=True)
     with open(data / f"serve-{port}.log", "ab") as log:
         server = subprocess.Popen(
             [sys.executable, "-m", "cafe", "serve", "--port", str(port), "--data", str(data), *options],
             stdout=log,
             stderr=subprocess.STDOUT,
+            preexec_fn=limited,
         )
     for _ in range(300):
         try:

@@ -18,7 +18,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cafe.ai.levels import LEVELS
-from cafe.i18n import LANGUAGES, T, pick, translate
+from cafe.i18n import LANGUAGES, T, Text, pick, translate
 from cafe.options import option_catalogue, preset_catalogue
 from cafe.server import games
 from cafe.server.broker import Broker
@@ -26,6 +26,7 @@ from cafe.server.hub import Hub
 from cafe.server.limits import Limits
 from cafe.server.outbox import Outbox
 from cafe.server.ratings import shown
+from cafe.server.replays import Replays
 from cafe.server.store import SQLiteStore, Store
 from cafe.svg import LIGHT, NATION_COLOURS
 from cafe.tiles import NATION_TITLES, TILE_WORDS, Nation
@@ -45,12 +46,14 @@ def create_app(
     """The application over a store (the given one, or SQLite in ``data``, default ./cafe-data) and a broker (the
     given one, or this process alone), within ``limits`` (``hub_options`` change single ones)."""
     hub: Hub | None = None
+    replays: Replays | None = None
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        nonlocal hub
+        nonlocal hub, replays
         opened = store or SQLiteStore((data or Path("cafe-data")) / DATABASE)
         hub = app.state.hub = Hub(opened, broker, limits, **hub_options)
+        replays = Replays(hub.limits.replays_per_address, hub.limits.replay_cache)
         await hub.start()
         try:
             yield
@@ -61,6 +64,10 @@ def create_app(
     def running() -> Hub:
         assert hub is not None
         return hub
+
+    def replaying() -> Replays:
+        assert replays is not None
+        return replays
 
     async def page(request: Request) -> Response:
         return FileResponse(CLIENT / "index.html")
@@ -91,6 +98,7 @@ def create_app(
             "cafe_rooms": len(hub.rooms),
             "cafe_games_playing": sum(room.status == "playing" for room in hub.rooms.values()),
             "cafe_players_present": len({c.player for c in hub.connections.values() if c.player is not None}),
+            "cafe_replays_total": replaying().computed,
             **{f"cafe_{name}_total": value for name, value in hub.counters.items()},
         }
         return PlainTextResponse("".join(f"{name} {value}\n" for name, value in figures.items()))
@@ -122,12 +130,7 @@ def create_app(
         address = websocket.client.host if websocket.client else ""
         connection = hub.connect(outbox.put, address)
         if connection is None:
-            with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-                # before any hello: said in the first language of the browser's own that the café speaks
-                wanted = [tag.split(";")[0] for tag in websocket.headers.get("accept-language", "").split(",")]
-                busy = T("too many connections from your address").render(pick(wanted))
-                await websocket.send_json({"type": "error", "code": "busy", "message": busy})
-                await websocket.close(code=1008)
+            await refuse(websocket, "busy", T("too many connections from your address"))
             return
 
         async def read() -> None:
@@ -142,8 +145,12 @@ def create_app(
 
         tasks = [asyncio.ensure_future(read()), asyncio.ensure_future(outbox.run()),
                  asyncio.ensure_future(outbox.overflowed.wait())]  # fmt: skip
+        silent = False
         try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            ended, _ = await asyncio.wait(tasks, timeout=hub.limits.hello_seconds, return_when=asyncio.FIRST_COMPLETED)
+            silent = not ended and connection.player is None
+            if not ended and not silent:
+                await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
             for task in tasks:
                 task.cancel()
@@ -151,6 +158,8 @@ def create_app(
             for task in tasks:  # a writer stuck on a full socket, or a reader that failed: gone either way
                 with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError, OSError):
                     await task
+        if silent:  # no hello in time: the connection held a place for nobody
+            await refuse(websocket, "hello", T("no hello in time: the connection closes"))
 
     return Starlette(
         routes=[
@@ -160,9 +169,18 @@ def create_app(
             Route("/health", health),
             Route("/metrics", metrics),
             Route("/records/{room}.json", record),
-            *games.routes(running),
+            *games.routes(running, replaying),
             Route("/leaderboard", leaderboard),
             WebSocketRoute("/ws", socket),
         ],
         lifespan=lifespan,
     )
+
+
+async def refuse(websocket: WebSocket, code: str, why: Text) -> None:
+    """An error before any hello (so in the first language of the browser's own that the café speaks), and the
+    connection closed."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        wanted = [tag.split(";")[0] for tag in websocket.headers.get("accept-language", "").split(",")]
+        await websocket.send_json({"type": "error", "code": code, "message": why.render(pick(wanted))})
+        await websocket.close(code=1008)

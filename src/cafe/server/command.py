@@ -68,8 +68,6 @@ class Unusable(Exception):
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from cafe.server.app import create_app
 
     try:
@@ -91,10 +89,22 @@ def run(args: argparse.Namespace) -> int:
         return error.code
     url = f"http://{args.host}:{args.port}/"
     print(_("Café International is open at {url} ({where})", url=url, where=where), flush=True)
-    # h11 bounds a request's line and headers (httptools reads them whole, however long)
-    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_FRAME, log_level="warning", http="h11",
-                h11_max_incomplete_event_size=limits.header_bytes)  # fmt: skip
+    serve(app, args.host, args.port, limits)
     return 0
+
+
+def serve(app: Any, host: str, port: int, limits: Limits) -> None:
+    """uvicorn with the café's doors (cafe.server.sockets): h11, whose sizes are bounded (httptools reads a
+    request's head whole, however long), deadlines for requests and idle connections, bounds on connections."""
+    import uvicorn
+
+    from cafe.server.sockets import KEEP_ALIVE_SECONDS, PING_SECONDS, protocols
+
+    http, ws = protocols(limits)
+    uvicorn.run(app, host=host, port=port, http=http, ws=ws, ws_max_size=MAX_FRAME, log_level="warning",
+                h11_max_incomplete_event_size=limits.header_bytes, timeout_keep_alive=KEEP_ALIVE_SECONDS,
+                limit_concurrency=http.doors.total, ws_ping_interval=PING_SECONDS,
+                ws_ping_timeout=PING_SECONDS)  # fmt: skip
 
 
 def _shared(args: argparse.Namespace, limits: Limits) -> tuple[Any, str]:

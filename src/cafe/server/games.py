@@ -6,26 +6,39 @@ then sees their own hand in its replay.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from cafe.server.hub import Hub
-from cafe.server.replays import position_at, replay_json
+from cafe.server.replays import Replays, position_at, replay_json
 from cafe.server.store import RoomRow
 
 PLAYER_GAMES = 100  # games a player's page lists, newest first
+ROOM_CHARS = 16  # a room's id is never longer
+ID_DIGITS = 18  # a number in a path (a player's id, a step) has at most this many digits: below 2**63, the
+# largest integer the databases hold
+RETRY_SECONDS = 1  # how soon an address with too many replays computing may ask again
+
+Answer = dict[str, Any] | Response  # what a replay gives: the answer, or the response to give instead
 
 
-def routes(hub: Callable[[], Hub]) -> list[Route]:
-    """The routes, over the running hub (``hub()`` gives it once the application has started)."""
+def no_game() -> Response:
+    return JSONResponse({"error": "no finished game in that room"}, status_code=404)
 
-    def finished(request: Request) -> tuple[str, dict[str, object] | None]:
-        room = request.path_params["room"]
-        return room, hub().store.record(room) if len(room) <= 16 else None
+
+def number(request: Request, name: str) -> int | None:
+    """The path's ``name`` as an id or a step number: at most ID_DIGITS ASCII digits (else None: no such thing)."""
+    text = str(request.path_params[name])
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= ID_DIGITS else None
+
+
+def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route]:
+    """The routes, over the running hub and its replays (``hub()`` and ``replays()`` give them once the
+    application has started)."""
 
     def seat_of_asker(request: Request, row: RoomRow | None) -> int | None:
         """The seat the asker (by the token in the request) had in the game of ``row``, if any."""
@@ -35,36 +48,56 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
             return None
         return next((s.seat for s in row.seats if s.player == known[0]), None)
 
-    async def game(request: Request) -> Response:
-        room, record = finished(request)
+    async def replayed(request: Request, key: Hashable, work: Callable[[dict[str, Any]], dict[str, Any]]) -> Answer:
+        """``work`` done on the record of the request's finished game: kept from before, or computed if the
+        asker's address may have one more replay computing; else the response to give instead (404, 429)."""
+        kept = replays().kept(key)
+        if kept is not None:
+            return kept
+        room = request.path_params["room"]
+        record = hub().store.record(room) if len(room) <= ROOM_CHARS else None
         if record is None:
-            return JSONResponse({"error": "no finished game in that room"}, status_code=404)
-        out = await asyncio.to_thread(replay_json, record)
+            return no_game()
+        address = request.client.host if request.client else ""
+        answer = await replays().compute(key, address, lambda: work(record))
+        if answer is None:
+            return JSONResponse({"error": "too many replays at once from your address: try again in a moment"},
+                                status_code=429, headers={"Retry-After": str(RETRY_SECONDS)})  # fmt: skip
+        return answer
+
+    async def game(request: Request) -> Response:
+        room = request.path_params["room"]
+        found = await replayed(request, ("game", room), replay_json)
+        if isinstance(found, Response):
+            return found
         row = hub().store.load_room(room)
-        out.update({"id": room, "name": row.name if row else room, "you": seat_of_asker(request, row),
-                    "analysis": hub().analyses.status(room)})  # fmt: skip
-        return JSONResponse(out)
+        return JSONResponse({**found, "id": room, "name": row.name if row else room, "you": seat_of_asker(request, row),
+                             "analysis": hub().analyses.status(room)})  # fmt: skip
 
     async def position(request: Request) -> Response:
-        room, record = finished(request)
-        if record is None:
-            return JSONResponse({"error": "no finished game in that room"}, status_code=404)
-        ply = request.path_params["ply"]
+        room, ply = request.path_params["room"], number(request, "ply")
+        if ply is None:
+            return no_game()
+        found = await replayed(request, ("game", room), replay_json)  # its length, to know which position is asked
+        if isinstance(found, Response):
+            return found
+        ply = min(ply, len(found["steps"]))
         seat = seat_of_asker(request, hub().store.load_room(room) if "x-cafe-token" in request.headers else None)
-        return JSONResponse(await asyncio.to_thread(position_at, record, ply, seat))
+        at = await replayed(request, ("at", room, ply, seat), lambda record: position_at(record, ply, seat))
+        return at if isinstance(at, Response) else JSONResponse(at)
 
     async def analysis(request: Request) -> Response:
-        room, record = finished(request)
-        if record is None:
-            return JSONResponse({"error": "no finished game in that room"}, status_code=404)
+        room = request.path_params["room"]
+        if len(room) > ROOM_CHARS or hub().store.record(room) is None:
+            return no_game()
         if request.method == "POST":
             return JSONResponse(hub().analyses.request(room), status_code=202)
         return JSONResponse(hub().analyses.status(room))
 
     async def player(request: Request) -> Response:
-        player_id = request.path_params["player"]
-        name = hub().store.player_name(player_id)
-        if name is None:
+        player_id = number(request, "player")
+        name = hub().store.player_name(player_id) if player_id is not None else None
+        if player_id is None or name is None:
             return JSONResponse({"error": "no such player"}, status_code=404)
         games = [
             {"room": g.room, "name": g.name, "edition": g.edition, "seat": g.seat, "place": g.place,
@@ -75,7 +108,7 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
 
     return [
         Route("/games/{room}.json", game),
-        Route("/games/{room}/at/{ply:int}.json", position),
+        Route("/games/{room}/at/{ply}.json", position),  # numbers are read by `number`: Starlette's int has no bound
         Route("/games/{room}/analysis", analysis, methods=["GET", "POST"]),
-        Route("/players/{player:int}.json", player),
+        Route("/players/{player}.json", player),
     ]

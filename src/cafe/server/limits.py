@@ -18,7 +18,11 @@ class Limits:
     rate: float = 20.0  # messages a second one connection may send on average ...
     burst: int = 40  # ... and at most this many at once
     send_buffer: int = 1_000_000  # bytes waiting to go out to one connection; past that it is dropped
-    per_address: int = 20  # connections open at once from one address
+    per_address: int = 20  # WebSocket connections open at once from one address
+    sockets_per_address: int = 40  # connections of any kind (HTTP, handshakes, WebSockets) from one address
+    connections: int = 1000  # connections of any kind open at once in one process (at most `ulimit -n` less 100)
+    request_seconds: float = 5.0  # an HTTP request (or handshake) must arrive whole this soon
+    hello_seconds: float = 10.0  # a WebSocket that has not said hello this long after opening is closed
     max_rooms: int = 1000  # rooms waiting or playing at once in one process
     rooms_per_player: int = 3  # waiting rooms one person may host at once
     lobby_rooms: int = 200  # rooms a lobby message lists at most (waiting ones first, newest first)
@@ -28,6 +32,8 @@ class Limits:
     unused_player_days: float = 7.0  # players who never sat, hosted or were rated are forgotten after this
     sweep_seconds: float = 10.0  # how often the server looks for rooms to close and players to forget
     header_bytes: int = 16_384  # an HTTP request's line and headers, at most
+    replays_per_address: int = 2  # finished games' replays computed at once for one address
+    replay_cache: int = 512  # finished games' replays and positions kept computed (they never change)
     analysts: int = 1  # worker processes analysing finished games (games wait their turn in a queue)
     analysis_budget: int = 64  # the analyser's iterations below each candidate turn (docs/analysis.md)
     hint_seconds: float = 1.0  # the strongest level's thinking time for a hint

@@ -6,6 +6,9 @@ at each moment; a player who took part also sees their own hand (``seat``).
 
 from __future__ import annotations
 
+import asyncio
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from cafe.record import Record
@@ -42,3 +45,41 @@ def position_at(record: dict[str, Any], ply: int, seat: int | None) -> dict[str,
         game.pop()
     view = game.view(seat)
     return {"ply": ply, "view": view.to_json(), "svg": view_svg(view)}
+
+
+class Replays:
+    """Finished games' replays as the HTTP routes serve them: computed in a thread, at most ``per_address`` at once
+    for one address, and kept (a finished game never changes) in a cache of ``entries``, the least recently used
+    leaving first."""
+
+    def __init__(self, per_address: int, entries: int) -> None:
+        self.per_address = per_address
+        self.entries = entries
+        self._kept: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
+        self._busy: Counter[str] = Counter()
+        self.computed = 0  # replays computed so far (cafe_replays_total)
+
+    def kept(self, key: Hashable) -> dict[str, Any] | None:
+        """The answer computed for ``key`` already, if it is still kept."""
+        answer = self._kept.get(key)
+        if answer is not None:
+            self._kept.move_to_end(key)
+        return answer
+
+    async def compute(self, key: Hashable, address: str, work: Callable[[], dict[str, Any]]) -> dict[str, Any] | None:
+        """``work()``'s answer, computed in a thread and kept under ``key``; None when ``address`` has as many
+        replays computing as it may."""
+        if self._busy[address] >= self.per_address:
+            return None
+        self._busy[address] += 1
+        self.computed += 1
+        try:
+            answer = await asyncio.to_thread(work)
+        finally:
+            self._busy[address] -= 1
+            if self._busy[address] <= 0:
+                del self._busy[address]
+        self._kept[key] = answer
+        while len(self._kept) > self.entries:
+            self._kept.popitem(last=False)
+        return answer

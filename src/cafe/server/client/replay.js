@@ -62,8 +62,14 @@ export class ReplayView {
   }
 
   async go(ply) {
-    this.ply = Math.max(0, Math.min(ply, this.game.steps.length));
-    const answer = await fetch(`/games/${this.id}/at/${this.ply}.json`, { headers: asker() });
+    const wanted = (this.ply = Math.max(0, Math.min(ply, this.game.steps.length)));
+    const answer = await fetch(`/games/${this.id}/at/${wanted}.json`, { headers: asker() });
+    if (wanted !== this.ply) return; // another step was asked for meanwhile: its answer is shown instead
+    if (answer.status === 429) { // too many positions asked for at once (a key held down): ask again soon
+      const seconds = Number(answer.headers.get("Retry-After")) || 1;
+      setTimeout(() => wanted === this.ply && this.go(wanted), seconds * 1000);
+      return;
+    }
     this.position = await answer.json();
     this.render();
   }
