@@ -13,6 +13,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from cafe.i18n import pick
+from cafe.server.analyses import RETRY_SECONDS, Refused
 from cafe.server.hub import Hub
 from cafe.server.replays import position_at, replay_json
 from cafe.server.store import RoomRow
@@ -27,13 +29,18 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
         room = request.path_params["room"]
         return room, hub().store.record(room) if len(room) <= 16 else None
 
+    def asker(request: Request) -> int | None:
+        """The player whose token the request carries, if any."""
+        token = request.headers.get("x-cafe-token")
+        known = hub().store.player_by_token(token) if token else None
+        return None if known is None else known[0]
+
     def seat_of_asker(request: Request, row: RoomRow | None) -> int | None:
         """The seat the asker (by the token in the request) had in the game of ``row``, if any."""
-        token = request.headers.get("x-cafe-token")
-        known = hub().store.player_by_token(token) if token and row is not None else None
-        if known is None or row is None:
+        player = asker(request) if row is not None else None
+        if player is None or row is None:
             return None
-        return next((s.seat for s in row.seats if s.player == known[0]), None)
+        return next((s.seat for s in row.seats if s.player == player), None)
 
     async def game(request: Request) -> Response:
         room, record = finished(request)
@@ -57,9 +64,18 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
         room, record = finished(request)
         if record is None:
             return JSONResponse({"error": "no finished game in that room"}, status_code=404)
-        if request.method == "POST":
-            return JSONResponse(hub().analyses.request(room), status_code=202)
-        return JSONResponse(hub().analyses.status(room))
+        if request.method != "POST":
+            return JSONResponse(hub().analyses.status(room))
+        player, row = asker(request), hub().store.load_room(room)
+        played = row is not None and player is not None and any(s.player == player for s in row.seats)
+        address = request.client.host if request.client else ""
+        try:
+            status = hub().analyses.request(room, player, address, played)
+        except Refused as refused:
+            message = refused.why.render(asked_language(request))
+            headers = {"Retry-After": str(RETRY_SECONDS)}
+            return JSONResponse({"error": message}, status_code=refused.status, headers=headers)
+        return JSONResponse(status, status_code=202)
 
     async def player(request: Request) -> Response:
         player_id = request.path_params["player"]
@@ -79,3 +95,10 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
         Route("/games/{room}/analysis", analysis, methods=["GET", "POST"]),
         Route("/players/{player:int}.json", player),
     ]
+
+
+def asked_language(request: Request) -> str:
+    """The language a request asks its answer in: ``?lang=``, else the first of the browser's that the café speaks."""
+    wanted = [request.query_params.get("lang", "")]
+    wanted += [tag.split(";")[0] for tag in request.headers.get("accept-language", "").split(",")]
+    return pick(wanted)

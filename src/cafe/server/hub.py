@@ -99,7 +99,7 @@ class Hub:
         self._quiet: dict[str, float] = {}  # room -> since when no person has been there
         self._finished: dict[str, float] = {}  # finished room -> when it finished (it leaves memory later)
         self._pruned = 0.0
-        self.analyses = Analyses(store, self.limits.analysts, self.limits.analysis_budget)
+        self.analyses = Analyses(store, self.limits.analysts, self.limits.analysis_budget, self.limits.analysis_queue)
         for row in store.open_rooms():
             self.rooms[row.id] = Room.restore(store, row)
 

@@ -30,6 +30,7 @@ class Limits:
     sweep_seconds: float = 10.0  # how often the server looks for rooms to close and players to forget
     header_bytes: int = 16_384  # an HTTP request's line and headers, at most
     analysts: int = 1  # worker processes analysing finished games (games wait their turn in a queue)
+    analysis_queue: int = 20  # finished games waiting for their analysis at most (one per person and address)
     analysis_budget: int = 64  # the analyser's iterations below each candidate turn (docs/analysis.md)
     hint_seconds: float = 1.0  # the strongest level's thinking time for a hint
 
