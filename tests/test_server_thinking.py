@@ -5,13 +5,16 @@ Times are compared as ratios to the same café's own baseline, never to a clock.
 
 from __future__ import annotations
 
+import asyncio
 import statistics
+import threading
 import time
 from pathlib import Path
 
 from starlette.testclient import TestClient
 
 from cafe.server.app import create_app
+from cafe.server.thinking import Kind, Pool
 from test_server import Person, close_all, served
 
 ASKS = 6  # hints each of the flood's connections asks for
@@ -124,3 +127,46 @@ def test_a_griefers_spectacles_are_bounded_and_yield_to_games_people_play(tmp_pa
             assert answer["type"] == "error" and answer["code"] == "busy", answer
             assert "3 tables already" in answer["message"]
         close_all()
+
+
+def test_the_pool_keeps_a_thread_for_the_games_people_play_and_forgets_whoever_gives_up() -> None:
+    async def run() -> None:
+        pool = Pool(2, 1)
+        started: list[str] = []
+        release = {name: threading.Event() for name in ("hint", "show", "show2", "bot", "gives-up")}
+
+        def work(name: str) -> str:
+            started.append(name)
+            release[name].wait()
+            return name
+
+        async def until(count: int) -> None:
+            for _ in range(1000):
+                if len(started) >= count:
+                    return
+                await asyncio.sleep(0.01)
+            raise AssertionError(f"only {started} began")
+
+        hint = asyncio.ensure_future(pool.run(Kind.HINT, work, "hint"))
+        await until(1)
+        shows = [asyncio.ensure_future(pool.run(Kind.SPECTACLE, work, name)) for name in ("show", "show2")]
+        gives_up = asyncio.ensure_future(pool.run(Kind.HINT, work, "gives-up"))
+        await asyncio.sleep(0.1)
+        assert started == ["hint"]  # one thread for hints and spectacles: the other waits for a game of people
+        bot = asyncio.ensure_future(pool.run(Kind.PLAYING, work, "bot"))
+        await until(2)
+        assert started == ["hint", "bot"]  # it goes before the three that came first
+        gives_up.cancel()
+        release["bot"].set()
+        assert await bot == "bot"
+        release["hint"].set()
+        assert await hint == "hint"
+        await until(3)
+        assert started[2] == "show"  # the hint that gave up takes no thread
+        release["show"].set()
+        release["show2"].set()
+        assert [await show for show in shows] == ["show", "show2"]
+        assert started == ["hint", "bot", "show", "show2"] and gives_up.cancelled()
+        pool.shutdown()
+
+    asyncio.run(run())

@@ -91,6 +91,9 @@ class Pool:
     def _grant(self) -> None:
         """Free threads to the most urgent waiters that may have one."""
         for waiter in sorted(self._waiting):
+            if waiter.granted.cancelled():  # its asker gave up and has not heard yet: it takes nothing
+                self._waiting.remove(waiter)
+                continue
             if not self._may_start(waiter.kind):
                 continue
             self._waiting.remove(waiter)
