@@ -8,8 +8,9 @@ The worker processes end with the server: closing the server ends them at once, 
 server that started it still lives, so that a killed server leaves none behind.
 
 The queue is bounded: it holds at most ``bound`` games, each person and each address has at most one
-game waiting in it, and the games' own players go before everyone else (a full queue makes room for
-them by dropping the latest request of someone else).  A refused request raises :class:`Refused`.
+game waiting in it (a game's own player counts as a person only, by their token), and the games' own
+players go before everyone else (a full queue makes room for them by dropping the latest request of
+someone else).  A refused request raises :class:`Refused`.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ class _Waiting:
     outsider: bool  # asked by someone who did not play in the game
     order: int
     room: str = field(compare=False)
-    askers: frozenset[str] = field(compare=False)  # who asked: ``player:N`` and ``address:A``
+    askers: frozenset[str] = field(compare=False)  # who asked: ``player:N`` and, for outsiders, ``address:A``
 
 
 class Analyses:
@@ -84,7 +85,10 @@ class Analyses:
         for it or the asker has a game waiting already."""
         if self.status(room)["state"] != "none":
             return self.status(room)
-        askers = frozenset({f"address:{address}"} | (set() if player is None else {f"player:{player}"}))
+        # a player of the game is known by their token; anyone else by their address too (several people behind
+        # one address, at home or at a club, can each ask for their own games)
+        person = set() if player is None else {f"player:{player}"}
+        askers = frozenset(person if played else person | {f"address:{address}"})
         if any(waiting.askers & askers for waiting in self._waiting):
             raise Refused(429, T("you have a game waiting for its analysis already: ask again once it begins"))
         if len(self._waiting) >= self.bound:
