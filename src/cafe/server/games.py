@@ -37,10 +37,7 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
 
     def seat_of_asker(request: Request, row: RoomRow | None) -> int | None:
         """The seat the asker (by the token in the request) had in the game of ``row``, if any."""
-        player = asker(request) if row is not None else None
-        if player is None or row is None:
-            return None
-        return next((s.seat for s in row.seats if s.player == player), None)
+        return seat_of(asker(request) if row is not None else None, row)
 
     async def game(request: Request) -> Response:
         room, record = finished(request)
@@ -67,7 +64,7 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
         if request.method != "POST":
             return JSONResponse(hub().analyses.status(room))
         player, row = asker(request), hub().store.load_room(room)
-        played = row is not None and player is not None and any(s.player == player for s in row.seats)
+        played = seat_of(player, row) is not None
         address = request.client.host if request.client else ""
         try:
             status = hub().analyses.request(room, player, address, played)
@@ -102,3 +99,10 @@ def asked_language(request: Request) -> str:
     wanted = [request.query_params.get("lang", "")]
     wanted += [tag.split(";")[0] for tag in request.headers.get("accept-language", "").split(",")]
     return pick(wanted)
+
+
+def seat_of(player: int | None, row: RoomRow | None) -> int | None:
+    """The seat ``player`` had in the game of ``row``, if any."""
+    if player is None or row is None:
+        return None
+    return next((s.seat for s in row.seats if s.player == player), None)
