@@ -173,14 +173,16 @@ async def run(
     return list(results), time.perf_counter() - started
 
 
-async def finished_games(url: str, count: int) -> list[str]:
-    """``count`` card games between a scripted client and an easy computer player, played to their end."""
+async def finished_games(url: str, count: int) -> list[tuple[str, str]]:
+    """``count`` card games between a scripted client and an easy computer player, played to their end: each
+    room with its player's token (a game's own player may ask for its analysis from an address that has asked
+    already)."""
     rooms = []
     for number in range(count):
         async with connect(url) as ws:
             client = Client(ws, random.Random(number), 0.0)
             await client.send({"type": "hello", "name": f"analysed{number}"})
-            await client.receive("welcome")
+            token = (await client.receive("welcome"))["token"]
             await client.send({"type": "create", "edition": "cards"})
             room = (await client.receive("room"))["room"]["id"]
             for text in ("/bot easy", "/start"):
@@ -189,14 +191,15 @@ async def finished_games(url: str, count: int) -> list[str]:
                 if state.get("legal"):
                     step = client.rng.choice(state["legal"])
                     await client.send({"type": "step", "room": room, "step": step, "plies": state["plies"]})
-            rooms.append(room)
+            rooms.append((room, token))
     return rooms
 
 
-def http(url: str, path: str, method: str = "GET") -> Any:
-    """A JSON answer of the server behind a WebSocket URL."""
+def http(url: str, path: str, method: str = "GET", token: str | None = None) -> Any:
+    """A JSON answer of the server behind a WebSocket URL (to a player, if ``token``)."""
     base = url.replace("ws://", "http://").removesuffix("/ws")
-    with urllib.request.urlopen(urllib.request.Request(base + path, method=method)) as answer:
+    headers = {} if token is None else {"X-Cafe-Token": token}
+    with urllib.request.urlopen(urllib.request.Request(base + path, method=method, headers=headers)) as answer:
         return json.loads(answer.read())
 
 
@@ -242,10 +245,10 @@ def main() -> None:
     urls = [args.url] if args.url else [url for _, url in servers]
     try:
         analysed = asyncio.run(finished_games(urls[0], args.analyses)) if args.analyses else []
-        for room in analysed:
-            http(urls[0], f"/games/{room}/analysis", "POST")
+        for room, token in analysed:
+            http(urls[0], f"/games/{room}/analysis", "POST", token)
         results, wall = asyncio.run(run(urls, args.games, args.seconds, args.think, args.stalled))
-        analyses = [http(urls[0], f"/games/{room}/analysis")["state"] for room in analysed]
+        analyses = [http(urls[0], f"/games/{room}/analysis")["state"] for room, _ in analysed]
         dropped_connections = sum(dropped(url) for url in urls)
     finally:
         for server, _ in servers:

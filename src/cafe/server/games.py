@@ -13,6 +13,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from cafe.i18n import pick
+from cafe.server.analyses import RETRY_SECONDS as ANALYSIS_RETRY_SECONDS
+from cafe.server.analyses import Refused
 from cafe.server.hub import Hub
 from cafe.server.replays import Replays, position_at, replay_json
 from cafe.server.store import RoomRow
@@ -40,13 +43,15 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
     """The routes, over the running hub and its replays (``hub()`` and ``replays()`` give them once the
     application has started)."""
 
+    def asker(request: Request) -> int | None:
+        """The player whose token the request carries, if any."""
+        token = request.headers.get("x-cafe-token")
+        known = hub().store.player_by_token(token) if token else None
+        return None if known is None else known[0]
+
     def seat_of_asker(request: Request, row: RoomRow | None) -> int | None:
         """The seat the asker (by the token in the request) had in the game of ``row``, if any."""
-        token = request.headers.get("x-cafe-token")
-        known = hub().store.player_by_token(token) if token and row is not None else None
-        if known is None or row is None:
-            return None
-        return next((s.seat for s in row.seats if s.player == known[0]), None)
+        return seat_of(asker(request) if row is not None else None, row)
 
     async def replayed(request: Request, key: Hashable, work: Callable[[dict[str, Any]], dict[str, Any]]) -> Answer:
         """``work`` done on the record of the request's finished game: kept from before, or computed if the
@@ -90,9 +95,18 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         room = request.path_params["room"]
         if len(room) > ROOM_CHARS or hub().store.record(room) is None:
             return no_game()
-        if request.method == "POST":
-            return JSONResponse(hub().analyses.request(room), status_code=202)
-        return JSONResponse(hub().analyses.status(room))
+        if request.method != "POST":
+            return JSONResponse(hub().analyses.status(room))
+        player, row = asker(request), hub().store.load_room(room)
+        played = seat_of(player, row) is not None
+        address = request.client.host if request.client else ""
+        try:
+            status = hub().analyses.request(room, player, address, played)
+        except Refused as refused:
+            message = refused.why.render(asked_language(request))
+            headers = {"Retry-After": str(ANALYSIS_RETRY_SECONDS)}
+            return JSONResponse({"error": message}, status_code=refused.status, headers=headers)
+        return JSONResponse(status, status_code=202)
 
     async def player(request: Request) -> Response:
         player_id = number(request, "player")
@@ -112,3 +126,17 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         Route("/games/{room}/analysis", analysis, methods=["GET", "POST"]),
         Route("/players/{player}.json", player),
     ]
+
+
+def asked_language(request: Request) -> str:
+    """The language a request asks its answer in: ``?lang=``, else the first of the browser's that the café speaks."""
+    wanted = [request.query_params.get("lang", "")]
+    wanted += [tag.split(";")[0] for tag in request.headers.get("accept-language", "").split(",")]
+    return pick(wanted)
+
+
+def seat_of(player: int | None, row: RoomRow | None) -> int | None:
+    """The seat ``player`` had in the game of ``row``, if any."""
+    if player is None or row is None:
+        return None
+    return next((s.seat for s in row.seats if s.player == player), None)

@@ -21,7 +21,6 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -38,6 +37,7 @@ from cafe.server.limits import Limits
 from cafe.server.matches import BEST_OF
 from cafe.server.rooms import REPLACEMENT_BOT, Outcome, Room
 from cafe.server.store import RoomRow, Store
+from cafe.server.thinking import Busy, Hints, Kind, Pool
 
 MAX_MESSAGE = 4096  # bytes of one message from a client
 MAX_CHAT = 500
@@ -91,14 +91,15 @@ class Hub:
         self.counters = {"steps": 0, "rejected": 0, "messages": 0, "dropped": 0}
         self._tasks: set[asyncio.Future[None]] = set()  # computer players thinking, timers, the sweeper
         self._thinking: set[str] = set()  # rooms where one of this process's computer players is thinking
-        self._thinkers = ThreadPoolExecutor(max(1, self.limits.thinkers), thread_name_prefix="cafe-bot")
+        self._thinkers = Pool(self.limits.thinkers, self.limits.side_thinkers)
+        self._hints = Hints(self.counters)
         self._clocks: dict[str, tuple[int, asyncio.Future[None]]] = {}  # room -> (turn, its turn clock)
         self._listed: dict[str, dict[str, Any]] = {}  # each room's line as the lobby last heard it
         self._lobby: str | None = None  # the lobby message, encoded, while no room has changed
         self._quiet: dict[str, float] = {}  # room -> since when no person has been there
         self._finished: dict[str, float] = {}  # finished room -> when it finished (it leaves memory later)
         self._pruned = 0.0
-        self.analyses = Analyses(store, self.limits.analysts, self.limits.analysis_budget)
+        self.analyses = Analyses(store, self.limits.analysts, self.limits.analysis_budget, self.limits.analysis_queue)
         for row in store.open_rooms():
             self.rooms[row.id] = Room.restore(store, row)
 
@@ -112,7 +113,7 @@ class Hub:
     async def close(self) -> None:
         for task in list(self._tasks):
             task.cancel()
-        self._thinkers.shutdown(wait=False, cancel_futures=True)
+        self._thinkers.shutdown()
         self.analyses.close()
         await self.broker.close()
 
@@ -270,10 +271,11 @@ class Hub:
         open_rooms = [room for room in self.rooms.values() if room.status in ("waiting", "playing")]
         if len(open_rooms) >= self.limits.max_rooms:
             raise ProtocolError("busy", T("the café is full: join a table in the lobby, or try again later"))
-        hosting = sum(room.status == "waiting" and room.host == connection.player for room in open_rooms)
+        hosting = sum(room.host == connection.player for room in open_rooms)  # games in progress count too
         if hosting >= self.limits.rooms_per_player:
             raise ProtocolError(
-                "busy", T("you host {hosting} waiting tables already: start or leave one first", hosting=hosting)
+                "busy",
+                T("you host {hosting} tables already (waiting or playing): wait until one ends", hosting=hosting),
             )
         room = Room.create(self.store, secrets.token_hex(4), name, edition, rules, connection.player, best_of)
         self.rooms[room.id] = room
@@ -321,13 +323,22 @@ class Hub:
         if not room.hints_allowed():
             raise ProtocolError("refused", T("no hints in a game against other people: it is rated"))
         turn = game.turn_number
-        helper = strongest(room.seed + turn, self.limits.hint_seconds)
-        step = await self._think(helper, room, seat)
+        position = (room.id, seat, tuple(str(result.step) for result in game.results))
+
+        async def think() -> str:
+            return await self._think(strongest(room.seed + turn, self.limits.hint_seconds), room, seat, Kind.HINT)
+
+        try:
+            step = await self._hints.ask(room.id, position, player_of(connection), think)
+        except Busy:
+            raise ProtocolError("busy", T("your last hint is still being thought out: wait for it")) from None
         async with self._changing(room):
             if room.game is not game or game.turn_number != turn:
                 raise ProtocolError("refused", T("the turn is over: no hint for it"))
-            room.hinted.add(turn)
-            await self._after(room, Outcome(announce=T("{name} asks for a hint", name=connection.name), changed=True))
+            if turn not in room.hinted:  # said once a turn: asking again tells the others nothing new
+                room.hinted.add(turn)
+                announce = T("{name} asks for a hint", name=connection.name)
+                await self._after(room, Outcome(announce=announce, changed=True))
         connection.send({"type": "hint", "room": room.id, "step": step})
 
     async def undo(self, connection: Connection, message: dict[str, Any]) -> None:
@@ -445,6 +456,7 @@ class Hub:
         self._lobby = None
         self._quiet.pop(room.id, None)
         self._finished.pop(room.id, None)
+        self._hints.forget(room.id)
         clock = self._clocks.pop(room.id, None)
         if clock is not None:
             clock[1].cancel()
@@ -477,13 +489,16 @@ class Hub:
                 return True
         return False
 
-    async def _think(self, bot: Player, room: Room, seat: int) -> str:
-        """A computer player's step, thought out in the bounded pool (the event loop never thinks)."""
+    async def _think(self, bot: Player, room: Room, seat: int, kind: Kind | None = None) -> str:
+        """A computer player's step, thought out in the bounded pool (the event loop never thinks); by default
+        as urgent as the room's kind of game (:class:`~cafe.server.thinking.Kind`)."""
         game = room.game
         assert game is not None
         view, legal = game.view(seat), game.legal_steps()
+        if kind is None:
+            kind = Kind.PLAYING if any(s.player is not None for s in room.seats) else Kind.SPECTACLE
         try:
-            step = await asyncio.get_running_loop().run_in_executor(self._thinkers, bot.choose, view, legal)
+            step = await self._thinkers.run(kind, bot.choose, view, legal)
         except Exception:  # a failing computer player must not stop the room: a legal step instead
             log.exception("computer player %s failed in room %s; it plays a legal step instead", bot.name, room.id)
             step = legal[0]

@@ -15,6 +15,7 @@ class Limits:
     turn_seconds: float = 300.0  # a person's turn lasting longer is played by a computer player (0: no clock)
     bot_delay: float = 0.3  # seconds a computer player waits before its step, so that people can follow
     thinkers: int = 2  # computer players thinking at once (the rest wait their turn)
+    side_thinkers: int = 1  # of those, threads that hints and games of computer players only may use at once
     rate: float = 20.0  # messages a second one connection may send on average ...
     burst: int = 40  # ... and at most this many at once
     send_buffer: int = 1_000_000  # bytes waiting to go out to one connection; past that it is dropped
@@ -24,7 +25,7 @@ class Limits:
     request_seconds: float = 5.0  # an HTTP request (or handshake) must arrive whole this soon
     hello_seconds: float = 10.0  # a WebSocket that has not said hello this long after opening is closed
     max_rooms: int = 1000  # rooms waiting or playing at once in one process
-    rooms_per_player: int = 3  # waiting rooms one person may host at once
+    rooms_per_player: int = 3  # rooms one person may host at once, waiting or playing
     lobby_rooms: int = 200  # rooms a lobby message lists at most (waiting ones first, newest first)
     rules_bytes: int = 1024  # a room's rules object, as JSON
     waiting_seconds: float = 600.0  # a room where no person has been this long closes (or, playing, is abandoned)
@@ -35,6 +36,7 @@ class Limits:
     replays_per_address: int = 2  # finished games' replays computed at once for one address
     replay_cache: int = 512  # finished games' replays and positions kept computed (they never change)
     analysts: int = 1  # worker processes analysing finished games (games wait their turn in a queue)
+    analysis_queue: int = 20  # finished games waiting for their analysis at most (one per person and address)
     analysis_budget: int = 64  # the analyser's iterations below each candidate turn (docs/analysis.md)
     hint_seconds: float = 1.0  # the strongest level's thinking time for a hint
 

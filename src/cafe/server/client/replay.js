@@ -3,7 +3,7 @@
 
 import { drawBoard, markSteps } from "./board.js";
 import { h, replace, rulesText, signed } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { language, t, tn } from "./i18n.js";
 import { editionName } from "./lobby.js";
 
 // How the analysis judges a turn, in words (cafe.ai.analysis)
@@ -161,7 +161,8 @@ export class ReplayView {
           h("td", {}, p.mistake), h("td", {}, p.blunder)))));
     }
     if (status.state === "none") {
-      return h("button", { class: "go analyse", onclick: () => this.request() }, t("Analyse this game"));
+      return h("div", {}, h("button", { class: "go analyse", onclick: () => this.request() }, t("Analyse this game")),
+        status.problem ? h("p", { class: "problem", role: "alert" }, status.problem) : null);
     }
     const line = status.state === "queued"
       ? tn("Waiting for the analysis: {n} game before this one (games are analysed one at a time).",
@@ -171,8 +172,10 @@ export class ReplayView {
   }
 
   async request() {
-    const answer = await fetch(`/games/${this.id}/analysis`, { method: "POST" });
-    this.track(await answer.json());
+    // the token makes a player of the game go first in the queue; a full queue says why in the reader's language
+    const answer = await fetch(`/games/${this.id}/analysis?lang=${language()}`, { method: "POST", headers: asker() });
+    const status = await answer.json();
+    this.track(answer.ok ? status : { state: "none", problem: status.error });
   }
 
   track(status) {
