@@ -197,8 +197,11 @@ class Hub:
     # ------------------------------------------------------------------ handlers
 
     async def hello(self, connection: Connection, message: dict[str, Any]) -> None:
+        """Sign the connection in. Every field is checked before anything changes: a refused hello leaves the
+        connection unsigned and takes no name."""
         if connection.player is not None:
             raise ProtocolError("hello", T("this connection has said hello already"))
+        language = _language(message)
         token = message.get("token")
         if token is not None:
             if not isinstance(token, str) or len(token) > 100:
@@ -215,7 +218,7 @@ class Hub:
             player = self.store.add_player(name, token)
         connection.player, connection.name = player, name
         connection.pictures = message.get("svg") is True
-        await self.language(connection, message)
+        connection.language = language or connection.language
         await self.broker.arrive(player)
         connection.send({"type": "welcome", "player": player, "name": name, "token": token})
         await self.lobby(connection, {})
@@ -227,8 +230,7 @@ class Hub:
 
     async def language(self, connection: Connection, message: dict[str, Any]) -> None:
         """The language of this person's messages (a tag like ``de`` or ``cs-CZ``; English if none is ours)."""
-        if message.get("lang") is not None:
-            connection.language = pick([fields.text(message, "lang", 35)])
+        connection.language = _language(message) or connection.language
 
     async def _name_in_use(self, name: str) -> bool:
         """Whether a person with this name is connected, or holds a seat in a room here."""
@@ -610,6 +612,11 @@ class Hub:
         if room is None:
             raise ProtocolError("room", T("no room '{room}'", room=str(room_id)[:16]))
         return room
+
+
+def _language(message: dict[str, Any]) -> str | None:
+    """The language a message asks for in ``lang`` (None: it does not say), or a ProtocolError."""
+    return None if message.get("lang") is None else pick([fields.text(message, "lang", 35)])
 
 
 def player_of(connection: Connection) -> int:
