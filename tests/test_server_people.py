@@ -11,7 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from cafe.server.app import create_app
-from test_server import OPEN, Person, close_all, open_room, served
+from test_server import OPEN, Person, close_all, served
 
 
 @pytest.fixture
@@ -60,3 +60,50 @@ def test_a_hello_with_a_token_refused_for_its_language_leaves_the_owner_present(
     assert taken["code"] == "name"
     bob.send({"type": "lobby"})
     assert bob.expect("lobby")["type"] == "lobby"
+
+
+# ---------------------------------------------------------------------- names others can tell apart
+
+INVISIBLE = ["\u034f", "\ufe0f", "\ufe00", "\u3164", "\uffa0", "\u115f", "\u2800", "\u17b5"]  # not in category C
+DOUBLES = [
+    *(f"A{hidden}nn" for hidden in INVISIBLE),
+    *(f"Ann{hidden}" for hidden in INVISIBLE),
+    "\u0410nn",  # a Cyrillic A
+    "\u0391nn",  # a Greek Alpha
+    "\uff21\uff4e\uff4e",  # fullwidth
+    "ANN",
+]
+BOTS = ["Ann (b\u043et)", "Ann \uff42\uff4f\uff54", "Ann b\u034fot", "Ann B\u03bfT", "easy bot 2"]
+HONEST = [  # Latin with accents, Chinese, Greek, Cyrillic, Japanese, Korean, and a few punctuation marks
+    "J\u00fcrgen", "Am\u00e9lie", "\u017dofie", "\u674e\u96f7", "\u0399\u03c9\u03ac\u03bd\u03bd\u03b7\u03c2",
+    "\u0418\u0432\u0430\u043d", "\u7530\u4e2d\u3055\u3093", "\uae40\ubbfc\uc218", "O'Brien", "Jean-Luc 2",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", DOUBLES)
+def test_a_name_that_looks_like_a_connected_ones_is_refused(quick: TestClient, name: str) -> None:
+    Person(quick, "Ann")
+    _, answer = refused(quick, {"name": name})
+    _, german = refused(quick, {"name": name, "lang": "de"})
+    assert answer["code"] == german["code"] == "name" and german["message"] != answer["message"], answer
+
+
+@pytest.mark.parametrize("name", BOTS)
+def test_a_name_that_looks_like_a_computer_players_is_refused(quick: TestClient, name: str) -> None:
+    _, answer = refused(quick, {"name": name, "lang": "fr"})
+    assert answer["code"] == "name" and ("bot" in answer["message"] or "U+" in answer["message"]), answer
+
+
+def test_invisible_and_mixed_names_are_refused_saying_why(quick: TestClient) -> None:
+    for hidden in INVISIBLE:
+        _, answer = refused(quick, {"name": f"Ma{hidden}x"})
+        assert f"U+{ord(hidden):04X}" in answer["message"], answer
+    _, answer = refused(quick, {"name": "Ma\u0445"})  # a Cyrillic x at the end of a Latin name
+    assert "one script" in answer["message"]
+
+
+def test_honest_names_in_many_scripts_pass(quick: TestClient) -> None:
+    for name in HONEST:
+        person = Person(quick, name)
+        assert person.expect("lobby")["type"] == "lobby"
+        assert quick.get(f"/players/{person.player}.json").json()["name"] == name

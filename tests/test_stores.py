@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from cafe.server.postgres import MIGRATIONS, PostgresStore, migrate
+from cafe.server.store import MIGRATIONS as SQLITE_MIGRATIONS
 from cafe.server.store import Ending, Rating, RoomRow, SeatRow, SQLiteStore, StepConflict, Store
 from servers import fresh_database
 
@@ -98,6 +99,7 @@ def test_an_abandoned_game_keeps_its_record_without_ratings(store: Store) -> Non
 def test_players_are_found_by_name_and_unused_ones_forgotten(store: Store) -> None:
     ann, seated, rated, dee = (store.add_player(name, name) for name in ("Ann", "Bob", "Cy", "Dee"))
     assert store.players_named("ANN") == [ann] and store.players_named("Eve") == []
+    assert store.players_named("\u0410nn") == [ann]  # a Cyrillic A: the same name to the eye
     store.add_room(RoomRow("r1", "t", "board", "printed", seated, "waiting", 1, (SeatRow(0, "Bob", seated),), ()))
     store.finish_game("r1", Ending({}, {rated: Rating(25.0, 8.0, 1)}))
     assert store.forget_players(0.0) == 0  # made after that moment
@@ -118,6 +120,32 @@ def test_a_waiting_room_can_be_dropped_but_not_a_started_one(store: Store) -> No
     assert [r.id for r in store.open_rooms()] == ["r2"] and len(store.open_rooms()[0].seats) == 2
     assert store.load_room("r1") is None
     assert store.load_room("r2") == store.open_rooms()[0]
+
+
+def test_an_older_sqlite_databases_name_keys_become_confusable_skeletons(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "cafe.sqlite3")
+    ann = store.add_player("Ann", "a")
+    store._db.execute("UPDATE players SET name_key = 'ann-before'")  # as the key was kept before
+    store._db.execute(f"PRAGMA user_version = {len(SQLITE_MIGRATIONS) - 1}")
+    store.close()
+    store = SQLiteStore(tmp_path / "cafe.sqlite3")
+    assert store.players_named("\u0410nn") == [ann]
+    store.close()
+
+
+@pytest.mark.services
+def test_an_older_postgresql_databases_name_keys_become_confusable_skeletons() -> None:
+    import psycopg
+
+    with fresh_database() as url:
+        store = PostgresStore(url)
+        ann = store.add_player("Ann", "a")
+        with psycopg.connect(url, autocommit=True) as db:
+            db.execute("UPDATE players SET name_key = 'ann-before'")  # as the key was kept before
+            db.execute("UPDATE cafe_schema SET version = %s", (len(MIGRATIONS) - 1,))
+            assert migrate(db) == len(MIGRATIONS)
+        assert store.players_named("\u0410nn") == [ann]
+        store.close()
 
 
 @pytest.mark.services

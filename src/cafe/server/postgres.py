@@ -10,11 +10,13 @@ processes starting together do not race.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
 
+from cafe.server.names import key as name_key
 from cafe.server.store import (
     PLAYED_GAMES,
     UNUSED_PLAYERS,
@@ -24,12 +26,20 @@ from cafe.server.store import (
     RoomRow,
     SeatRow,
     StepConflict,
-    name_key,
     token_hash,
 )
 
-# Each entry upgrades the schema of the one before; a database records how many it has had.
-MIGRATIONS: list[str] = [
+
+def rekey(db: psycopg.Connection[Any]) -> None:
+    """Every player's name key computed anew (:func:`~cafe.server.store.name_key`)."""
+    players = db.execute("SELECT id, name FROM players").fetchall()
+    with db.cursor() as cursor:
+        cursor.executemany("UPDATE players SET name_key = %s WHERE id = %s", [(name_key(n), i) for i, n in players])
+
+
+# Each entry upgrades the schema of the one before (SQL, or Python where SQL cannot); a database records how many
+# it has had.
+MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     """
     CREATE TABLE players (
         id BIGSERIAL PRIMARY KEY,
@@ -93,6 +103,7 @@ MIGRATIONS: list[str] = [
     CREATE INDEX results_player ON results (player, at);
     """,
     "ALTER TABLE rooms ADD COLUMN hints BOOLEAN NOT NULL DEFAULT false",
+    rekey,  # the key became the confusable skeleton (UTS #39), which only Python computes
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -104,8 +115,11 @@ def migrate(db: psycopg.Connection[Any]) -> int:
         db.execute("CREATE TABLE IF NOT EXISTS cafe_schema (version INTEGER NOT NULL)")
         row = db.execute("SELECT version FROM cafe_schema").fetchone()
         version = 0 if row is None else int(row[0])
-        for statement in MIGRATIONS[version:]:
-            db.execute(statement.encode())
+        for migration in MIGRATIONS[version:]:
+            if isinstance(migration, str):
+                db.execute(migration.encode())
+            else:
+                migration(db)
         if row is None:
             db.execute("INSERT INTO cafe_schema (version) VALUES (%s)", (len(MIGRATIONS),))
         else:

@@ -23,8 +23,9 @@ from cafe.i18n import N_, T, Text
 from cafe.options import make_rules
 from cafe.record import Record
 from cafe.server.matches import Match
+from cafe.server.names import key as name_key
 from cafe.server.ratings import rated_update, shown
-from cafe.server.store import Ending, Result, RoomRow, SeatRow, StepConflict, Store, name_key
+from cafe.server.store import Ending, Result, RoomRow, SeatRow, StepConflict, Store
 from cafe.steps import parse_step
 from cafe.svg import view_svg
 

@@ -15,11 +15,12 @@ import hashlib
 import json
 import sqlite3
 import time
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
+
+from cafe.server.names import key as name_key
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -94,6 +95,7 @@ MIGRATIONS = [
     "place INTEGER NOT NULL, rating_before REAL, rating_after REAL, at REAL NOT NULL, PRIMARY KEY (room, player))",
     "CREATE INDEX IF NOT EXISTS results_player ON results (player, at)",
     "ALTER TABLE rooms ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",
+    "UPDATE players SET name_key = name_key(name)",  # the key became the confusable skeleton (UTS #39)
 ]
 
 
@@ -114,11 +116,6 @@ PLAYED_GAMES = (
 
 class StepConflict(Exception):
     """Step N of a room is already stored: another server process appended it first (optimistic concurrency)."""
-
-
-def name_key(name: str) -> str:
-    """What makes two names the same name: case and Unicode normalisation aside ('ANN' is 'Ann')."""
-    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def token_hash(token: str) -> str:
