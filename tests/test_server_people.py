@@ -11,7 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from cafe.server.app import create_app
-from test_server import OPEN, Person, close_all, served
+from test_server import OPEN, Person, close_all, open_room, served
 
 
 @pytest.fixture
@@ -73,7 +73,7 @@ DOUBLES = [
     "\uff21\uff4e\uff4e",  # fullwidth
     "ANN",
 ]
-BOTS = ["Ann (b\u043et)", "Ann \uff42\uff4f\uff54", "Ann b\u034fot", "Ann B\u03bfT", "easy bot 2"]
+BOTS = ["Ann (b\u043et)", "Ann \uff42\uff4f\uff54", "Ann b\u034fot", "Ann B\u03bfT"]
 HONEST = [  # Latin with accents, Chinese, Greek, Cyrillic, Japanese, Korean, and a few punctuation marks
     "J\u00fcrgen", "Am\u00e9lie", "\u017dofie", "\u674e\u96f7", "\u0399\u03c9\u03ac\u03bd\u03bd\u03b7\u03c2",
     "\u0418\u0432\u0430\u043d", "\u7530\u4e2d\u3055\u3093", "\uae40\ubbfc\uc218", "O'Brien", "Jean-Luc 2",
@@ -94,16 +94,57 @@ def test_a_name_that_looks_like_a_computer_players_is_refused(quick: TestClient,
     assert answer["code"] == "name" and ("bot" in answer["message"] or "U+" in answer["message"]), answer
 
 
-def test_invisible_and_mixed_names_are_refused_saying_why(quick: TestClient) -> None:
+def test_invisible_and_mixed_names_are_refused_saying_why_and_honest_ones_pass(quick: TestClient) -> None:
     for hidden in INVISIBLE:
         _, answer = refused(quick, {"name": f"Ma{hidden}x"})
         assert f"U+{ord(hidden):04X}" in answer["message"], answer
     _, answer = refused(quick, {"name": "Ma\u0445"})  # a Cyrillic x at the end of a Latin name
     assert "one script" in answer["message"]
-
-
-def test_honest_names_in_many_scripts_pass(quick: TestClient) -> None:
-    for name in HONEST:
+    for name in HONEST:  # while honest names in many scripts pass
         person = Person(quick, name)
         assert person.expect("lobby")["type"] == "lobby"
         assert quick.get(f"/players/{person.player}.json").json()["name"] == name
+
+
+# ---------------------------------------------------------------------- a rated game someone leaves
+
+
+@pytest.mark.parametrize("goes", ["/leave", "away"])
+def test_who_leaves_a_rated_game_losing_is_rated_as_it_finishes(quick: TestClient, goes: str) -> None:
+    ann, bob, room = open_room(quick, "cards")
+    while ann.latest is None or len(ann.latest["seats"]) < 2:  # Bob's seat
+        ann.room()
+    ann.say(room, "/start")
+    people = {0: ann, 1: bob}
+    state = ann.room(status="playing")
+    while state["view"]["scores"][1] >= state["view"]["scores"][0]:  # the two play until Bob is behind
+        assert state["status"] == "playing", "Bob was never behind"
+        mover = people[state["view"]["current_player"]]
+        mine = mover.at(state["plies"])
+        mover.send({"type": "step", "room": room, "step": mine["legal"][0], "plies": mine["plies"]})
+        state = ann.at(state["plies"] + 1)
+    if goes == "/leave":
+        bob.say(room, "/leave")
+    else:
+        bob.close()  # and stays away: a computer player takes over
+    while not ann.room()["seats"][1]["bot"]:
+        pass
+    asked = False
+    state = ann.latest
+    while state["status"] == "playing":  # Ann plays on against the computer player in Bob's seat
+        if state["legal"]:
+            assert state["hints"] is False  # the game is still rated: no hints
+            if not asked:
+                ann.send({"type": "hint", "room": room})
+                assert "rated" in ann.expect("error", code="refused")["message"]
+                asked = True
+            ann.send({"type": "step", "room": room, "step": state["legal"][0], "plies": state["plies"]})
+        state = ann.room()
+    assert asked
+    board = {row["name"]: row for row in quick.get("/leaderboard").json()}
+    assert sorted(board) == ["Ann", "Bob"] and board["Ann"]["games"] == board["Bob"]["games"] == 1
+    for person in (ann, bob):
+        games = quick.get(f"/players/{person.player}.json").json()["games"]
+        assert [g["room"] for g in games] == [room] and games[0]["rating_after"] is not None
+    replay = quick.get(f"/games/{room}.json", headers={"X-Cafe-Token": bob.token}).json()
+    assert replay["you"] == 1  # Bob's own seat, his hand shown to him in the replay

@@ -33,7 +33,7 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
         known = hub().store.player_by_token(token) if token and row is not None else None
         if known is None or row is None:
             return None
-        return next((s.seat for s in row.seats if s.player == known[0]), None)
+        return next((s.seat for s in row.seats if s.person == known[0]), None)
 
     async def game(request: Request) -> Response:
         room, record = finished(request)

@@ -104,6 +104,7 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     """,
     "ALTER TABLE rooms ADD COLUMN hints BOOLEAN NOT NULL DEFAULT false",
     rekey,  # the key became the confusable skeleton (UTS #39), which only Python computes
+    "ALTER TABLE seats ADD COLUMN left_by BIGINT",
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -178,8 +179,8 @@ class PostgresStore:
         self._db.execute("DELETE FROM seats WHERE room = %s", (room,))
         with self._db.cursor() as cursor:
             cursor.executemany(
-                "INSERT INTO seats (room, seat, player, bot, name) VALUES (%s, %s, %s, %s, %s)",
-                [(room, s.seat, s.player, s.bot, s.name) for s in seats],
+                "INSERT INTO seats (room, seat, player, bot, name, left_by) VALUES (%s, %s, %s, %s, %s, %s)",
+                [(room, s.seat, s.player, s.bot, s.name, s.left_by) for s in seats],
             )
 
     def start_room(self, room: str) -> None:
@@ -190,8 +191,8 @@ class PostgresStore:
 
     def replace_seat(self, room: str, seat: SeatRow) -> None:
         self._db.execute(
-            "UPDATE seats SET player = %s, bot = %s, name = %s WHERE room = %s AND seat = %s",
-            (seat.player, seat.bot, seat.name, room, seat.seat),
+            "UPDATE seats SET player = %s, bot = %s, name = %s, left_by = %s WHERE room = %s AND seat = %s",
+            (seat.player, seat.bot, seat.name, seat.left_by, room, seat.seat),
         )
 
     def set_host(self, room: str, player: int) -> None:
@@ -275,12 +276,12 @@ class PostgresStore:
             f"SELECT {columns} FROM rooms WHERE {where} ORDER BY created".encode(), args
         ).fetchall()
         seats: dict[str, list[SeatRow]] = {}
-        for room, seat, player, bot, name in self._db.execute(
-            "SELECT seats.room, seat, player, bot, seats.name FROM seats JOIN rooms ON rooms.id = seats.room "
+        for room, seat, player, bot, name, left_by in self._db.execute(
+            "SELECT seats.room, seat, player, bot, seats.name, left_by FROM seats JOIN rooms ON rooms.id = seats.room "
             f"WHERE {where} ORDER BY seats.room, seat".encode(),
             args,
         ):
-            seats.setdefault(room, []).append(SeatRow(seat, name, player, bot))
+            seats.setdefault(room, []).append(SeatRow(seat, name, player, bot, left_by))
         steps: dict[str, list[str]] = {}
         for room, step in self._db.execute(
             f"SELECT steps.room, step FROM steps JOIN rooms ON rooms.id = steps.room WHERE {where} "
