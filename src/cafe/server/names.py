@@ -54,11 +54,10 @@ def clean(raw: str) -> str:
         raise ProtocolError("name", T("'bot' is kept for the names of computer players: choose another name"))
     stray = next((c for c in name if not ALLOWED.fullmatch(c)), None)
     if stray is not None:
-        raise ProtocolError(
-            "name",
-            T("a name has letters, digits, spaces and - ' . _ only: '{char}' (U+{code}) is not allowed",
-              char=stray, code=f"{ord(stray):04X}"),
-        )  # fmt: skip
+        code = f"{ord(stray):04X}"
+        only = T("a name has letters, digits, spaces and - ' . _ only: '{char}' (U+{code}) is not allowed",
+                 char=stray, code=code)  # fmt: skip
+        raise ProtocolError("name", only)
     if not any(c.isalnum() for c in name):
         raise ProtocolError("name", T("a name needs letters or digits that can be seen"))
     scripts = {alias(c) for c in name} - NEUTRAL
