@@ -73,7 +73,7 @@ DOUBLES = [
     "\uff21\uff4e\uff4e",  # fullwidth
     "ANN",
 ]
-BOTS = ["Ann (b\u043et)", "Ann \uff42\uff4f\uff54", "Ann b\u034fot", "Ann B\u03bfT"]
+BOTS = ["Ann (b\u043et)", "Ann \uff42\uff4f\uff54", "Ann b\u034fot", "Ann B\u03bfT", "Ann b0t"]
 HONEST = [  # Latin with accents, Chinese, Greek, Cyrillic, Japanese, Korean, and a few punctuation marks
     "J\u00fcrgen", "Am\u00e9lie", "\u017dofie", "\u674e\u96f7", "\u0399\u03c9\u03ac\u03bd\u03bd\u03b7\u03c2",
     "\u0418\u0432\u0430\u043d", "\u7530\u4e2d\u3055\u3093", "\uae40\ubbfc\uc218", "O'Brien", "Jean-Luc 2",

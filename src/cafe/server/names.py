@@ -68,9 +68,10 @@ def clean(raw: str) -> str:
 
 def key(name: str) -> str:
     """What makes two names one: the same UTS #39 skeleton, case and compatibility forms aside ('ANN', 'Ann' with
-    a Cyrillic A, and 'Ann' in fullwidth letters are 'Ann')."""
+    a Cyrillic A, and 'Ann' in fullwidth letters are 'Ann'). Case is folded before and after: a prototype may
+    be a capital ('0' looks like 'O', so 'B0b' is 'Bob')."""
     folded = unicodedata.normalize("NFKC", name).casefold()
-    return skeleton(folded)
+    return skeleton(skeleton(folded).casefold())
 
 
 def skeleton(text: str) -> str:
