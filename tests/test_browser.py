@@ -62,7 +62,8 @@ def test_two_people_and_a_bot_play_a_whole_game_in_the_browser(cafe: str, browse
 
     bob.fill("input[name=chat]", "Good luck, Ann!")
     bob.press("input[name=chat]", "Enter")
-    expect(ann.locator(".chat-lines")).to_contain_text("Bob: Good luck, Ann!")
+    expect(ann.locator(".chat-lines")).to_contain_text(re.compile(r"Bob #\d+: Good luck, Ann!"))
+    expect(ann.locator(".chat-lines .speaker").last).to_have_text(re.compile(r"#\d+"))  # the server's, not typed
 
     people = {"Ann": ann, "Bob": bob}
     refused = undone = reloaded = False

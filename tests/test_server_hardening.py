@@ -287,8 +287,9 @@ def test_names_are_cleaned_unique_and_not_a_computer_players(quick: TestClient) 
         with quick.websocket_connect("/ws") as socket:
             socket.send_json({"type": "hello", "name": name})
             assert socket.receive_json()["code"] == code, name
-    mallory = Person(quick, "\u202eAnn\u202c a")  # the right-to-left override is dropped
-    assert mallory.expect("lobby") and mallory.token
+    with quick.websocket_connect("/ws") as socket:  # a right-to-left override is refused, not hidden
+        socket.send_json({"type": "hello", "name": "\u202eAnn\u202c a"})
+        assert "U+202E" in socket.receive_json()["message"]
     assert quick.get("/health").status_code == 200
     ann.send({"type": "create", "edition": "board"})
     room = ann.room()["id"]

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from cafe.server.postgres import MIGRATIONS, PostgresStore, migrate
+from cafe.server.store import MIGRATIONS as SQLITE_MIGRATIONS
 from cafe.server.store import Ending, Rating, RoomRow, SeatRow, SQLiteStore, StepConflict, Store
 from servers import fresh_database
 
@@ -51,12 +52,13 @@ def test_a_room_its_seats_and_steps_come_back_as_they_were(store: Store) -> None
     for n, step in enumerate(["USAm@h3", "stop", "GERf@bar"]):
         store.add_step("r1", n, n % 2, step)
     store.remove_step("r1", 2)
-    store.replace_seat("r1", SeatRow(0, "Ann (bot)", bot="medium"))
+    store.replace_seat("r1", SeatRow(0, "Ann (bot)", bot="medium", left_by=1))
     store.set_match("r1", {"best_of": 5, "game": 1})
     (row,) = store.open_rooms()
     assert row.rules == {"preset": "printed", "regulars": True} and row.seed == 1 << 61 and row.host == 2
     assert row.status == "playing" and row.steps == ("USAm@h3", "stop") and row.match == {"best_of": 5, "game": 1}
-    assert row.seats == (SeatRow(0, "Ann (bot)", bot="medium"), SeatRow(1, "Easy bot 2", bot="easy"))
+    assert row.seats == (SeatRow(0, "Ann (bot)", bot="medium", left_by=1), SeatRow(1, "Easy bot 2", bot="easy"))
+    assert row.seats[0].person == 1  # Ann left her seat to a computer player: she is rated as it finishes
 
 
 def test_two_appends_of_the_same_step_cannot_both_succeed(store: Store) -> None:
@@ -96,12 +98,14 @@ def test_an_abandoned_game_keeps_its_record_without_ratings(store: Store) -> Non
 
 
 def test_players_are_found_by_name_and_unused_ones_forgotten(store: Store) -> None:
-    ann, seated, rated, dee = (store.add_player(name, name) for name in ("Ann", "Bob", "Cy", "Dee"))
+    ann, seated, rated, dee, left = (store.add_player(name, name) for name in ("Ann", "Bob", "Cy", "Dee", "Eli"))
     assert store.players_named("ANN") == [ann] and store.players_named("Eve") == []
-    store.add_room(RoomRow("r1", "t", "board", "printed", seated, "waiting", 1, (SeatRow(0, "Bob", seated),), ()))
+    assert store.players_named("\u0410nn") == [ann]  # a Cyrillic A: the same name to the eye
+    seats = (SeatRow(0, "Bob", seated), SeatRow(1, "Eli (bot)", bot="medium", left_by=left))
+    store.add_room(RoomRow("r1", "t", "board", "printed", seated, "waiting", 1, seats, ()))
     store.finish_game("r1", Ending({}, {rated: Rating(25.0, 8.0, 1)}))
     assert store.forget_players(0.0) == 0  # made after that moment
-    assert store.forget_players(time.time() + 1) == 2  # Ann and Dee never sat, hosted or were rated
+    assert store.forget_players(time.time() + 1) == 2  # Ann and Dee never sat, hosted or were rated (Eli sat)
     assert store.player_by_token("Ann") is None and store.player_by_token("Dee") is None
     assert store.player_by_token("Bob") == (seated, "Bob") and store.player_by_token("Cy") == (rated, "Cy")
     assert store.players_named("Dee") == [] and dee not in store.ratings([dee])
@@ -118,6 +122,34 @@ def test_a_waiting_room_can_be_dropped_but_not_a_started_one(store: Store) -> No
     assert [r.id for r in store.open_rooms()] == ["r2"] and len(store.open_rooms()[0].seats) == 2
     assert store.load_room("r1") is None
     assert store.load_room("r2") == store.open_rooms()[0]
+
+
+def test_an_older_sqlite_databases_name_keys_become_confusable_skeletons(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "cafe.sqlite3")
+    ann = store.add_player("Ann", "a")
+    store._db.execute("UPDATE players SET name_key = 'ann-before'")  # as the database was before the skeletons
+    store._db.execute("ALTER TABLE seats DROP COLUMN left_by")
+    store._db.execute(f"PRAGMA user_version = {len(SQLITE_MIGRATIONS) - 2}")
+    store.close()
+    store = SQLiteStore(tmp_path / "cafe.sqlite3")
+    assert store.players_named("\u0410nn") == [ann]
+    store.close()
+
+
+@pytest.mark.services
+def test_an_older_postgresql_databases_name_keys_become_confusable_skeletons() -> None:
+    import psycopg
+
+    with fresh_database() as url:
+        store = PostgresStore(url)
+        ann = store.add_player("Ann", "a")
+        with psycopg.connect(url, autocommit=True) as db:
+            db.execute("UPDATE players SET name_key = 'ann-before'")  # as the database was before the skeletons
+            db.execute("ALTER TABLE seats DROP COLUMN left_by")
+            db.execute("UPDATE cafe_schema SET version = %s", (len(MIGRATIONS) - 2,))
+            assert migrate(db) == len(MIGRATIONS)
+        assert store.players_named("\u0410nn") == [ann]
+        store.close()
 
 
 @pytest.mark.services

@@ -99,7 +99,7 @@ def _take_language(argv: list[str]) -> tuple[list[str], str | None]:
 COMMAND_EXTRA = {"serve": "serve", "arena": "arena", "play": "play", "selfplay": "cluster", "train": "arena"}
 EXTRAS = {
     "master": {"numpy"},
-    "serve": {"uvicorn", "starlette", "openskill", "numpy"},
+    "serve": {"uvicorn", "starlette", "openskill", "numpy", "regex", "confusable_homoglyphs"},
     "arena": {"rich", "matplotlib", "openskill", "numpy"},
     "play": {"textual", "rich", "numpy"},
     "scale": {"psycopg", "redis"},

@@ -1,18 +1,14 @@
 """What a client sends, checked at the edge: every field has its type and length, every string is
-proper Unicode, and a person's name is one that others can tell apart (docs/protocol.md)."""
+proper Unicode (a person's name is checked in :mod:`cafe.server.names`; docs/protocol.md)."""
 
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 from typing import Any
 
 from cafe.i18n import T, Text
 
-MAX_NAME = 24
 MAX_DEPTH = 8  # nesting of a message's objects and lists
-RESERVED = re.compile(r"\bbot\b", re.IGNORECASE)  # computer players are named "Easy bot 2", "Ann (bot)"
 
 
 class ProtocolError(Exception):
@@ -22,6 +18,7 @@ class ProtocolError(Exception):
         super().__init__(message.render("en"))
         self.code = code
         self.text = message
+        self.language: str | None = None  # of the answer, when not the connection's (a refused hello's own)
 
 
 def parse(text: str, limit: int) -> dict[str, Any]:
@@ -78,20 +75,3 @@ def plies(message: dict[str, Any]) -> int | None:
     if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
         raise ProtocolError("step", T("'plies' is the number of steps seen, an integer"))
     return value
-
-
-def name(message: dict[str, Any]) -> str:
-    """A person's name: Unicode NFC, no control or format characters (right-to-left overrides, zero-width
-    spaces), spaces collapsed, not empty after that, and not a computer player's."""
-    raw = message.get("name")
-    if not isinstance(raw, str):
-        raise ProtocolError("field", T("'name' must be a non-empty string"))
-    kept = "".join(c for c in unicodedata.normalize("NFC", raw) if not unicodedata.category(c).startswith("C"))
-    cleaned = " ".join(kept.split())
-    if not cleaned:
-        raise ProtocolError("name", T("a name needs letters or digits that can be seen"))
-    if len(cleaned) > MAX_NAME:
-        raise ProtocolError("name", T("a name has at most {n} characters", n=MAX_NAME))
-    if RESERVED.search(cleaned):
-        raise ProtocolError("name", T("'bot' is kept for the names of computer players: choose another name"))
-    return cleaned

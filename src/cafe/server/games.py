@@ -139,4 +139,4 @@ def seat_of(player: int | None, row: RoomRow | None) -> int | None:
     """The seat ``player`` had in the game of ``row``, if any."""
     if player is None or row is None:
         return None
-    return next((s.seat for s in row.seats if s.player == player), None)
+    return next((s.seat for s in row.seats if s.person == player), None)

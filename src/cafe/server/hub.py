@@ -29,7 +29,7 @@ from cafe.ai.levels import make_player, strongest
 from cafe.errors import CafeError
 from cafe.i18n import T, Text, pick
 from cafe.options import make_rules, rules_to_json
-from cafe.server import fields
+from cafe.server import fields, names
 from cafe.server.analyses import Analyses
 from cafe.server.broker import Broker, Event, LocalBroker
 from cafe.server.fields import ProtocolError
@@ -188,7 +188,8 @@ class Hub:
             await handler(self, connection, message)
         except ProtocolError as error:
             self.counters["rejected"] += 1
-            connection.send({"type": "error", "code": error.code, "message": error.text.render(connection.language)})
+            said = error.text.render(error.language or connection.language)
+            connection.send({"type": "error", "code": error.code, "message": said})
         except Exception:  # a fault of the server's own: logged, answered, and the connection lives on
             log.exception("message %r failed", text[:200])
             self.counters["rejected"] += 1
@@ -198,25 +199,19 @@ class Hub:
     # ------------------------------------------------------------------ handlers
 
     async def hello(self, connection: Connection, message: dict[str, Any]) -> None:
+        """Sign the connection in. Every field is checked before anything changes: a refused hello leaves the
+        connection unsigned and takes no name."""
         if connection.player is not None:
             raise ProtocolError("hello", T("this connection has said hello already"))
-        token = message.get("token")
-        if token is not None:
-            if not isinstance(token, str) or len(token) > 100:
-                raise ProtocolError("token", T("a token is the string the server gave you"))
-            known = self.store.player_by_token(token)
-            if known is None:
-                raise ProtocolError("token", T("unknown token: say hello with a name to start afresh"))
-            player, name = known
-        else:
-            name = fields.name(message)
-            if await self._name_in_use(name):
-                raise ProtocolError("name", T("'{name}' is someone else's name here now: choose another", name=name))
-            token = secrets.token_urlsafe(24)
-            player = self.store.add_player(name, token)
+        language = _language(message)
+        try:
+            player, name, token = await self._who(message)
+        except ProtocolError as error:
+            error.language = language  # refused in the language the hello asked for
+            raise
         connection.player, connection.name = player, name
         connection.pictures = message.get("svg") is True
-        await self.language(connection, message)
+        connection.language = language or connection.language
         await self.broker.arrive(player)
         connection.send({"type": "welcome", "player": player, "name": name, "token": token})
         await self.lobby(connection, {})
@@ -226,10 +221,26 @@ class Hub:
                 self._send_room(connection, room)
                 self._wake_bot(room)  # in case the process that woke it has gone, or nobody was there
 
+    async def _who(self, message: dict[str, Any]) -> tuple[int, str, str]:
+        """The player a hello names, by its token or as a new player with a name nobody here has now (made only
+        once everything is checked): the player, their name and their token."""
+        token = message.get("token")
+        if token is not None:
+            if not isinstance(token, str) or len(token) > 100:
+                raise ProtocolError("token", T("a token is the string the server gave you"))
+            known = self.store.player_by_token(token)
+            if known is None:
+                raise ProtocolError("token", T("unknown token: say hello with a name to start afresh"))
+            return *known, token
+        name = names.name(message)
+        if await self._name_in_use(name):
+            raise ProtocolError("name", T("'{name}' is someone else's name here now: choose another", name=name))
+        token = secrets.token_urlsafe(24)
+        return self.store.add_player(name, token), name, token
+
     async def language(self, connection: Connection, message: dict[str, Any]) -> None:
         """The language of this person's messages (a tag like ``de`` or ``cs-CZ``; English if none is ours)."""
-        if message.get("lang") is not None:
-            connection.language = pick([fields.text(message, "lang", 35)])
+        connection.language = _language(message) or connection.language
 
     async def _name_in_use(self, name: str) -> bool:
         """Whether a person with this name is connected, or holds a seat in a room here."""
@@ -625,6 +636,11 @@ class Hub:
         if room is None:
             raise ProtocolError("room", T("no room '{room}'", room=str(room_id)[:16]))
         return room
+
+
+def _language(message: dict[str, Any]) -> str | None:
+    """The language a message asks for in ``lang`` (None: it does not say), or a ProtocolError."""
+    return None if message.get("lang") is None else pick([fields.text(message, "lang", 35)])
 
 
 def player_of(connection: Connection) -> int:

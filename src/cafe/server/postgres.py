@@ -10,11 +10,13 @@ processes starting together do not race.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
 
+from cafe.server.names import key as name_key
 from cafe.server.store import (
     PLAYED_GAMES,
     UNUSED_PLAYERS,
@@ -24,12 +26,20 @@ from cafe.server.store import (
     RoomRow,
     SeatRow,
     StepConflict,
-    name_key,
     token_hash,
 )
 
-# Each entry upgrades the schema of the one before; a database records how many it has had.
-MIGRATIONS: list[str] = [
+
+def rekey(db: psycopg.Connection[Any]) -> None:
+    """Every player's name key computed anew (:func:`~cafe.server.store.name_key`)."""
+    players = db.execute("SELECT id, name FROM players").fetchall()
+    with db.cursor() as cursor:
+        cursor.executemany("UPDATE players SET name_key = %s WHERE id = %s", [(name_key(n), i) for i, n in players])
+
+
+# Each entry upgrades the schema of the one before (SQL, or Python where SQL cannot); a database records how many
+# it has had.
+MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     """
     CREATE TABLE players (
         id BIGSERIAL PRIMARY KEY,
@@ -93,6 +103,8 @@ MIGRATIONS: list[str] = [
     CREATE INDEX results_player ON results (player, at);
     """,
     "ALTER TABLE rooms ADD COLUMN hints BOOLEAN NOT NULL DEFAULT false",
+    rekey,  # the key became the confusable skeleton (UTS #39), which only Python computes
+    "ALTER TABLE seats ADD COLUMN left_by BIGINT",
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -104,8 +116,11 @@ def migrate(db: psycopg.Connection[Any]) -> int:
         db.execute("CREATE TABLE IF NOT EXISTS cafe_schema (version INTEGER NOT NULL)")
         row = db.execute("SELECT version FROM cafe_schema").fetchone()
         version = 0 if row is None else int(row[0])
-        for statement in MIGRATIONS[version:]:
-            db.execute(statement.encode())
+        for migration in MIGRATIONS[version:]:
+            if isinstance(migration, str):
+                db.execute(migration.encode())
+            else:
+                migration(db)
         if row is None:
             db.execute("INSERT INTO cafe_schema (version) VALUES (%s)", (len(MIGRATIONS),))
         else:
@@ -164,8 +179,8 @@ class PostgresStore:
         self._db.execute("DELETE FROM seats WHERE room = %s", (room,))
         with self._db.cursor() as cursor:
             cursor.executemany(
-                "INSERT INTO seats (room, seat, player, bot, name) VALUES (%s, %s, %s, %s, %s)",
-                [(room, s.seat, s.player, s.bot, s.name) for s in seats],
+                "INSERT INTO seats (room, seat, player, bot, name, left_by) VALUES (%s, %s, %s, %s, %s, %s)",
+                [(room, s.seat, s.player, s.bot, s.name, s.left_by) for s in seats],
             )
 
     def start_room(self, room: str) -> None:
@@ -176,8 +191,8 @@ class PostgresStore:
 
     def replace_seat(self, room: str, seat: SeatRow) -> None:
         self._db.execute(
-            "UPDATE seats SET player = %s, bot = %s, name = %s WHERE room = %s AND seat = %s",
-            (seat.player, seat.bot, seat.name, room, seat.seat),
+            "UPDATE seats SET player = %s, bot = %s, name = %s, left_by = %s WHERE room = %s AND seat = %s",
+            (seat.player, seat.bot, seat.name, seat.left_by, room, seat.seat),
         )
 
     def set_host(self, room: str, player: int) -> None:
@@ -261,12 +276,12 @@ class PostgresStore:
             f"SELECT {columns} FROM rooms WHERE {where} ORDER BY created".encode(), args
         ).fetchall()
         seats: dict[str, list[SeatRow]] = {}
-        for room, seat, player, bot, name in self._db.execute(
-            "SELECT seats.room, seat, player, bot, seats.name FROM seats JOIN rooms ON rooms.id = seats.room "
+        for room, seat, player, bot, name, left_by in self._db.execute(
+            "SELECT seats.room, seat, player, bot, seats.name, left_by FROM seats JOIN rooms ON rooms.id = seats.room "
             f"WHERE {where} ORDER BY seats.room, seat".encode(),
             args,
         ):
-            seats.setdefault(room, []).append(SeatRow(seat, name, player, bot))
+            seats.setdefault(room, []).append(SeatRow(seat, name, player, bot, left_by))
         steps: dict[str, list[str]] = {}
         for room, step in self._db.execute(
             f"SELECT steps.room, step FROM steps JOIN rooms ON rooms.id = steps.room WHERE {where} "

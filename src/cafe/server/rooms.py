@@ -23,8 +23,9 @@ from cafe.i18n import N_, T, Text
 from cafe.options import make_rules
 from cafe.record import Record
 from cafe.server.matches import Match
+from cafe.server.names import key as name_key
 from cafe.server.ratings import rated_update, shown
-from cafe.server.store import Ending, Result, RoomRow, SeatRow, StepConflict, Store, name_key
+from cafe.server.store import Ending, Result, RoomRow, SeatRow, StepConflict, Store
 from cafe.steps import parse_step
 from cafe.svg import view_svg
 
@@ -203,9 +204,9 @@ class Room:
         return self._picture
 
     def hints_allowed(self) -> bool:
-        """Hints are for games without a rated opponent: no other person has a seat (a person against computer
-        players; games between people are rated)."""
-        return self.hints or sum(seat.player is not None for seat in self.seats) <= 1
+        """Hints are for games without a rated opponent: no other person has a seat, or left one (a person against
+        computer players; games between people are rated, to the end)."""
+        return self.hints or sum(seat.person is not None for seat in self.seats) <= 1
 
     def bot_to_move(self) -> tuple[int, Player] | None:
         """The computer player whose turn it is, if any."""
@@ -354,9 +355,10 @@ class Room:
         self.bots = {s.seat: make_player(s.bot, seed=self.seed + s.seat) for s in self.seats if s.bot}
 
     def replace_by_bot(self, seat: int) -> None:
-        """A computer player takes over a person's seat in a game (they left, or stayed away too long)."""
+        """A computer player takes over a person's seat in a game (they left, or stayed away too long); the person
+        is rated as the seat finishes."""
         old = self.seats[seat]
-        self.seats[seat] = SeatRow(seat, f"{old.name} (bot)", bot=REPLACEMENT_BOT)
+        self.seats[seat] = SeatRow(seat, f"{old.name} (bot)", bot=REPLACEMENT_BOT, left_by=old.person)
         self.store.replace_seat(self.id, self.seats[seat])
         self.bots[seat] = make_player(REPLACEMENT_BOT, seed=self.seed + seat)
 
@@ -434,9 +436,9 @@ class Room:
         """The game is over: its last step, record, ratings and match (and the match's next game) in one write."""
         assert self.game is not None
         record = Record.of(self.game).to_json()
-        people = [s for s in self.seats if s.player is not None]
+        people = [s for s in self.seats if s.person is not None]  # those who left included: rated as they finish
         places = self.game.places() or tuple(1 for _ in self.seats)
-        players = [s.player for s in people if s.player is not None]
+        players = [s.person for s in people if s.person is not None]
         known = self.store.ratings(players)
         ratings = {} if self.hints else rated_update(players, [places[s.seat] for s in people], known)
         results = tuple(
@@ -481,5 +483,5 @@ def _seed() -> int:
 
 
 def _numbered(seats: list[SeatRow]) -> list[SeatRow]:
-    """The same seats, numbered afresh in their order."""
+    """The same seats, numbered afresh in their order (a match's next game begins without those who left)."""
     return [SeatRow(k, s.name, s.player, s.bot) for k, s in enumerate(seats)]

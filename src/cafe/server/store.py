@@ -15,11 +15,12 @@ import hashlib
 import json
 import sqlite3
 import time
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
+
+from cafe.server.names import key as name_key
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -49,6 +50,7 @@ CREATE TABLE IF NOT EXISTS seats (
     player INTEGER,
     bot TEXT,
     name TEXT NOT NULL,
+    left_by INTEGER,
     PRIMARY KEY (room, seat)
 );
 CREATE TABLE IF NOT EXISTS ratings (
@@ -94,13 +96,16 @@ MIGRATIONS = [
     "place INTEGER NOT NULL, rating_before REAL, rating_after REAL, at REAL NOT NULL, PRIMARY KEY (room, player))",
     "CREATE INDEX IF NOT EXISTS results_player ON results (player, at)",
     "ALTER TABLE rooms ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",
+    "UPDATE players SET name_key = name_key(name)",  # the key became the confusable skeleton (UTS #39)
+    "ALTER TABLE seats ADD COLUMN left_by INTEGER",
 ]
 
 
 # Players made long ago who never took a seat, hosted a room or were rated (both stores' SQL)
 UNUSED_PLAYERS = (
     "DELETE FROM players WHERE created < %s AND id NOT IN (SELECT player FROM ratings) "
-    "AND id NOT IN (SELECT player FROM seats WHERE player IS NOT NULL) AND id NOT IN (SELECT host FROM rooms)"
+    "AND id NOT IN (SELECT player FROM seats WHERE player IS NOT NULL) AND id NOT IN (SELECT host FROM rooms) "
+    "AND id NOT IN (SELECT left_by FROM seats WHERE left_by IS NOT NULL)"
 )
 
 
@@ -116,11 +121,6 @@ class StepConflict(Exception):
     """Step N of a room is already stored: another server process appended it first (optimistic concurrency)."""
 
 
-def name_key(name: str) -> str:
-    """What makes two names the same name: case and Unicode normalisation aside ('ANN' is 'Ann')."""
-    return unicodedata.normalize("NFKC", name).casefold()
-
-
 def token_hash(token: str) -> str:
     """Only a hash of a player's token is stored: a stolen database does not let anyone act for them."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -134,6 +134,13 @@ class SeatRow:
     name: str
     player: int | None = None
     bot: str | None = None
+    left_by: int | None = None  # the person a computer player took this seat over from (they left, or were away)
+
+    @property
+    def person(self) -> int | None:
+        """The person this seat is rated for: who sits here, or who left it to a computer player in the game
+        (as rated sites do, leaving a game loses nothing of its rating)."""
+        return self.player if self.player is not None else self.left_by
 
 
 @dataclass(frozen=True)
@@ -318,8 +325,8 @@ class SQLiteStore:
     def _set_seats(self, room: str, seats: tuple[SeatRow, ...]) -> None:
         self._db.execute("DELETE FROM seats WHERE room = ?", (room,))
         self._db.executemany(
-            "INSERT INTO seats (room, seat, player, bot, name) VALUES (?, ?, ?, ?, ?)",
-            [(room, s.seat, s.player, s.bot, s.name) for s in seats],
+            "INSERT INTO seats (room, seat, player, bot, name, left_by) VALUES (?, ?, ?, ?, ?, ?)",
+            [(room, s.seat, s.player, s.bot, s.name, s.left_by) for s in seats],
         )
 
     def start_room(self, room: str) -> None:
@@ -330,8 +337,8 @@ class SQLiteStore:
 
     def replace_seat(self, room: str, seat: SeatRow) -> None:
         self._write(
-            "UPDATE seats SET player = ?, bot = ?, name = ? WHERE room = ? AND seat = ?",
-            seat.player, seat.bot, seat.name, room, seat.seat,
+            "UPDATE seats SET player = ?, bot = ?, name = ?, left_by = ? WHERE room = ? AND seat = ?",
+            seat.player, seat.bot, seat.name, seat.left_by, room, seat.seat,
         )  # fmt: skip
 
     def set_host(self, room: str, player: int) -> None:
@@ -418,9 +425,9 @@ class SQLiteStore:
             args,
         ).fetchall():
             seats = tuple(
-                SeatRow(seat=s[0], player=s[1], bot=s[2], name=s[3])
+                SeatRow(seat=s[0], player=s[1], bot=s[2], name=s[3], left_by=s[4])
                 for s in self._db.execute(
-                    "SELECT seat, player, bot, name FROM seats WHERE room = ? ORDER BY seat", (row[0],)
+                    "SELECT seat, player, bot, name, left_by FROM seats WHERE room = ? ORDER BY seat", (row[0],)
                 )
             )
             steps = tuple(s[0] for s in self._db.execute("SELECT step FROM steps WHERE room = ? ORDER BY n", (row[0],)))

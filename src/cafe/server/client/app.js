@@ -102,7 +102,7 @@ function receive(message) {
       if (view && message.room === roomInHash()) view.showHint(message.step);
       break;
     case "chat":
-      if (view && message.room === roomInHash()) view.say(`${message.from}: ${message.text}`);
+      if (view && message.room === roomInHash()) view.say(message.text, "chat", message);
       break;
     case "info":
       if (view && message.room === roomInHash()) view.say(message.text, "info");
@@ -133,7 +133,7 @@ function show(id) {
   if (!known) return;
   if (!view) {
     view = new RoomView(catalogue, actions);
-    for (const { line, kind } of carried) view.say(line, kind);
+    for (const { line, kind, speaker } of carried) view.say(line, kind, speaker);
     carried = [];
     replace(app, view.root);
   }

@@ -79,9 +79,15 @@ export class RoomView {
     return next && next.seat !== turn.seat ? `${line}. ${t("{name} is on turn.", { name: next.name })}` : line;
   }
 
-  say(line, kind = "chat") {
-    this.lines.push({ line, kind });
-    this.chatLines.append(h("li", { class: kind }, line));
+  // A chat line says who spoke with the player's number beside the name: names may look alike, the number
+  // comes from the server and cannot be typed into a name.
+  say(line, kind = "chat", speaker = null) {
+    this.lines.push({ line, kind, speaker });
+    const who = speaker
+      ? [speaker.from, " ", h("span", { class: "speaker", title: t("Player number {number}", { number: speaker.player }) },
+          `#${speaker.player}`), ": "]
+      : [];
+    this.chatLines.append(h("li", { class: kind }, ...who, line));
     this.chatLines.scrollTop = this.chatLines.scrollHeight;
   }
 
