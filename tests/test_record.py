@@ -112,7 +112,7 @@ def examples_with(**changes: Any) -> dict[str, Any]:
         (examples_with(turns=["USAm@h3,USAf@h1", "INDm@h3"]), "turn 2: R2.3.1: chair h3 is taken"),
         (
             examples_with(turns=["USAm@h3,USAf@h1", "INDm@g2"]),
-            "turn 2: R2.3.1: Indian gentleman cannot take g2: it belongs to GER2 and USA1",
+            "turn 2: R2.3.1: The Indian gentleman cannot take g2: it belongs to GER2 and USA1",
         ),
         (
             examples_with(turns=["USAm@h3,USAf@h1", "INDm@l1,INDf@k2", "USAm@i2", "USAm@g2"]),

@@ -581,14 +581,14 @@ class BoardGame(SteppedGame[State, BoardRules]):
             elif len(tables) == 1:
                 message = T(
                     "{guest} cannot take {chair}: it belongs to {table}",
-                    guest=guest.words(),
+                    guest=guest.subject(),
                     chair=chair,
                     table=tables[0],
                 )
             else:
                 message = T(
                     "{guest} cannot take {chair}: it belongs to {table} and {other}",
-                    guest=guest.words(),
+                    guest=guest.subject(),
                     chair=chair,
                     table=tables[0],
                     other=tables[1],

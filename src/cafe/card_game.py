@@ -489,7 +489,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
                 "R4.2",
                 T(
                     "{card} cannot take {place}: it touches {tables}",
-                    card=Tile(card).words(),
+                    card=Tile(card).subject(),
                     place=place,
                     tables=tables,
                 ),

@@ -28,7 +28,7 @@ from cafe.server.outbox import Outbox
 from cafe.server.ratings import shown
 from cafe.server.store import SQLiteStore, Store
 from cafe.svg import LIGHT, NATION_COLOURS
-from cafe.tiles import NATION_TITLES, TILE_WORDS, Nation
+from cafe.tiles import NATION_TITLES, TILE_OBJECTS, TILE_WORDS, Nation
 
 DATABASE = "cafe.sqlite3"
 CLIENT = Path(__file__).parent / "client"  # the browser client: plain ES modules, no build step
@@ -67,7 +67,8 @@ def create_app(
 
     async def catalogue(request: Request) -> Response:
         """What the browser client offers, in the language asked for (``?lang=de``): nations (names and the
-        drawings' colours), the words of each tile, rule presets and options, computer players' levels."""
+        drawings' colours), the words of each tile (alone, and as a sentence's object), rule presets and options,
+        computer players' levels."""
         language = pick([request.query_params.get("lang", "")])
         nations = {
             n.name: {"name": translate(NATION_TITLES[n], language), "colour": NATION_COLOURS[n.name],
@@ -75,11 +76,13 @@ def create_app(
             for n in Nation
         }  # fmt: skip
         tiles = {tile.name: translate(words, language) for tile, words in TILE_WORDS.items()}
+        objects = {tile.name: translate(words, language) for tile, words in TILE_OBJECTS.items()}
         editions = ("board", "cards")
         presets = {edition: preset_catalogue(edition, language) for edition in editions}
         options = {edition: option_catalogue(edition, language) for edition in editions}
         return JSONResponse({"language": language, "languages": LANGUAGES, "nations": nations, "tiles": tiles,
-                             "presets": presets, "options": options, "levels": list(LEVELS)})  # fmt: skip
+                             "objects": objects, "presets": presets, "options": options,
+                             "levels": list(LEVELS)})  # fmt: skip
 
     async def health(request: Request) -> Response:
         return JSONResponse({"status": "ok" if hub is not None else "starting"}, status_code=200 if hub else 503)
@@ -120,12 +123,12 @@ def create_app(
         await websocket.accept()
         outbox = Outbox(websocket.send_text, hub.limits.send_buffer)
         address = websocket.client.host if websocket.client else ""
-        connection = hub.connect(outbox.put, address)
+        # until its hello says otherwise: the first language of the browser's own that the café speaks
+        wanted = pick(tag.split(";")[0] for tag in websocket.headers.get("accept-language", "").split(","))
+        connection = hub.connect(outbox.put, address, wanted)
         if connection is None:
             with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-                # before any hello: said in the first language of the browser's own that the café speaks
-                wanted = [tag.split(";")[0] for tag in websocket.headers.get("accept-language", "").split(",")]
-                busy = T("too many connections from your address").render(pick(wanted))
+                busy = T("too many connections from your address").render(wanted)
                 await websocket.send_json({"type": "error", "code": "busy", "message": busy})
                 await websocket.close(code=1008)
             return

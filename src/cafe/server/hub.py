@@ -28,7 +28,7 @@ from typing import Any
 from cafe.ai.base import Player
 from cafe.ai.levels import make_player, strongest
 from cafe.errors import CafeError
-from cafe.i18n import T, Text, pick
+from cafe.i18n import DEFAULT, T, Text, pick
 from cafe.options import make_rules, rules_to_json
 from cafe.server import fields
 from cafe.server.analyses import Analyses
@@ -36,7 +36,7 @@ from cafe.server.broker import Broker, Event, LocalBroker
 from cafe.server.fields import ProtocolError
 from cafe.server.limits import Limits
 from cafe.server.matches import BEST_OF
-from cafe.server.rooms import REPLACEMENT_BOT, Outcome, Room
+from cafe.server.rooms import REPLACEMENT_BOT, Outcome, Room, table_name
 from cafe.server.store import RoomRow, Store
 
 MAX_MESSAGE = 4096  # bytes of one message from a client
@@ -118,13 +118,17 @@ class Hub:
 
     # ------------------------------------------------------------------ connections
 
-    def connect(self, send: Send, address: str = "") -> Connection | None:
-        """A new connection, or None when its address has as many open as it may."""
+    def connect(self, send: Send, address: str = "", language: str = DEFAULT) -> Connection | None:
+        """A new connection, or None when its address has as many open as it may.
+
+        ``language``: of its messages until its ``hello`` says otherwise (the browser's Accept-Language)."""
         if address and self._addresses[address] >= self.limits.per_address:
             return None
         self._next_id += 1
         self._addresses[address] += 1
-        connection = Connection(self._next_id, send, address, rate=self.limits.rate, burst=self.limits.burst)
+        connection = Connection(
+            self._next_id, send, address, language=language, rate=self.limits.rate, burst=self.limits.burst
+        )
         self.connections[self._next_id] = connection
         return connection
 
@@ -199,6 +203,7 @@ class Hub:
     async def hello(self, connection: Connection, message: dict[str, Any]) -> None:
         if connection.player is not None:
             raise ProtocolError("hello", T("this connection has said hello already"))
+        await self.language(connection, message)  # a refusal of this hello is said in it already
         token = message.get("token")
         if token is not None:
             if not isinstance(token, str) or len(token) > 100:
@@ -215,7 +220,6 @@ class Hub:
             player = self.store.add_player(name, token)
         connection.player, connection.name = player, name
         connection.pictures = message.get("svg") is True
-        await self.language(connection, message)
         await self.broker.arrive(player)
         connection.send({"type": "welcome", "player": player, "name": name, "token": token})
         await self.lobby(connection, {})
@@ -251,7 +255,9 @@ class Hub:
         edition = message.get("edition", "board")
         if edition not in ("board", "cards"):
             raise ProtocolError("rules", T("'edition' is board or cards"))
-        name = fields.text(message, "name", 40) if "name" in message else f"{connection.name}'s table"
+        name = (
+            fields.text(message, "name", 40) if "name" in message else table_name(connection.name, connection.language)
+        )
         best_of = message.get("match")
         if best_of is not None and (best_of not in BEST_OF or isinstance(best_of, bool)):
             raise ProtocolError(
@@ -300,7 +306,7 @@ class Hub:
         connection.in_lobby = False
         player, name = player_of(connection), connection.name
         if text.startswith("/"):
-            await self._apply(connection, room, lambda: room.command(player, name, text))
+            await self._apply(connection, room, lambda: room.command(player, name, text, connection.language))
         else:
             await self.broker.publish(room.id, "chat", {"from": name, "player": player, "text": text})
 
