@@ -99,7 +99,7 @@ def test_a_german_card_game_names_and_says_every_step_in_words(cafe: str, browse
     assert bot and all(
         re.fullmatch(
             r"Bot 2 \(leicht\) (setzt .+ auf [a-z]\d|zieht eine Karte|legt eine Karte verdeckt ab"
-            r"|beendet den Zug|beendet die Partie)( \([+-]\d+\))?\.|Bot 2 \(leicht\) ist am Zug\.",
+            r"|beendet den Zug|schließt die Partie)( \([+-]\d+\))?\.|Bot 2 \(leicht\) ist am Zug\.",
             line,
         )
         for line in bot
