@@ -5,7 +5,7 @@ import { drawBoard, markSteps } from "./board.js";
 import { h, replace, rulesText, signed } from "./dom.js";
 import { number, t, tn } from "./i18n.js";
 import { editionName } from "./lobby.js";
-import { stepWords } from "./steps.js";
+import { stepSentence, stepWords } from "./steps.js";
 
 // How the analysis judges a turn, in words (cafe.ai.analysis)
 const VERDICTS = {
@@ -113,7 +113,8 @@ export class ReplayView {
       you !== null && view.hands?.[you]
         ? h("p", { class: "own-hand" }, t("Your hand then: {tiles}", { tiles: view.hands[you].join(", ") })) : null,
       h("p", { class: "ply", "aria-live": "polite" }, t("Step {ply} of {plies}", { ply: this.ply, plies: game.steps.length }),
-        step ? ` · ${game.players[step.seat]}: ${stepWords(step.step)}${step.points ? ` (${signed(step.points)})` : ""}`
+        step ? ` · ${stepSentence(game.players[step.seat], step.step, this.catalogue, view.bar?.length)}${
+          step.points ? ` (${signed(step.points)})` : ""}` // said in words: the line is read as it changes
           : ` · ${t("the start")}`),
       h("div", { class: "buttons replay-buttons" },
         h("button", { onclick: () => this.go(0), "aria-label": t("the start") }, "⏮"),
