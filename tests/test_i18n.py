@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -296,3 +297,42 @@ def test_the_catalogue_has_each_guest_as_an_object_and_each_choice_in_words(tmp_
         assert [c["label"] for c in options["joker_to_bar"]["choices"]] == ["nie", "wenn kein Tisch ihn aufnehmen kann"]
         straight = options["bar_values"]["choices"][1]
         assert straight["label"] == "gleichmäßig fallend" and straight["values"][:6] == [1, 2, 3, 4, 5, -2]
+
+
+def test_going_out_and_being_eliminated_are_told_apart_in_every_language() -> None:
+    gone_out = {language: T("a player has gone out").render(language) for language in ("de", "fr", "cs")}
+    assert gone_out == {  # placed their last guest: not eliminated
+        "de": "ein Spieler hat alle Gäste ausgespielt",
+        "fr": "un joueur a placé tous ses clients",
+        "cs": "hráč vyložil všechny hosty",
+    }
+    client = ROOT / "src" / "cafe" / "server" / "client" / "i18n"
+    browser = {
+        language: json.loads((client / f"{language}.json").read_text())["messages"] for language in ("de", "fr", "cs")
+    }
+    assert {language: words["eliminated"] for language, words in browser.items()} == {
+        "de": "ausgeschieden",
+        "fr": "éliminé",
+        "cs": "vyřazen(a)",
+    }
+
+
+@pytest.mark.parametrize(
+    "language,wrong",
+    [
+        ("de", r"\bR(a|ä)um"),
+        ("fr", r"\b[Ss]alles?\b|\b[Ii]nvités?\b|cartes? (Client|Table)"),
+        ("cs", r"místnost|\bhal[ay]\b"),
+    ],
+)
+def test_one_word_for_each_thing_and_the_rulebooks_words(language: str, wrong: str) -> None:
+    """A table is a table ("Tisch eröffnen", never "Raum eröffnen"); French guests are "clients", as in the rules."""
+    catalog = i18n.catalog(language)
+    found = [
+        text
+        for message in catalogs_script().template()
+        if message.id
+        for text in [catalog.gettext(message.id if isinstance(message.id, str) else message.id[0])]
+        if re.search(wrong, text)
+    ]
+    assert found == []
