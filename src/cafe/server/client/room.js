@@ -176,10 +176,11 @@ export class RoomView {
       host ? h("div", { class: "host" }, level,
         h("button", { "data-focus": "bot", onclick: () => this.actions.say(`/bot ${level.value}`) },
           t("Add computer player")),
-        h("button", { class: "quiet", "data-focus": "hints", onclick: () => this.actions.say(state.hints ? "/hints off" : "/hints on") },
-          state.hints ? t("No hints") : t("Allow hints (not rated)")),
-        h("button", { class: "go", "data-focus": "start", disabled: state.seats.length < 2, onclick: () => this.actions.say("/start") },
-          t("Start the game"))) : h("p", {}, t("The host starts the game.")));
+        h("button", { class: "quiet", "data-focus": "hints",
+          onclick: () => this.actions.say(state.hints ? "/hints off" : "/hints on") },
+        state.hints ? t("No hints") : t("Allow hints (not rated)")),
+        h("button", { class: "go", "data-focus": "start", disabled: state.seats.length < 2,
+          onclick: () => this.actions.say("/start") }, t("Start the game"))) : h("p", {}, t("The host starts the game.")));
   }
 
   players() {
@@ -313,7 +314,8 @@ export class RoomView {
   renderLog() {
     const { log, seats } = this.state;
     replace(this.log, (log ?? []).map((turn) => h("li", {},
-      `${seats[turn.seat]?.name ?? "?"}: ${turn.steps.map(stepWords).join(", ") || "—"}`, turn.points ? ` (${signed(turn.points)})` : "",
+      `${seats[turn.seat]?.name ?? "?"}: ${turn.steps.map(stepWords).join(", ") || "—"}`,
+      turn.points ? ` (${signed(turn.points)})` : "",
       turn.hint ? h("span", { class: "hint-used" }, ` (${t("hint")})`) : null)));
     this.log.scrollTop = this.log.scrollHeight;
   }
