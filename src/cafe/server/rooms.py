@@ -111,8 +111,9 @@ class Room:
     def _next_game(self, match: Match) -> RoomRow:
         """The room of the next game of ``match`` (as this game left it): the same players, seats turned by one,
         playing at once."""
+        first = self.name.rsplit(" · ", 1)[0] if self.match is not None and self.match.game > 1 else self.name
         match = match.following(self.id)
-        name = f"{self.name.split(' · game ')[0]} · game {match.game}"
+        name = f"{first} · {match.game}"  # the game's number: the same in every language ("Jürgens Tisch · 2")
         seats = tuple(_numbered(self.seats[1:] + self.seats[:1]))
         return RoomRow(secrets.token_hex(4), name, self.edition, self.rules, self.host, "playing", _seed(), seats, (),
                        match.to_json(), self.hints)  # fmt: skip
