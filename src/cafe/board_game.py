@@ -811,7 +811,8 @@ class BoardGame(SteppedGame[State, BoardRules]):
                 problem = Violation("R2.5", T("jokers may not go to the bar"))
             elif self._can_seat_at_tables(s, tile):
                 problem = Violation(
-                    "R2.5", T("{joker} may go to the bar only when no legal turn can seat it", joker=Tile(tile).name)
+                    "R2.5",
+                    T("{joker} may go to the bar only when no legal turn can seat it", joker=Tile(tile).subject()),
                 )
         if problem is not None and raise_:
             raise problem
