@@ -163,6 +163,9 @@ def test_a_card_game_against_a_computer_player_is_played_to_its_end_then_replaye
     ann.keyboard.press("ArrowRight")
     ann.keyboard.press("ArrowRight")
     expect(replay).to_have_attribute("data-ply", "2")
+    # the step in words (the line is read out as it changes), and the turns' draws and cards laid down in words
+    expect(ann.locator(".ply")).to_have_text(re.compile(r"Step 2 of \d+ · \S.* (seats|draws|lays) [^@]+"))
+    assert not re.search(r"\bdraw\b|down:[A-Z]", ann.locator(".replay-log").inner_text())
     ann.keyboard.press("ArrowDown")  # the next turn's first step
     assert int(replay.get_attribute("data-ply") or 0) > 2 or ann.wait_for_timeout(200) is None
     ann.locator(".replay-log li").nth(3).click()
@@ -196,7 +199,7 @@ def test_every_variant_can_be_chosen_when_opening_a_table(cafe: str, browser: Br
     expect(ann.locator(".create")).to_contain_text("hands are hidden")  # each option says what it does
     ann.select_option("select[name=joker_to_bar]", "when-unplaceable")
     ann.click("text=Create room")
-    played = "printed rules + Jokers at the bar: when-unplaceable + Surprise guests"
+    played = "printed rules + Jokers at the bar: when no table can take it + Surprise guests"  # values in words
     expect(ann.locator(".room-view .facts")).to_contain_text(played)
     bob = arrive(browser, cafe, "Bob", phone=True)
     bob.select_option("select[name=edition]", "cards")

@@ -47,8 +47,8 @@ def serious_violations(page: Page) -> list[str]:
 @pytest.mark.parametrize(
     "locale,words,taken",
     [
-        ("de-DE", ("Einen Tisch eröffnen", "Deine Hand"), "Stuhl {chair} ist besetzt"),
-        ("cs-CZ", ("Otevřít stůl", "Vaše ruka"), "židle {chair} je obsazená"),
+        ("de-DE", ("Einen Tisch eröffnen", "Deine Hand"), "Stuhl {chair} ist besetzt."),
+        ("cs-CZ", ("Otevřít stůl", "Vaši hosté"), "Židle {chair} je obsazená."),
     ],
 )
 def test_a_game_in_german_or_czech_refuses_an_illegal_step_in_that_language(
@@ -79,10 +79,10 @@ def test_a_game_in_german_or_czech_refuses_an_illegal_step_in_that_language(
     chair = ann.locator("#board [data-guest]").first.get_attribute("data-at")
     ann.locator(".tile:not([disabled])").first.click()
     ann.locator(f"#board [data-chair='{chair}']").click()  # a taken chair: the server refuses, in Ann's language
-    refusal = taken.format(chair=chair)
+    refusal = taken.format(chair=chair)  # a whole sentence
     expect(ann.locator(".chat-lines .error").last).to_have_text(f"✗ {refusal}")
     expect(ann.locator("#notice")).to_have_text(f"{refusal} (R2.3.1)")
-    expect(ann.locator(".announcer")).to_have_text(refusal)  # and a screen reader hears it
+    expect(ann.locator(".room-view > .announcer p").last).to_have_text(refusal)  # and a screen reader hears it
     assert plies(ann) == before
 
 
@@ -97,7 +97,7 @@ def test_the_language_can_be_changed_on_every_page_and_is_remembered(cafe: str, 
     ann.goto(cafe + "#player=1")
     expect(ann.locator("#language")).to_have_value("fr")
     ann.select_option("#language", "cs")
-    expect(ann.locator(".player-page")).to_contain_text("Zpět do haly")
+    expect(ann.locator(".player-page")).to_contain_text("Zpět do herny")
 
 
 # ---------------------------------------------------------------------- keyboard, screen readers, axe
@@ -157,11 +157,11 @@ def test_a_whole_card_game_by_keyboard_alone_with_names_announcements_and_no_ser
     assert second != first and ann.evaluate("() => document.activeElement.matches('#board [data-place]')")
     assert ann.locator("#board [data-table][role=img]").count() == 5  # the X's five tables have names too
 
-    # every text the live region speaks, kept as it is spoken (each replaces the last 50 ms after it is cleared)
+    # every text the live region speaks, kept as it is spoken (each is a line added to the region)
     ann.evaluate(
-        """() => { window.spokenTexts = []; const region = document.querySelector('.announcer');
-            new MutationObserver(() => region.textContent && window.spokenTexts.push(region.textContent))
-            .observe(region, { subtree: true, childList: true, characterData: true }); }"""
+        """() => { window.spokenTexts = []; const region = document.querySelector('.room-view > .announcer');
+            new MutationObserver((changes) => changes.forEach((c) => c.addedNodes.forEach((n) =>
+              window.spokenTexts.push(n.textContent)))).observe(region, { childList: true }); }"""
     )
     named_points = in_play_checked = False
     for _ in range(MAX_ACTIONS):
@@ -182,7 +182,10 @@ def test_a_whole_card_game_by_keyboard_alone_with_names_announcements_and_no_ser
         raise AssertionError("the game did not end")
     assert named_points and in_play_checked
     spoken = ann.evaluate("() => window.spokenTexts")
-    assert any(text.startswith("Ann: ") for text in spoken), spoken[-5:]  # Ann's own steps were said
+    # every step is said in words, Ann's own and the computer player's: "Ann seats the French lady on c4 (+2)."
+    assert any(re.fullmatch(r"Ann (seats|draws|lays) .+\.", text) for text in spoken), spoken[-5:]
+    assert any(re.fullmatch(r"Easy bot 2 (seats|draws|lays) .+\.", text) for text in spoken), spoken[-5:]
+    assert not [text for text in spoken if re.search(r"@|down:|\b(draw|stop|pass)\b", text)], spoken
 
     expect(ann.locator(".game-over h3")).to_contain_text("Game over")
     assert serious_violations(ann) == [], "the game-over panel"

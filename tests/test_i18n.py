@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ from babel.messages.catalog import Catalog
 from cafe import BoardGame, IllegalStepError, i18n
 from cafe.i18n import NT, T, Text
 from cafe.server.app import create_app
-from cafe.server.rooms import HELP
+from cafe.server.rooms import HELP, table_name
 from test_server import Person, close_all, served
 
 ROOT = Path(__file__).parent.parent
@@ -130,10 +131,10 @@ def test_an_engine_refusal_keeps_its_rule_id_and_is_said_in_any_language(german:
 
 
 def test_a_message_inside_a_message_and_plural_forms_follow_the_reader() -> None:
-    guest = T("{guest} cannot take {chair}: it belongs to {table}", guest=T("American lady"), chair="h3",
+    guest = T("{guest} cannot take {chair}: it belongs to {table}", guest=T("The American lady"), chair="h3",
               table="GER1")  # fmt: skip
-    assert guest.render("de") == "amerikanische Dame kann nicht auf h3 sitzen: der Stuhl gehört zu GER1"
-    assert guest.render("fr") == "dame américaine ne peut pas prendre h3 : cette chaise appartient à GER1"
+    assert guest.render("de") == "Die amerikanische Dame kann nicht auf h3 sitzen: Der Stuhl gehört zu GER1"
+    assert guest.render("fr") == "La dame américaine ne peut pas s'asseoir en h3 : cette chaise appartient à GER1"
     assert Text.from_json(json.loads(json.dumps(guest.to_json()))) == guest  # the broker carries it whole
     points = [NT("{n} point", "{n} points", n).render("cs") for n in (1, 3, 5, 0)]
     assert points == ["1 bod", "3 body", "5 bodů", "0 bodů"]
@@ -160,7 +161,8 @@ def test_cafe_replay_says_an_illegal_turn_in_german_with_the_same_start(tmp_path
     german = subprocess.run(cafe, capture_output=True, text=True, env={**environment, "LANG": "de_DE.UTF-8"},
                             check=False)  # fmt: skip
     assert (
-        german.stderr == "turn 2: R2.3.1: indischer Herr kann nicht auf g2 sitzen: der Stuhl gehört zu GER2 und USA1\n"
+        german.stderr
+        == "turn 2: R2.3.1: Der indische Herr kann nicht auf g2 sitzen: Der Stuhl gehört zu GER2 und USA1\n"
     )
     assert german.stderr in (ROOT / "docs" / "translating.md").read_text()
 
@@ -195,7 +197,7 @@ def test_each_person_hears_refusals_answers_and_news_in_their_own_language(tmp_p
             bob.room()
             bob.say(room, "/join")
             ann.expect("info", text="Bob nimmt Platz")  # the same news, each in their language
-            bob.expect("info", text="Bob se posadí")
+            bob.expect("info", text="Bob přisedá ke stolu")
             bob.say(room, "/start")
             assert bob.expect("error")["message"] == "hru může zahájit jen hostitel"
             ann.say(room, "/start")
@@ -223,6 +225,114 @@ def test_the_catalogue_names_nations_tiles_presets_and_options_in_the_language_a
         assert czech["tiles"]["USAf"] == "americká dáma" and czech["tiles"]["JOKm"] == "žolík \N{EN DASH} pán"
         assert {"value": "printed", "label": "tištěná pravidla"} in czech["presets"]["board"]
         surprise = next(o for o in czech["options"]["board"] if o["key"] == "surprise_guests")
-        assert surprise["label"] == "Překvapiví hosté"
+        assert surprise["label"] == "Překvapení hosté"
         assert client.get("/catalogue.json").json()["nations"]["GER"]["name"] == "Germany"
         assert client.get("/client/i18n/de.json").json()["messages"]["Open a table"] == "Einen Tisch eröffnen"
+
+
+def test_a_name_refused_and_all_said_before_hello_follow_hello_lang_or_else_accept_language(tmp_path: Path) -> None:
+    with served(create_app(tmp_path)) as client:
+        try:
+            Person(client, "Lena")
+            german = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
+            with client.websocket_connect("/ws", headers=german) as socket:
+                socket.send_json({"type": "lobby"})  # before hello: the browser's language
+                assert socket.receive_json()["message"] == 'zuerst hallo sagen: {"type": "hello", "name": ...}'
+                socket.send_json({"type": "hello", "name": "lena"})
+                refused = socket.receive_json()
+                assert refused["code"] == "name"
+                assert refused["message"] == "„lena“ ist hier gerade der Name von jemand anderem: Wähle einen anderen"
+            with client.websocket_connect("/ws", headers=german) as socket:
+                socket.send_json({"type": "hello", "name": "lena", "lang": "cs"})  # the hello's own language first
+                assert socket.receive_json()["message"] == "„lena“ je tu teď jméno někoho jiného: zvolte jiné"
+        finally:
+            close_all()
+
+
+@pytest.mark.parametrize(
+    "name,language,room",
+    [
+        ("Ann", "en", "Ann's table"),
+        ("Jürgen", "de", "Jürgens Tisch"),
+        ("Hans", "de", "Hans' Tisch"),
+        ("Amélie", "fr", "Table d'Amélie"),
+        ("Jürgen", "fr", "Table de Jürgen"),
+        ("Agnès", "fr", "Table d'Agnès"),
+        ("Agnes", "de", "Agnes' Tisch"),
+        ("Jürgen", "cs", "Stůl: Jürgen"),
+    ],
+)
+def test_a_room_without_a_name_is_named_after_its_host_as_their_language_writes_it(
+    name: str, language: str, room: str
+) -> None:
+    assert table_name(name, language) == room
+
+
+def test_generated_names_and_news_are_in_the_readers_words(tmp_path: Path) -> None:
+    with served(create_app(tmp_path, bot_delay=0.0)) as client:
+        try:
+            jurgen = Person(client, "Jürgen")
+            jurgen.send({"type": "language", "lang": "de"})
+            jurgen.send({"type": "create", "edition": "board"})
+            state = jurgen.room()
+            assert state["name"] == "Jürgens Tisch"
+            jurgen.say(state["id"], "/bot medium")
+            jurgen.expect("info", text="Bot 2 (mittel) nimmt Platz")  # the level in the host's words
+            jurgen.say(state["id"], "/start")
+            jurgen.room(status="playing")
+            jurgen.say(state["id"], "/leave")
+            jurgen.expect("info", text="Jürgen geht; ein Computerspieler (mittel) übernimmt")
+        finally:
+            close_all()
+
+
+def test_the_catalogue_has_each_guest_as_an_object_and_each_choice_in_words(tmp_path: Path) -> None:
+    with served(create_app(tmp_path)) as client:
+        german, czech = (client.get(f"/catalogue.json?lang={lang}").json() for lang in ("de", "cs"))
+        assert (
+            german["objects"]["CUBm"] == "den kubanischen Herrn" and german["objects"]["CHNf"] == "die chinesische Dame"
+        )
+        assert czech["objects"]["CUBm"] == "kubánského pána" and czech["objects"]["CHNf"] == "čínskou dámu"
+        options = {o["key"]: o for o in german["options"]["board"]}
+        assert [c["label"] for c in options["joker_to_bar"]["choices"]] == ["nie", "wenn kein Tisch ihn aufnehmen kann"]
+        straight = options["bar_values"]["choices"][1]
+        assert straight["label"] == "gleichmäßig fallend" and straight["values"][:6] == [1, 2, 3, 4, 5, -2]
+
+
+def test_going_out_and_being_eliminated_are_told_apart_in_every_language() -> None:
+    gone_out = {language: T("a player has gone out").render(language) for language in ("de", "fr", "cs")}
+    assert gone_out == {  # placed their last guest: not eliminated
+        "de": "ein Spieler hat alle Gäste ausgespielt",
+        "fr": "un joueur a placé tous ses clients",
+        "cs": "hráč vyložil všechny hosty",
+    }
+    client = ROOT / "src" / "cafe" / "server" / "client" / "i18n"
+    browser = {
+        language: json.loads((client / f"{language}.json").read_text())["messages"] for language in ("de", "fr", "cs")
+    }
+    assert {language: words["eliminated"] for language, words in browser.items()} == {
+        "de": "ausgeschieden",
+        "fr": "éliminé",
+        "cs": "vyřazen(a)",
+    }
+
+
+@pytest.mark.parametrize(
+    "language,wrong",
+    [
+        ("de", r"\bR(a|ä)um"),
+        ("fr", r"\b[Ss]alles?\b|\b[Ii]nvités?\b|cartes? (Client|Table)"),
+        ("cs", r"místnost|\bhal[ay]\b"),
+    ],
+)
+def test_one_word_for_each_thing_and_the_rulebooks_words(language: str, wrong: str) -> None:
+    """A table is a table ("Tisch eröffnen", never "Raum eröffnen"); French guests are "clients", as in the rules."""
+    catalog = i18n.catalog(language)
+    found = [
+        text
+        for message in catalogs_script().template()
+        if message.id
+        for text in [catalog.gettext(message.id if isinstance(message.id, str) else message.id[0])]
+        if re.search(wrong, text)
+    ]
+    assert found == []

@@ -108,11 +108,14 @@ def examples_with(**changes: Any) -> dict[str, Any]:
             examples_with(turns=["USAm@h3,USAf@h1", "INDm@l1,INDf@k2", "USAm@j1", "USAm@i2,USAm@g2"]),
             "turn 4: R2.2: D has no USAm in hand",
         ),
-        (examples_with(turns=["USAm@h3"]), "turn 1: R2.3.3: USAm on h3 would be alone at the end of the turn"),
+        (
+            examples_with(turns=["USAm@h3"]),
+            "turn 1: R2.3.3: The American gentleman on h3 would be alone at the end of the turn",
+        ),
         (examples_with(turns=["USAm@h3,USAf@h1", "INDm@h3"]), "turn 2: R2.3.1: chair h3 is taken"),
         (
             examples_with(turns=["USAm@h3,USAf@h1", "INDm@g2"]),
-            "turn 2: R2.3.1: Indian gentleman cannot take g2: it belongs to GER2 and USA1",
+            "turn 2: R2.3.1: The Indian gentleman cannot take g2: it belongs to GER2 and USA1",
         ),
         (
             examples_with(turns=["USAm@h3,USAf@h1", "INDm@l1,INDf@k2", "USAm@i2", "USAm@g2"]),
@@ -171,7 +174,7 @@ def test_the_installed_command_runs_without_a_traceback(tmp_path: Path) -> None:
         [sys.executable, "-m", "cafe.cli", "replay", str(bad), "--json"], capture_output=True, text=True, check=False
     )
     assert proc.returncode == 1 and proc.stdout == ""
-    assert proc.stderr.strip() == "turn 1: R2.3.3: USAm on h3 would be alone at the end of the turn"
+    assert proc.stderr.strip() == "turn 1: R2.3.3: The American gentleman on h3 would be alone at the end of the turn"
 
 
 def test_a_set_up_position_has_no_record() -> None:

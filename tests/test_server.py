@@ -471,6 +471,7 @@ def test_a_best_of_three_match_plays_game_after_game_with_the_seats_turned(serve
             ["Ann", "Easy bot 2"] if k % 2 == 0 else ["Easy bot 2", "Ann"]
         )
         assert games[room]["you"] == k % 2
+        assert games[room]["name"] == ("Ann's table" if k == 0 else f"Ann's table · {k + 1}")  # no English "game"
         assert server.get(f"/records/{room}.json").json()["players"] == [s["name"] for s in games[room]["seats"]]
     final = games[rooms[-1]]["match"]
     assert final["decided"] and final["entrants"] == ["Ann", "Easy bot 2"]

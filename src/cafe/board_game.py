@@ -418,7 +418,7 @@ class BoardGame(SteppedGame[State, BoardRules]):
                     "R2.3.3",
                     T(
                         "{guest} on {chair} would be alone at the end of the turn",
-                        guest=Tile(s.occ[first]).name,
+                        guest=Tile(s.occ[first]).subject(),
                         chair=self.board.chair_ids[first],
                     )
                     if s.reg_table < 0
@@ -581,14 +581,14 @@ class BoardGame(SteppedGame[State, BoardRules]):
             elif len(tables) == 1:
                 message = T(
                     "{guest} cannot take {chair}: it belongs to {table}",
-                    guest=guest.words(),
+                    guest=guest.subject(),
                     chair=chair,
                     table=tables[0],
                 )
             else:
                 message = T(
                     "{guest} cannot take {chair}: it belongs to {table} and {other}",
-                    guest=guest.words(),
+                    guest=guest.subject(),
                     chair=chair,
                     table=tables[0],
                     other=tables[1],
@@ -613,7 +613,11 @@ class BoardGame(SteppedGame[State, BoardRules]):
         if code == ZERO_ALONE:
             return Violation(
                 "R2.3.4",
-                T("{guest} on {chair} scores 0 and no guest in the hand can join it", guest=guest.name, chair=chair),
+                T(
+                    "{guest} on {chair} scores 0 and no guest in the hand can join it",
+                    guest=guest.subject(),
+                    chair=chair,
+                ),
             )
         if code == FIRST_LEFT_ALONE:
             first = s.placed[0]
@@ -621,12 +625,12 @@ class BoardGame(SteppedGame[State, BoardRules]):
                 "R2.3.3",
                 T(
                     "{guest} on {chair} scored 0, so the second guest must join one of its tables",
-                    guest=Tile(s.occ[first]).name,
+                    guest=Tile(s.occ[first]).subject(),
                     chair=self.board.chair_ids[first],
                 ),
             )
         return Violation(
-            "R2.3.4", T("{guest} on {chair} scores 0; every placement must score", guest=guest.name, chair=chair)
+            "R2.3.4", T("{guest} on {chair} scores 0; every placement must score", guest=guest.subject(), chair=chair)
         )
 
     def _may_start_regulars(self, s: State, t: int) -> bool:
@@ -807,7 +811,8 @@ class BoardGame(SteppedGame[State, BoardRules]):
                 problem = Violation("R2.5", T("jokers may not go to the bar"))
             elif self._can_seat_at_tables(s, tile):
                 problem = Violation(
-                    "R2.5", T("{joker} may go to the bar only when no legal turn can seat it", joker=Tile(tile).name)
+                    "R2.5",
+                    T("{joker} may go to the bar only when no legal turn can seat it", joker=Tile(tile).subject()),
                 )
         if problem is not None and raise_:
             raise problem

@@ -489,7 +489,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
                 "R4.2",
                 T(
                     "{card} cannot take {place}: it touches {tables}",
-                    card=Tile(card).words(),
+                    card=Tile(card).subject(),
                     place=place,
                     tables=tables,
                 ),
@@ -510,7 +510,7 @@ class CardGame(SteppedGame[CardState, CardRules]):
             "R4.3",
             T(
                 "{card} on {place} scores 0 and no card in the hand can join it this turn",
-                card=Tile(card).name,
+                card=Tile(card).subject(),
                 place=place,
             ),
         )

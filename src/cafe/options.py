@@ -92,6 +92,18 @@ OPTION_TEXT: dict[str, tuple[str, str | dict[str, str]]] = {  # in English; opti
                          N_("2 to 4 cards of one gender filling a table score 20 (40 of its nation)")),
 }  # fmt: skip
 
+# Each choice's short name, where a room's rules are summed up ("Jokers at the bar: never")
+CHOICE_WORDS: dict[str, str] = {
+    "bonus": N_("with the bonus"),
+    "basic": N_("basic (1989)"),
+    "printed": N_("as printed"),
+    "straight": N_("straight"),
+    "never": N_("never"),
+    "when-unplaceable": N_("when no table can take it"),
+    "given-nation": N_("its given nation"),
+    "either-nation": N_("either nation of its chair"),
+}
+
 # The presets' names for people
 PRESET_TITLES: dict[str, str] = {
     "printed": N_("printed rules"),
@@ -102,14 +114,20 @@ PRESET_TITLES: dict[str, str] = {
 
 def option_catalogue(edition: str, language: str | None = None) -> list[dict[str, Any]]:
     """An edition's options as a front end offers them: key, label, the default, and a line of help for the option
-    (a switch) or for each of its values (a choice), in ``language`` (the active one if None)."""
+    (a switch) or for each of its values (a choice, with its short name; a named bar with its values), in
+    ``language`` (the active one if None)."""
     out: list[dict[str, Any]] = []
     for f in fields(BoardRules if edition == "board" else CardRules):
         label, text = OPTION_TEXT[f.name]
         label = translate(label, language)
         if isinstance(text, dict):
             default = next(iter(text))
-            choices = [{"value": v, "help": translate(h, language)} for v, h in text.items()]
+            choices: list[dict[str, Any]] = [
+                {"value": v, "label": translate(CHOICE_WORDS[v], language), "help": translate(h, language)}
+                for v, h in text.items()
+            ]
+            for choice in choices if f.name == "bar_values" else ():  # as a room's rules hold them: a list
+                choice["values"] = list(NAMED_BARS[choice["value"]])
             out.append({"key": f.name, "label": label, "default": default, "choices": choices})
         else:
             out.append({"key": f.name, "label": label, "default": False, "help": translate(text, language)})

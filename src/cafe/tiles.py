@@ -128,6 +128,10 @@ class Tile(IntEnum):
         """Plain words for people, in any language: ``American gentleman``, ``joker lady``."""
         return T(TILE_WORDS[self])
 
+    def subject(self) -> Text:
+        """The tile as a sentence begins with it, in any language: ``The American gentleman``."""
+        return T(TILE_SUBJECTS[self])
+
     def describe(self) -> str:
         """:meth:`words` in the active language."""
         return self.words().render()
@@ -181,6 +185,66 @@ TILE_WORDS: dict[Tile, str] = {
     Tile.USAm: N_("American gentleman"),
     Tile.JOKf: N_("joker lady"),
     Tile.JOKm: N_("joker gentleman"),
+}
+
+# A tile as a sentence begins with it, its article included ("The Cuban gentleman cannot take c12")
+TILE_SUBJECTS: dict[Tile, str] = {
+    Tile.AFRf: N_("The African lady"),
+    Tile.AFRm: N_("The African gentleman"),
+    Tile.CHNf: N_("The Chinese lady"),
+    Tile.CHNm: N_("The Chinese gentleman"),
+    Tile.CUBf: N_("The Cuban lady"),
+    Tile.CUBm: N_("The Cuban gentleman"),
+    Tile.ESPf: N_("The Spanish lady"),
+    Tile.ESPm: N_("The Spanish gentleman"),
+    Tile.FRAf: N_("The French lady"),
+    Tile.FRAm: N_("The French gentleman"),
+    Tile.GBRf: N_("The British lady"),
+    Tile.GBRm: N_("The British gentleman"),
+    Tile.GERf: N_("The German lady"),
+    Tile.GERm: N_("The German gentleman"),
+    Tile.INDf: N_("The Indian lady"),
+    Tile.INDm: N_("The Indian gentleman"),
+    Tile.ITAf: N_("The Italian lady"),
+    Tile.ITAm: N_("The Italian gentleman"),
+    Tile.RUSf: N_("The Russian lady"),
+    Tile.RUSm: N_("The Russian gentleman"),
+    Tile.TURf: N_("The Turkish lady"),
+    Tile.TURm: N_("The Turkish gentleman"),
+    Tile.USAf: N_("The American lady"),
+    Tile.USAm: N_("The American gentleman"),
+    Tile.JOKf: N_("The joker lady"),
+    Tile.JOKm: N_("The joker gentleman"),
+}
+
+# A tile as the object of a sentence, its article included ("Kim seats the Chinese lady on bar stool 3")
+TILE_OBJECTS: dict[Tile, str] = {
+    Tile.AFRf: N_("the African lady"),
+    Tile.AFRm: N_("the African gentleman"),
+    Tile.CHNf: N_("the Chinese lady"),
+    Tile.CHNm: N_("the Chinese gentleman"),
+    Tile.CUBf: N_("the Cuban lady"),
+    Tile.CUBm: N_("the Cuban gentleman"),
+    Tile.ESPf: N_("the Spanish lady"),
+    Tile.ESPm: N_("the Spanish gentleman"),
+    Tile.FRAf: N_("the French lady"),
+    Tile.FRAm: N_("the French gentleman"),
+    Tile.GBRf: N_("the British lady"),
+    Tile.GBRm: N_("the British gentleman"),
+    Tile.GERf: N_("the German lady"),
+    Tile.GERm: N_("the German gentleman"),
+    Tile.INDf: N_("the Indian lady"),
+    Tile.INDm: N_("the Indian gentleman"),
+    Tile.ITAf: N_("the Italian lady"),
+    Tile.ITAm: N_("the Italian gentleman"),
+    Tile.RUSf: N_("the Russian lady"),
+    Tile.RUSm: N_("the Russian gentleman"),
+    Tile.TURf: N_("the Turkish lady"),
+    Tile.TURm: N_("the Turkish gentleman"),
+    Tile.USAf: N_("the American lady"),
+    Tile.USAm: N_("the American gentleman"),
+    Tile.JOKf: N_("the joker lady"),
+    Tile.JOKm: N_("the joker gentleman"),
 }
 
 # The English adjectives, as a player may type them ("american gentleman h3").

@@ -29,7 +29,7 @@ from cafe.server.ratings import shown
 from cafe.server.replays import Replays
 from cafe.server.store import SQLiteStore, Store
 from cafe.svg import LIGHT, NATION_COLOURS
-from cafe.tiles import NATION_TITLES, TILE_WORDS, Nation
+from cafe.tiles import NATION_TITLES, TILE_OBJECTS, TILE_WORDS, Nation
 
 DATABASE = "cafe.sqlite3"
 CLIENT = Path(__file__).parent / "client"  # the browser client: plain ES modules, no build step
@@ -74,7 +74,8 @@ def create_app(
 
     async def catalogue(request: Request) -> Response:
         """What the browser client offers, in the language asked for (``?lang=de``): nations (names and the
-        drawings' colours), the words of each tile, rule presets and options, computer players' levels."""
+        drawings' colours), the words of each tile (alone, and as a sentence's object), rule presets and options,
+        computer players' levels."""
         language = pick([request.query_params.get("lang", "")])
         nations = {
             n.name: {"name": translate(NATION_TITLES[n], language), "colour": NATION_COLOURS[n.name],
@@ -82,11 +83,13 @@ def create_app(
             for n in Nation
         }  # fmt: skip
         tiles = {tile.name: translate(words, language) for tile, words in TILE_WORDS.items()}
+        objects = {tile.name: translate(words, language) for tile, words in TILE_OBJECTS.items()}
         editions = ("board", "cards")
         presets = {edition: preset_catalogue(edition, language) for edition in editions}
         options = {edition: option_catalogue(edition, language) for edition in editions}
         return JSONResponse({"language": language, "languages": LANGUAGES, "nations": nations, "tiles": tiles,
-                             "presets": presets, "options": options, "levels": list(LEVELS)})  # fmt: skip
+                             "objects": objects, "presets": presets, "options": options,
+                             "levels": list(LEVELS)})  # fmt: skip
 
     async def health(request: Request) -> Response:
         return JSONResponse({"status": "ok" if hub is not None else "starting"}, status_code=200 if hub else 503)
@@ -128,9 +131,11 @@ def create_app(
         await websocket.accept()
         outbox = Outbox(websocket.send_text, hub.limits.send_buffer)
         address = websocket.client.host if websocket.client else ""
-        connection = hub.connect(outbox.put, address)
+        # until its hello says otherwise: the first language of the browser's own that the café speaks
+        wanted = pick(tag.split(";")[0] for tag in websocket.headers.get("accept-language", "").split(","))
+        connection = hub.connect(outbox.put, address, wanted)
         if connection is None:
-            await refuse(websocket, "busy", T("too many connections from your address"))
+            await refuse(websocket, "busy", T("too many connections from your address").render(wanted))
             return
 
         async def read() -> None:
@@ -159,7 +164,7 @@ def create_app(
                 with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError, OSError):
                     await task
         if silent:  # no hello in time: the connection held a place for nobody
-            await refuse(websocket, "hello", T("no hello in time: the connection closes"))
+            await refuse(websocket, "hello", T("no hello in time: the connection closes").render(wanted))
 
     return Starlette(
         routes=[
@@ -177,10 +182,9 @@ def create_app(
     )
 
 
-async def refuse(websocket: WebSocket, code: str, why: Text) -> None:
+async def refuse(websocket: WebSocket, code: str, message: str) -> None:
     """An error before any hello (so in the first language of the browser's own that the café speaks), and the
     connection closed."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-        wanted = [tag.split(";")[0] for tag in websocket.headers.get("accept-language", "").split(",")]
-        await websocket.send_json({"type": "error", "code": code, "message": why.render(pick(wanted))})
+        await websocket.send_json({"type": "error", "code": code, "message": message})
         await websocket.close(code=1008)

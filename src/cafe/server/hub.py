@@ -27,7 +27,7 @@ from typing import Any
 from cafe.ai.base import Player
 from cafe.ai.levels import make_player, strongest
 from cafe.errors import CafeError
-from cafe.i18n import T, Text, pick
+from cafe.i18n import DEFAULT, T, Text, pick
 from cafe.options import make_rules, rules_to_json
 from cafe.server import fields, names
 from cafe.server.analyses import Analyses
@@ -35,7 +35,7 @@ from cafe.server.broker import Broker, Event, LocalBroker
 from cafe.server.fields import ProtocolError
 from cafe.server.limits import Limits
 from cafe.server.matches import BEST_OF
-from cafe.server.rooms import REPLACEMENT_BOT, Outcome, Room
+from cafe.server.rooms import REPLACEMENT_BOT, Outcome, Room, table_name
 from cafe.server.store import RoomRow, Store
 from cafe.server.thinking import Busy, Hints, Kind, Pool
 
@@ -119,13 +119,17 @@ class Hub:
 
     # ------------------------------------------------------------------ connections
 
-    def connect(self, send: Send, address: str = "") -> Connection | None:
-        """A new connection, or None when its address has as many open as it may."""
+    def connect(self, send: Send, address: str = "", language: str = DEFAULT) -> Connection | None:
+        """A new connection, or None when its address has as many open as it may.
+
+        ``language``: of its messages until its ``hello`` says otherwise (the browser's Accept-Language)."""
         if address and self._addresses[address] >= self.limits.per_address:
             return None
         self._next_id += 1
         self._addresses[address] += 1
-        connection = Connection(self._next_id, send, address, rate=self.limits.rate, burst=self.limits.burst)
+        connection = Connection(
+            self._next_id, send, address, language=language, rate=self.limits.rate, burst=self.limits.burst
+        )
         self.connections[self._next_id] = connection
         return connection
 
@@ -263,7 +267,9 @@ class Hub:
         edition = message.get("edition", "board")
         if edition not in ("board", "cards"):
             raise ProtocolError("rules", T("'edition' is board or cards"))
-        name = fields.text(message, "name", 40) if "name" in message else f"{connection.name}'s table"
+        name = (
+            fields.text(message, "name", 40) if "name" in message else table_name(connection.name, connection.language)
+        )
         best_of = message.get("match")
         if best_of is not None and (best_of not in BEST_OF or isinstance(best_of, bool)):
             raise ProtocolError(
@@ -313,7 +319,7 @@ class Hub:
         connection.in_lobby = False
         player, name = player_of(connection), connection.name
         if text.startswith("/"):
-            await self._apply(connection, room, lambda: room.command(player, name, text))
+            await self._apply(connection, room, lambda: room.command(player, name, text, connection.language))
         else:
             await self.broker.publish(room.id, "chat", {"from": name, "player": player, "text": text})
 

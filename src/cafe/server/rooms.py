@@ -19,7 +19,7 @@ from cafe.arena.match import Game, new_game
 from cafe.board_game import MAX_PLAYERS as BOARD_MAX
 from cafe.card_game import MAX_PLAYERS as CARD_MAX
 from cafe.errors import CafeError
-from cafe.i18n import N_, T, Text
+from cafe.i18n import DEFAULT, N_, T, Text
 from cafe.options import make_rules
 from cafe.record import Record
 from cafe.server.matches import Match
@@ -37,6 +37,31 @@ HELP = N_(
     "/kick SEAT or NAME: remove a seat before the start (host) · /hints on|off: hints for everyone, and the game is "
     "not rated (host) · /help: this text. Anything else is chat."
 )
+LEVEL_WORDS = {  # the computer players' levels as people read them (the client shows the same words)
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+    "expert": N_("expert"),
+    "master": N_("master"),
+}
+
+VOWELS = "AEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜŸÆŒH"  # French elides "de" before these (and before a mute h)
+SIBILANTS = ("s", "ß", "x", "z", "ce")  # German writes "Hans' Tisch", not "Hanss Tisch"
+
+
+def table_name(name: str, language: str) -> str:
+    """A room's name when its host gives none: "Ann's table", "Jürgens Tisch", "Table d'Amélie", "Stůl: Jürgen"."""
+    vowel, sibilant = name[:1].upper() in VOWELS, name.lower().endswith(SIBILANTS)
+    if vowel and sibilant:
+        # i18n: a room's default name; {both} begins with a vowel or h and ends in s, ß, x or z ("Table d'Agnès")
+        return T("{both}'s table", both=name).render(language)
+    if vowel:
+        # i18n: a room's default name; {vowel} begins with a vowel or h ("Table d'Amélie", "Amélies Tisch")
+        return T("{vowel}'s table", vowel=name).render(language)
+    if sibilant:
+        # i18n: a room's default name; {sibilant} ends in s, ß, x or z ("Hans' Tisch", "Table de Hans")
+        return T("{sibilant}'s table", sibilant=name).render(language)
+    return T("{name}'s table", name=name).render(language)
 
 
 @dataclass
@@ -87,8 +112,9 @@ class Room:
     def _next_game(self, match: Match) -> RoomRow:
         """The room of the next game of ``match`` (as this game left it): the same players, seats turned by one,
         playing at once."""
+        first = self.name.rsplit(" · ", 1)[0] if self.match is not None and self.match.game > 1 else self.name
         match = match.following(self.id)
-        name = f"{self.name.split(' · game ')[0]} · game {match.game}"
+        name = f"{first} · {match.game}"  # the game's number: the same in every language ("Jürgens Tisch · 2")
         seats = tuple(_numbered(self.seats[1:] + self.seats[:1]))
         return RoomRow(secrets.token_hex(4), name, self.edition, self.rules, self.host, "playing", _seed(), seats, (),
                        match.to_json(), self.hints)  # fmt: skip
@@ -218,8 +244,8 @@ class Room:
 
     # ------------------------------------------------------------------ commands
 
-    def command(self, player: int, name: str, text: str) -> Outcome:
-        """A line starting with '/'."""
+    def command(self, player: int, name: str, text: str, language: str = DEFAULT) -> Outcome:
+        """A line starting with '/' (``language``: the sender's, for the names it gives)."""
         word, _, arg = text[1:].partition(" ")
         word, arg = word.lower(), arg.strip()
         handler = {
@@ -234,6 +260,8 @@ class Room:
             return Outcome(answer=T(HELP))
         if handler is None:
             return Outcome(error=T("unknown command /{word}: try /help", word=word))
+        if word == "bot":  # a computer player's name is given once, in the words of the host who seats it
+            return self._bot(player, name, arg, language)
         return handler(player, name, arg)
 
     def _join(self, player: int, name: str, arg: str) -> Outcome:
@@ -267,7 +295,11 @@ class Room:
         if self.status == "playing":
             self.replace_by_bot(seat)
             return Outcome(
-                announce=T("{name} leaves; a computer player ({level}) takes over", name=name, level=REPLACEMENT_BOT),
+                announce=T(
+                    "{name} leaves; a computer player ({level}) takes over",
+                    name=name,
+                    level=T(LEVEL_WORDS[REPLACEMENT_BOT]),
+                ),
                 changed=True,
             )
         return Outcome(error=T("the game is over"))
@@ -295,7 +327,7 @@ class Room:
             announce=T("The game begins: {names}", names=", ".join(s.name for s in self.seats)), changed=True
         )
 
-    def _bot(self, player: int, name: str, arg: str) -> Outcome:
+    def _bot(self, player: int, name: str, arg: str, language: str = DEFAULT) -> Outcome:
         level = arg.lower() or "medium"
         if player != self.host:
             return Outcome(error=T("only the host can seat computer players"))
@@ -305,10 +337,11 @@ class Room:
             return Outcome(error=T("unknown level '{arg}': easy, medium, hard, expert or master", arg=arg))
         if len(self.seats) >= self.max_players:
             return Outcome(error=T("every seat is taken ({max_players} players at most)", max_players=self.max_players))
-        bot_name = f"{level.capitalize()} bot {len(self.seats) + 1}"
-        self.seats.append(SeatRow(len(self.seats), bot_name, bot=level))
+        # i18n: a computer player's name, e.g. "Medium bot 3"; "bot" stays (no person may be named with it)
+        bot_name = T("{level} bot {n}", level=T(LEVEL_WORDS[level]), n=len(self.seats) + 1).render(language)
+        self.seats.append(SeatRow(len(self.seats), bot_name[:1].upper() + bot_name[1:], bot=level))
         self.store.set_seats(self.id, tuple(self.seats))
-        return Outcome(announce=T("{bot_name} takes a seat", bot_name=bot_name), changed=True)
+        return Outcome(announce=T("{bot_name} takes a seat", bot_name=self.seats[-1].name), changed=True)
 
     def _kick(self, player: int, name: str, arg: str) -> Outcome:
         if player != self.host:

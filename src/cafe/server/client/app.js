@@ -1,7 +1,7 @@
 // The café in the browser: the lobby at "#", a room at "#room=ID". The server decides everything;
 // this page shows what it says and sends what you click (docs/protocol.md).
 
-import { h, replace } from "./dom.js";
+import { h, replace, sentence } from "./dom.js";
 import { chosenLanguage, LANGUAGES, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { lobbyView, nameView } from "./lobby.js";
 import { Link } from "./net.js";
@@ -17,7 +17,8 @@ const lang = chosenLanguage();
 await loadLanguage(lang);
 const catalogue = await (await fetch(`/catalogue.json?lang=${lang}`)).json();
 document.getElementById("language-slot").replaceWith(languagePicker());
-const STATUS = { connecting: () => t("connecting…"), online: () => t("online"), offline: () => t("offline") };
+const STATUS = { connecting: () => t("connecting…"), online: () => t("online"), offline: () => t("offline"),
+  unnamed: () => t("not signed in") }; // unnamed: the server refused the name or token, and waits for another
 const rooms = new Map(); // the lobby's rooms
 const states = new Map(); // room id -> latest room state (with its drawing)
 let me = null;
@@ -38,10 +39,12 @@ function showNotice(text) {
   noticeTimer = setTimeout(() => (notice.hidden = true), 6000);
 }
 
-const link = new Link(receive, (status) => {
+function setStatus(status) {
   statusLine.textContent = STATUS[status]?.() ?? status;
   statusLine.dataset.status = status;
-}, lang);
+}
+
+const link = new Link(receive, setStatus, lang);
 
 // The language of the page, on every page: chosen here, remembered, and the page reads again in it.
 function languagePicker() {
@@ -111,16 +114,18 @@ function receive(message) {
     case "error":
       if (message.code === "token") {
         link.forget();
+        setStatus("unnamed");
         askName(t("That player is not known here any more: choose a name."));
         return;
       }
       if (message.code === "name") {
-        askName(message.message); // the name cannot be used: the server says why
+        setStatus("unnamed");
+        askName(sentence(message.message)); // the name cannot be used: the server says why, in the page's language
         return;
       }
-      showNotice(message.rule ? `${message.message} (${message.rule})` : message.message);
+      showNotice(message.rule ? `${sentence(message.message)} (${message.rule})` : sentence(message.message));
       if (message.code === "rules" && document.getElementById("create-problem")) {
-        document.getElementById("create-problem").textContent = message.message; // said in the form itself
+        document.getElementById("create-problem").textContent = sentence(message.message); // said in the form itself
       }
       if (view && message.room === roomInHash()) view.refused(message.message);
       if (message.code === "room") location.hash = "";
@@ -138,6 +143,8 @@ function show(id) {
     replace(app, view.root);
   }
   view.show(known.state, known.svg);
+  // the room's page replaced what had the focus ("Create room"): it is not left on the page's body
+  if (!document.activeElement || document.activeElement === document.body) view.focusStart();
 }
 
 function route() {

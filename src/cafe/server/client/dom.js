@@ -31,16 +31,29 @@ export function rulesText(rules, catalogue, edition) {
   const title = (preset) => catalogue.presets[edition].find((p) => p.value === preset)?.label ?? preset;
   if (typeof rules === "string") return title(rules);
   const changed = catalogue.options[edition].filter((o) => rules[o.key] !== undefined && rules[o.key] !== o.default)
-    .map((o) => (o.choices ? `${o.label}: ${Array.isArray(rules[o.key]) ? t("custom") : rules[o.key]}` : o.label));
+    .map((o) => (o.choices ? `${o.label}: ${choiceWords(o, rules[o.key])}` : o.label));
   return [title(rules.preset ?? "printed"), ...changed].join(" + ");
 }
+
+// A choice's short name ("never"); bar values are a list, named when they are a named bar's, else "custom".
+const choiceWords = (option, value) => option.choices.find((c) => c.value === value
+  || (Array.isArray(value) && String(c.values) === String(value)))?.label ?? t("custom");
 
 // A part of the page that only screen readers hear: what just happened (a step, another's turn, a refusal).
 export function announcer() {
   return h("div", { class: "announcer", "aria-live": "polite", role: "status" });
 }
 
+// Each text is a line of its own, so that several in a row are all read, a repeated one too; the last few stay.
 export function announce(region, text) {
-  region.textContent = "";
-  setTimeout(() => (region.textContent = text), 50); // a change after a pause is read even when the text repeats
+  region.append(h("p", {}, text));
+  while (region.childElementCount > ANNOUNCED) region.firstElementChild.remove();
 }
+
+const ANNOUNCED = 8;
+
+// A refusal as a sentence: its first letter capital, a full stop at its end ("Der Stuhl h3 ist besetzt.").
+export const sentence = (text) => {
+  const whole = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?…)]$/.test(whole) ? whole : `${whole}.`;
+};

@@ -46,3 +46,7 @@ export function tn(singular, plural, n, args = {}) {
     : n === 1 ? singular : plural;
   return fill(text, { n, ...args });
 }
+
+// A number as the reader's language writes it, with this many decimals ("4,4" in German).
+export const number = (n, digits = 0) =>
+  new Intl.NumberFormat(book.language, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);

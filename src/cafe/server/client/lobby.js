@@ -1,7 +1,7 @@
 // The lobby: every room, a form to open one, and the leaderboard.
 
 import { h, rulesText } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { number, t, tn } from "./i18n.js";
 
 export const editionName = (edition) => (edition === "board" ? t("board game") : t("card game"));
 const STATUS = { waiting: () => t("waiting"), playing: () => t("playing"), finished: () => t("finished") };
@@ -60,7 +60,7 @@ export function lobbyView(rooms, catalogue, actions) {
       ? h("table", {},
           h("tr", {}, h("th", {}, t("player")), h("th", {}, t("rating")), h("th", {}, t("games"))),
           players.map((p) => h("tr", {}, h("td", {}, h("a", { href: `#player=${p.player}` }, p.name)),
-            h("td", {}, p.rating.toFixed(1)), h("td", {}, p.games))))
+            h("td", {}, number(p.rating, 1)), h("td", {}, p.games))))
       : h("p", {}, t("No rated games yet: games between two or more people are rated."));
     board.replaceChildren(h("h2", {}, t("Leaderboard")), table);
   });
@@ -91,6 +91,6 @@ function optionControl(option) {
       h("small", {}, option.help));
   }
   const select = h("select", { name: option.key, "aria-label": option.label },
-    option.choices.map((c) => h("option", { value: c.value }, `${c.value}: ${c.help}`)));
+    option.choices.map((c) => h("option", { value: c.value }, c.help)));
   return h("label", { class: "option" }, `${option.label} `, select);
 }

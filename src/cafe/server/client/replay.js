@@ -3,8 +3,9 @@
 
 import { drawBoard, markSteps } from "./board.js";
 import { h, replace, rulesText, signed } from "./dom.js";
-import { language, t, tn } from "./i18n.js";
+import { language, number, t, tn } from "./i18n.js";
 import { editionName } from "./lobby.js";
+import { stepSentence, stepWords } from "./steps.js";
 
 // How the analysis judges a turn, in words (cafe.ai.analysis)
 const VERDICTS = {
@@ -12,6 +13,7 @@ const VERDICTS = {
   blunder: () => t("blunder"),
 };
 const verdict = (name) => VERDICTS[name]?.() ?? name;
+const turnWords = (steps) => steps.split(",").map(stepWords).join(", "); // a turn as the analysis writes it
 
 const TOKEN = "cafe-token";
 const asker = () => (localStorage.getItem(TOKEN) ? { "X-Cafe-Token": localStorage.getItem(TOKEN) } : {});
@@ -117,7 +119,8 @@ export class ReplayView {
       you !== null && view.hands?.[you]
         ? h("p", { class: "own-hand" }, t("Your hand then: {tiles}", { tiles: view.hands[you].join(", ") })) : null,
       h("p", { class: "ply", "aria-live": "polite" }, t("Step {ply} of {plies}", { ply: this.ply, plies: game.steps.length }),
-        step ? ` · ${game.players[step.seat]}: ${step.step}${step.points ? ` (${signed(step.points)})` : ""}`
+        step ? ` · ${stepSentence(game.players[step.seat], step.step, this.catalogue, view.bar?.length)}${
+          step.points ? ` (${signed(step.points)})` : ""}` // said in words: the line is read as it changes
           : ` · ${t("the start")}`),
       h("div", { class: "buttons replay-buttons" },
         h("button", { onclick: () => this.go(0), "aria-label": t("the start") }, "⏮"),
@@ -128,8 +131,8 @@ export class ReplayView {
         h("button", { onclick: () => this.go(game.steps.length), "aria-label": t("the end") }, "⏭")),
       h("p", { class: "hint-line" }, t("Keys: ← → a step, ↑ ↓ (or shift + ← →) a turn, Home and End.")),
       atStart ? h("p", { class: "best-line" }, t("Best found: {best} ({value}); played: {played}, {verdict}, lost {loss}", {
-        best: turn.best, value: turn.best_value.toFixed(1), played: turn.played, verdict: verdict(turn.class),
-        loss: turn.loss.toFixed(1) })) : null,
+        best: turnWords(turn.best), value: number(turn.best_value, 1), played: turnWords(turn.played), verdict: verdict(turn.class),
+        loss: number(turn.loss, 1) })) : null,
       this.analysisPart(),
       h("p", {}, h("a", { href: `/records/${this.id}.json`, download: `cafe-${this.id}.json` }, t("Download the record")),
         " · ", h("a", { href: "#" }, t("Back to the lobby"))));
@@ -146,8 +149,8 @@ export class ReplayView {
         tabindex: 0,
         onclick: () => this.go(turn.start),
         onkeydown: (event) => { if (event.key === "Enter") this.go(turn.start); },
-      }, `${game.players[turn.seat]}: ${turn.steps.join(", ") || "—"}`, turn.points ? ` (${signed(turn.points)})` : "",
-      judged ? h("span", { class: "verdict" }, ` ${verdict(judged.class)} −${judged.loss.toFixed(1)}`) : null);
+      }, `${game.players[turn.seat]}: ${turn.steps.map(stepWords).join(", ") || "—"}`, turn.points ? ` (${signed(turn.points)})` : "",
+      judged ? h("span", { class: "verdict" }, ` ${verdict(judged.class)} −${number(judged.loss, 1)}`) : null);
     }));
   }
 
@@ -157,7 +160,7 @@ export class ReplayView {
       return h("section", { class: "analysis" }, h("h3", {}, t("Analysis")),
         h("table", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("mean loss")), h("th", {}, t("mistakes")),
           h("th", {}, t("blunders"))),
-        status.analysis.players.map((p) => h("tr", {}, h("td", {}, p.name), h("td", {}, p.mean_loss.toFixed(2)),
+        status.analysis.players.map((p) => h("tr", {}, h("td", {}, p.name), h("td", {}, number(p.mean_loss, 2)),
           h("td", {}, p.mistake), h("td", {}, p.blunder)))));
     }
     if (status.state === "none") {
@@ -196,7 +199,7 @@ export async function playerView(id) {
   if (!answer.ok) return h("p", { class: "problem" }, t("There is no such player."));
   const player = await answer.json();
   const change = (g) => (g.rating_after === null ? t("unrated")
-    : `${g.rating_before === null ? t("new") : g.rating_before.toFixed(1)} → ${g.rating_after.toFixed(1)}`);
+    : `${g.rating_before === null ? t("new") : number(g.rating_before, 1)} → ${number(g.rating_after, 1)}`);
   return h("section", { class: "player-page" }, h("h2", {}, player.name),
     player.games.length
       ? h("table", {}, h("tr", {}, h("th", {}, t("game")), h("th", {}, t("place")), h("th", {}, t("rating"))),

@@ -1,10 +1,10 @@
 // A room: the café, the players, your hand and what you may do, the turn log, the chat, the end.
 
 import { drawBoard, markSteps } from "./board.js";
-import { announce, announcer, h, replace, rulesText, signed } from "./dom.js";
+import { announce, announcer, h, replace, rulesText, sentence, signed } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { editionName } from "./lobby.js";
-import { movesOf, parseStep, playableTiles, tileWords } from "./steps.js";
+import { movesOf, parseStep, playableTiles, stepSentence, stepWords, tileWords } from "./steps.js";
 
 export class RoomView {
   constructor(catalogue, actions) {
@@ -46,7 +46,7 @@ export class RoomView {
       this.chooser = null;
     }
     this.state = state;
-    if (before && state.plies > before.plies) this.tell(this.lastStep());
+    if (before && state.plies > before.plies) for (const line of this.newSteps(before)) this.tell(line);
     if (svg !== undefined && svg !== null) this.svg = svg;
     this.render();
   }
@@ -63,20 +63,32 @@ export class RoomView {
   }
 
   refused(message) {
-    this.say(`✗ ${message}`, "error");
-    this.tell(message);
+    this.say(`✗ ${sentence(message)}`, "error");
+    this.tell(sentence(message));
   }
 
-  // The newest step, in words: "Ann: USAm@h3 (+4)", and the turn's end.
-  lastStep() {
-    const turn = this.state.log?.at(-1);
-    if (!turn) return null;
-    const who = this.state.seats[turn.seat]?.name ?? "?";
-    const step = turn.steps.at(-1) ?? "—";
-    const line = `${who}: ${step}${turn.points ? ` (${signed(turn.points)})` : ""}`;
-    const next = this.state.view && !this.state.view.over ? this.state.seats[this.state.view.current_player] : null;
-    if (this.mine) return `${line}. ${t("Your turn.")}`;
-    return next && next.seat !== turn.seat ? `${line}. ${t("{name} is on turn.", { name: next.name })}` : line;
+  // Every step since the state before, each in words ("Ann seats the Chinese lady on bar stool 3 (−2)"), a
+  // computer player's whole turn too; then whose turn it is.
+  newSteps(before) {
+    const { log = [], seats, view } = this.state;
+    const name = (seat) => seats[seat]?.name ?? "?";
+    const known = (before.log ?? []).reduce((n, turn) => n + turn.steps.length, 0);
+    const steps = log.flatMap((turn, k) => turn.steps.map((text) => ({ k, text }))).slice(known);
+    const lines = [];
+    let stool = (view?.bar?.length ?? 0) - steps.filter((s) => parseStep(s.text).kind === "bar").length;
+    steps.forEach(({ k, text }, i) => {
+      if (parseStep(text).kind === "bar") stool += 1;
+      const line = stepSentence(name(log[k].seat), text, this.catalogue, stool);
+      const last = steps[i + 1]?.k !== k; // the turn's points, once its new steps are said
+      const points = last ? log[k].points - (before.log?.[k]?.points ?? 0) : 0;
+      lines.push(points ? `${line} (${signed(points)})` : line);
+    });
+    const turn = log.at(-1);
+    if (!steps.length && turn) lines.push(stepSentence(name(turn.seat), "stop", this.catalogue)); // a turn's end
+    const next = view && !view.over ? seats[view.current_player] : null;
+    if (this.mine) lines.push(t("Your turn."));
+    else if (next && next.seat !== turn?.seat) lines.push(t("{name} is on turn.", { name: next.name }));
+    return lines.map((line) => (/[.!?]$/.test(line) ? line : `${line}.`));
   }
 
   // A chat line says who spoke with the player's number beside the name: names may look alike, the number
@@ -98,11 +110,18 @@ export class RoomView {
   render() {
     const had = this.root.contains(document.activeElement) ? document.activeElement : null;
     const tileAt = had?.dataset?.index;
+    const key = had?.dataset?.focus; // a control drawn anew under the same name ("Add computer player")
     this.draw();
     if (!had || this.root.contains(document.activeElement)) return;
     // the element with the focus was drawn anew: the focus goes to its successor, or where play goes on
-    const again = tileAt !== undefined ? this.panel.querySelector(`.tile[data-index="${tileAt}"]:not(:disabled)`) : null;
-    (again ?? this.nextFocus())?.focus();
+    const again = tileAt !== undefined ? this.panel.querySelector(`.tile[data-index="${tileAt}"]:not(:disabled)`)
+      : key ? this.root.querySelector(`[data-focus="${key}"]:not(:disabled)`) : null;
+    (again ?? this.nextFocus() ?? this.root.querySelector("h2"))?.focus();
+  }
+
+  // Where the keyboard begins on a room's page just opened: its name.
+  focusStart() {
+    this.root.querySelector("h2")?.focus();
   }
 
   nextFocus() {
@@ -139,7 +158,7 @@ export class RoomView {
         state.match.entrants.map((name, i) => `${name} ${state.match.wins[i]}`).join(", "))
       : state.match ? h("p", { class: "match" }, t("A match: best of {best_of}", state.match)) : null;
     return h("div", { class: "room-head" },
-      h("h2", {}, state.name), h("span", { class: "facts" }, facts), match,
+      h("h2", { tabindex: -1, "data-focus": "name" }, state.name), h("span", { class: "facts" }, facts), match,
       h("button", { class: "quiet", onclick: () => this.actions.lobby() }, t("Lobby")), leave);
   }
 
@@ -147,7 +166,7 @@ export class RoomView {
     const state = this.state;
     const host = state.host === this.actions.player();
     const levels = { easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert"), master: t("master") };
-    const level = h("select", { "aria-label": t("computer player level") },
+    const level = h("select", { "aria-label": t("computer player level"), "data-focus": "level" },
       this.catalogue.levels.map((l) => h("option", { value: l, selected: l === "medium" }, levels[l] ?? l)));
     return h("div", { class: "waiting" },
       h("h3", {}, t("Waiting for players")),
@@ -159,13 +178,15 @@ export class RoomView {
       h("p", {}, tn("{n} of at most {seats} seats taken; 2 are needed to start.",
         "{n} of at most {seats} seats taken; 2 are needed to start.", state.seats.length, { seats: state.max_players })),
       state.you === null && state.seats.length < state.max_players
-        ? h("button", { onclick: () => this.actions.say("/join") }, t("Take a seat")) : null,
+        ? h("button", { "data-focus": "join", onclick: () => this.actions.say("/join") }, t("Take a seat")) : null,
       host ? h("div", { class: "host" }, level,
-        h("button", { onclick: () => this.actions.say(`/bot ${level.value}`) }, t("Add computer player")),
-        h("button", { class: "quiet", onclick: () => this.actions.say(state.hints ? "/hints off" : "/hints on") },
-          state.hints ? t("No hints") : t("Allow hints (not rated)")),
-        h("button", { class: "go", disabled: state.seats.length < 2, onclick: () => this.actions.say("/start") },
-          t("Start the game"))) : h("p", {}, t("The host starts the game.")));
+        h("button", { "data-focus": "bot", onclick: () => this.actions.say(`/bot ${level.value}`) },
+          t("Add computer player")),
+        h("button", { class: "quiet", "data-focus": "hints",
+          onclick: () => this.actions.say(state.hints ? "/hints off" : "/hints on") },
+        state.hints ? t("No hints") : t("Allow hints (not rated)")),
+        h("button", { class: "go", "data-focus": "start", disabled: state.seats.length < 2,
+          onclick: () => this.actions.say("/start") }, t("Start the game"))) : h("p", {}, t("The host starts the game.")));
   }
 
   players() {
@@ -179,8 +200,9 @@ export class RoomView {
         const cards = view.edition === "cards" && view.face_down_counts[i]
           ? ` ${t("+{n} face down", { n: view.face_down_counts[i] })}` : "";
         return h("tr", { class: [current ? "current" : "", i === this.state.you ? "you" : ""].join(" ") },
-          h("td", {}, current ? h("span", { "aria-label": t("on turn") }, "▶ ") : "", seat.name,
-            i === this.state.you ? ` (${t("you")})` : "", out ? ` (${t("out")})` : ""),
+          h("td", {}, current ? [h("span", { "aria-hidden": "true" }, "▶ "), h("span", { class: "announcer" },
+            `${t("on turn:")} `)] : "", seat.name,
+          i === this.state.you ? ` (${t("you")})` : "", out ? ` (${t("eliminated")})` : ""),
           h("td", {}, view.scores[i], view.penalties[i] ? ` (${t("−{n} penalty", { n: view.penalties[i] })})` : ""),
           h("td", {}, `${view.hand_counts[i]}${cards}`));
       }));
@@ -298,7 +320,8 @@ export class RoomView {
   renderLog() {
     const { log, seats } = this.state;
     replace(this.log, (log ?? []).map((turn) => h("li", {},
-      `${seats[turn.seat]?.name ?? "?"}: ${turn.steps.join(", ") || "—"}`, turn.points ? ` (${signed(turn.points)})` : "",
+      `${seats[turn.seat]?.name ?? "?"}: ${turn.steps.map(stepWords).join(", ") || "—"}`,
+      turn.points ? ` (${signed(turn.points)})` : "",
       turn.hint ? h("span", { class: "hint-used" }, ` (${t("hint")})`) : null)));
     this.log.scrollTop = this.log.scrollHeight;
   }

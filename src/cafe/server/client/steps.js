@@ -1,3 +1,5 @@
+import { t } from "./i18n.js";
+
 // Reading the canonical notation of the legal steps the server sends (docs/records.md):
 // TILE@CHAIR, JOK?@CHAIR=NATION, TILE@bar, TILE~CHAIR, down:TILE, pass, stop, draw, close.
 
@@ -37,3 +39,40 @@ export function playableTiles(legal) {
 
 // A tile in words, in the reader's language ("American gentleman"): the catalogue has every tile's.
 export const tileWords = (tile, catalogue) => catalogue.tiles[tile] ?? tile;
+
+// A step as the turn log shows it: a guest's step in the notation (the same in every language), the others in words.
+const SAID = { pass: () => t("passes"), stop: () => t("ends the turn"), draw: () => t("draws a card"),
+  close: () => t("closes the game"), down: () => t("a card face down") };
+export function stepWords(text) {
+  if (text.startsWith("down:")) return t("face down: {card}", { card: text.slice(5) });
+  return SAID[text]?.() ?? text;
+}
+
+// A step as a sentence, for those who hear the game ("Kim seats the Chinese lady on bar stool 3"); stool: the
+// bar stool a bar step took.
+export function stepSentence(name, text, catalogue, stool) {
+  const step = parseStep(text);
+  const guest = step.tile ? catalogue.objects?.[step.tile] ?? tileWords(step.tile, catalogue) : null;
+  const nation = step.nation ? catalogue.nations[step.nation]?.name ?? step.nation : null;
+  switch (step.kind) {
+    case "seat":
+      return nation ? t("{name} seats {guest} on {chair} as {nation}", { name, guest, chair: step.target, nation })
+        : t("{name} seats {guest} on {chair}", { name, guest, chair: step.target });
+    case "bar":
+      return t("{name} seats {guest} on bar stool {n}", { name, guest, n: stool });
+    case "exchange":
+      return t("{name} exchanges {guest} for the joker on {chair}", { name, guest, chair: step.target });
+    case "down":
+      return step.tile ? t("{name} lays {guest} face down", { name, guest }) : t("{name} lays a card face down", { name });
+    case "pass":
+      return t("{name} passes", { name });
+    case "stop":
+      return t("{name} ends the turn", { name });
+    case "draw":
+      return t("{name} draws a card", { name });
+    case "close":
+      return t("{name} closes the game", { name });
+    default:
+      return `${name}: ${text}`;
+  }
+}
