@@ -195,7 +195,7 @@ def test_every_variant_can_be_chosen_when_opening_a_table(cafe: str, browser: Br
     expect(ann.locator(".create")).to_contain_text("hands are hidden")  # each option says what it does
     ann.select_option("select[name=joker_to_bar]", "when-unplaceable")
     ann.click("text=Create room")
-    played = "printed rules + Jokers at the bar: when-unplaceable + Surprise guests"
+    played = "printed rules + Jokers at the bar: when no table can take the joker (BrettspielWelt) + Surprise guests"
     expect(ann.locator(".room-view .facts")).to_contain_text(played)
     bob = arrive(browser, cafe, "Bob", phone=True)
     bob.select_option("select[name=edition]", "cards")

@@ -29,7 +29,7 @@ from cafe.ai.base import Player
 from cafe.ai.levels import make_player, strongest
 from cafe.errors import CafeError
 from cafe.i18n import T, Text, pick
-from cafe.options import make_rules, rules_to_json
+from cafe.options import make_rules, rules_from
 from cafe.server import fields
 from cafe.server.analyses import Analyses
 from cafe.server.broker import Broker, Event, LocalBroker
@@ -260,7 +260,10 @@ class Hub:
             )
         assert connection.player is not None
         try:
-            rules = rules_to_json(make_rules(edition, message.get("rules", "printed")))
+            asked = message.get("rules", "printed")
+            made = make_rules(edition, asked)  # checked first: a preset that is not known is refused
+            preset = asked if isinstance(asked, str) else asked.get("preset", "printed")
+            rules = rules_from(preset, made)  # the host's preset, and what differs from it
         except CafeError as error:
             raise ProtocolError("rules", error.text) from None
         if len(json.dumps(rules)) > self.limits.rules_bytes:

@@ -16,17 +16,26 @@ export function lobbyView(rooms, catalogue, actions) {
   const fillRules = () => {
     rules.replaceChildren(...presets[edition.value].map((p) => h("option", { value: p.value }, p.label)));
     more.replaceChildren(...catalogue.options[edition.value].map(optionControl));
+    showPreset();
+  };
+  const showPreset = () => { // every option shows what the chosen preset plays
+    const values = presets[edition.value].find((p) => p.value === rules.value)?.values ?? {};
+    for (const o of catalogue.options[edition.value]) {
+      const control = more.querySelector(`[name="${o.key}"]`);
+      if (o.choices) control.value = typeof values[o.key] === "string" ? values[o.key] : o.default;
+      else control.checked = values[o.key] === true;
+    }
   };
   edition.addEventListener("change", fillRules);
+  rules.addEventListener("change", showPreset);
   fillRules();
-  const chosen = () => { // the preset, and every option set otherwise than its default
+  const chosen = () => { // the preset, and every option as the form shows it: the server keeps what differs
     const out = { preset: rules.value };
     for (const o of catalogue.options[edition.value]) {
       const control = more.querySelector(`[name="${o.key}"]`);
-      const value = o.choices ? control.value : control.checked;
-      if (value !== o.default) out[o.key] = value;
+      out[o.key] = o.choices ? control.value : control.checked;
     }
-    return Object.keys(out).length > 1 ? out : rules.value;
+    return out;
   };
   const name = h("input", { name: "name", placeholder: t("room name (optional)"), "aria-label": t("room name (optional)"),
     maxlength: 40 });
@@ -87,10 +96,10 @@ export function nameView(onName, problem) {
 // One option of the rules: a switch, or a choice of values, each with its line of help.
 function optionControl(option) {
   if (!option.choices) {
-    return h("label", { class: "option" }, h("input", { type: "checkbox", name: option.key }), ` ${option.label}`,
+    return h("label", { class: "option" }, h("input", { type: "checkbox", name: option.key }), h("span", {}, option.label),
       h("small", {}, option.help));
   }
-  const select = h("select", { name: option.key, "aria-label": option.label },
-    option.choices.map((c) => h("option", { value: c.value }, `${c.value}: ${c.help}`)));
-  return h("label", { class: "option" }, `${option.label} `, select);
+  const select = h("select", { name: option.key },
+    option.choices.map((c) => h("option", { value: c.value }, c.help)));
+  return h("label", { class: "option" }, h("span", {}, option.label), select);
 }

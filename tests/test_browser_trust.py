@@ -1,0 +1,58 @@
+"""The café does what its people chose, in Chromium against a real `cafe serve`: the rules of a room are the ones
+the form showed, a person comes back to their seat, the keyboard seats a guest at a chair, leaving asks first, the
+game over lists the players by place, and a room keeps its last chat lines and says who comes and goes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from browsing import arrive
+from cafe.options import make_rules
+
+pytestmark = pytest.mark.browser
+
+
+def lobby_rooms(page: Page) -> list[dict[str, Any]]:
+    """The rooms as the server lists them, asked over a WebSocket of the page's own (its player's token)."""
+    return list(
+        page.evaluate(
+            """() => new Promise((done) => {
+                const socket = new WebSocket(`ws://${location.host}/ws`);
+                socket.onopen = () => socket.send(JSON.stringify({ type: "hello",
+                    token: localStorage.getItem("cafe-token") }));
+                socket.onmessage = (event) => {
+                    const message = JSON.parse(event.data);
+                    if (message.type === "lobby") { socket.close(); done(message.rooms); }
+                };
+            })"""
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "preset,shown,key,value,words",
+    [
+        ("original-1989", "basic", "scoring", "bonus", "Scoring: single-nation tables score double"),
+        ("brettspielwelt", "when-unplaceable", "joker_to_bar", "never", "Jokers at the bar: never"),
+    ],
+)
+def test_a_preset_shows_its_options_and_every_option_set_is_played(
+    cafe: str, browser: Browser, preset: str, shown: str, key: str, value: str, words: str
+) -> None:
+    ann = arrive(browser, cafe, "Ann")
+    ann.select_option("select[name=rules]", preset)
+    ann.click("text=More options")
+    expect(ann.locator(f"select[name={key}]")).to_have_value(shown)  # the preset's own value, not the printed one
+    ann.select_option(f"select[name={key}]", value)  # back to the printed rules' value
+    form = {
+        o: ann.locator(f"[name={o}]").input_value() for o in ("scoring", "bar_values", "joker_to_bar", "joker_exchange")
+    } | {o: ann.locator(f"[name={o}]").is_checked() for o in ("surprise_guests", "regulars")}
+    ann.click("text=Create room")
+    expect(ann.locator(".room-view .facts")).to_contain_text(words)
+    room = ann.locator(".room-view").get_attribute("data-room")
+    rules = next(r for r in lobby_rooms(ann) if r["id"] == room)["rules"]
+    assert rules == {"preset": preset, key: value}  # the chosen preset, and what differs from it
+    assert make_rules("board", rules) == make_rules("board", {"preset": "printed", **form})
