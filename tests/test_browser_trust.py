@@ -56,3 +56,37 @@ def test_a_preset_shows_its_options_and_every_option_set_is_played(
     rules = next(r for r in lobby_rooms(ann) if r["id"] == room)["rules"]
     assert rules == {"preset": preset, key: value}  # the chosen preset, and what differs from it
     assert make_rules("board", rules) == make_rules("board", {"preset": "printed", **form})
+
+
+def start_against_a_computer_player(page: Page) -> str:
+    """Opens a table from the lobby, seats a computer player and starts: the room's id."""
+    page.click(".create button[type=submit]")
+    expect(page.locator(".host")).to_be_visible()
+    page.click(".host button:not(.quiet):not(.go)")
+    expect(page.locator(".seats li")).to_have_count(2)
+    page.click(".host button.go")
+    expect(page.locator("#board svg")).to_be_visible()
+    return page.locator(".room-view").get_attribute("data-room") or ""
+
+
+def test_the_cafes_plain_address_in_a_new_tab_brings_a_seated_person_back_to_the_game(
+    cafe: str, browser: Browser
+) -> None:
+    ann = arrive(browser, cafe, "Ann")
+    first = start_against_a_computer_player(ann)
+    again = ann.context.new_page()  # a new tab at the café's plain address
+    again.goto(cafe)
+    expect(again.locator(".room-view")).to_have_attribute("data-room", first)
+    expect(again.locator(".players tr.you")).to_contain_text("Ann")
+
+    ann.click(".room-head button.quiet >> nth=0")  # to the lobby, and a second game
+    expect(ann.locator(".yours li")).to_have_count(1)  # the first game, to resume
+    second = start_against_a_computer_player(ann)
+    third = ann.context.new_page()
+    third.goto(cafe)  # two games running: the lobby, "Your games" first, each to resume
+    expect(third.locator(".yours li")).to_have_count(2)
+    expect(third.locator(".yours h2")).to_have_text("Your games")
+    assert third.locator(".lobby section").first.get_attribute("class") == "yours"
+    expect(third.locator(f".rooms [data-room='{first}'] button")).to_have_text("Resume")
+    third.locator(f".yours [data-room='{second}'] button").click()
+    expect(third.locator(".room-view")).to_have_attribute("data-room", second)

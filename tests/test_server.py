@@ -34,8 +34,8 @@ class Person:
         self.latest: dict[str, Any] | None = None  # the last room state received
         self.seqs: dict[str, int] = {}  # the last sequence number seen in each room
         self.send({"type": "hello", "name": name} if token is None else {"type": "hello", "token": token})
-        welcome = self.expect("welcome")
-        self.token, self.player = welcome["token"], welcome["player"]
+        self.welcome = self.expect("welcome")
+        self.token, self.player = self.welcome["token"], self.welcome["player"]
 
     def send(self, message: dict[str, Any]) -> None:
         self.socket.send_text(json.dumps(message))
@@ -228,7 +228,9 @@ def test_a_reconnect_with_the_token_gets_the_seat_back(server: TestClient) -> No
     bob.close()
     again = Person(server, token=bob.token)
     assert again.player == bob.player
+    assert again.welcome["seated"] == [room]  # the welcome names the seats to go back to
     assert again.room(id=room)["you"] == 1
+    assert Person(server, "Cid").welcome["seated"] == []
 
 
 def test_an_absent_player_is_replaced_by_a_bot_after_the_timeout(server: TestClient) -> None:

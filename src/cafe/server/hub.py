@@ -217,13 +217,15 @@ class Hub:
         connection.pictures = message.get("svg") is True
         await self.language(connection, message)
         await self.broker.arrive(player)
-        connection.send({"type": "welcome", "player": player, "name": name, "token": token})
+        rooms = self.rooms.values()
+        seated = [room for room in rooms if room.seat_of(player) is not None and room.status != "finished"]
+        ids = [room.id for room in seated]
+        connection.send({"type": "welcome", "player": player, "name": name, "token": token, "seated": ids})
         await self.lobby(connection, {})
-        for room in list(self.rooms.values()):  # back in the rooms where this player has a seat
-            if room.seat_of(player) is not None and room.status != "finished":
-                connection.rooms.add(room.id)
-                self._send_room(connection, room)
-                self._wake_bot(room)  # in case the process that woke it has gone, or nobody was there
+        for room in seated:  # back in the rooms where this player has a seat
+            connection.rooms.add(room.id)
+            self._send_room(connection, room)
+            self._wake_bot(room)  # in case the process that woke it has gone, or nobody was there
 
     async def language(self, connection: Connection, message: dict[str, Any]) -> None:
         """The language of this person's messages (a tag like ``de`` or ``cs-CZ``; English if none is ours)."""

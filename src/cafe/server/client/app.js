@@ -23,7 +23,7 @@ const states = new Map(); // room id -> latest room state (with its drawing)
 let me = null;
 let view = null; // the RoomView on screen, or null in the lobby
 let replayView = null; // a finished game's page on screen
-let autoEnter = false; // the next room state with a seat of yours opens (after a new connection, or a create)
+let autoEnter = false; // the next room state with a seat of yours opens (after a create)
 let carried = []; // the chat of a match's game, carried into the next game's room
 let noticeTimer = null;
 
@@ -61,6 +61,9 @@ const actions = {
   enter: (id) => (location.hash = `room=${id}`),
   leaderboard: async () => (await fetch("/leaderboard")).json(),
   lobby: () => (location.hash = ""),
+  // the games where you have a seat, not finished: the lobby lists them first, to resume
+  mine: () => [...states.values()].map((s) => s.state).filter((s) => s.you !== null && s.status !== "finished"
+    && s.status !== "closed"),
   say: (text) => link.send({ type: "say", room: roomInHash(), text }),
   step: (step) => link.send({ type: "step", room: roomInHash(), step, plies: view?.state?.plies }),
   undo: () => link.send({ type: "undo", room: roomInHash(), plies: view?.state?.plies }),
@@ -69,12 +72,15 @@ const actions = {
 
 function receive(message) {
   switch (message.type) {
-    case "welcome":
+    case "welcome": {
+      const first = me === null;
       me = message;
-      who.textContent = message.name;
-      autoEnter = !roomInHash();
+      // your name leads to your own page: your games and your rating
+      replace(who, h("a", { href: `#player=${message.player}`, class: "me" }, message.name));
       if (roomInHash()) link.send({ type: "enter", room: roomInHash() });
+      else if (first && inLobby() && message.seated?.length === 1) location.hash = `room=${message.seated[0]}`; // back
       break;
+    }
     case "lobby":
       rooms.clear();
       for (const room of message.rooms) rooms.set(room.id, room);
@@ -96,6 +102,7 @@ function receive(message) {
         carried = view ? view.lines : [];
         location.hash = `room=${id}`; // the match's next game
       } else if (roomInHash() === id) show(id);
+      else if (!view && inLobby() && message.room.you !== null) route(); // among "Your games"
       break;
     }
     case "hint":
@@ -164,9 +171,11 @@ function route() {
     }
     return;
   }
-  if (view) link.send({ type: "lobby" }); // follow the lobby again
+  if (view) { // back in the lobby from a room: follow the lobby again
+    link.send({ type: "lobby" });
+    autoEnter = false;
+  }
   view = null;
-  autoEnter = false;
   replace(app, lobbyView(rooms, catalogue, actions));
 }
 

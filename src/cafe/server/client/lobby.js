@@ -52,6 +52,17 @@ export function lobbyView(rooms, catalogue, actions) {
   match, name, h("p", { class: "problem", role: "alert", id: "create-problem" }),
   h("button", { type: "submit" }, t("Create room")));
 
+  const mine = actions.mine();
+  const seated = new Set(mine.map((room) => room.id));
+  const goIn = (room) => (seated.has(room.id) ? t("Resume") : room.status === "waiting" ? t("Enter") : t("Watch"));
+  const yours = mine.length
+    ? h("section", { class: "yours" }, h("h2", {}, t("Your games")), h("ul", {}, mine.map((room) =>
+      h("li", { class: `room ${room.status}`, "data-room": room.id },
+        h("div", { class: "room-name" }, room.name),
+        h("div", { class: "room-seats" }, room.seats.map((s) => s.name).join(", ")),
+        h("button", { class: "go", onclick: () => actions.enter(room.id), "aria-label": `${t("Resume")}: ${room.name}` },
+          t("Resume"))))))
+    : null;
   const rows = list.map((room) =>
     h("li", { class: `room ${room.status}`, "data-room": room.id },
       h("div", { class: "room-name" }, room.name),
@@ -61,8 +72,7 @@ export function lobbyView(rooms, catalogue, actions) {
         STATUS[room.status]?.() ?? room.status,
         room.match ? ` · ${t("match, game {game} of {best_of} at most", room.match)}` : ""),
       h("div", { class: "room-seats" }, room.seats.map((s) => s.name).join(", ") || t("no one yet")),
-      h("button", { onclick: () => actions.enter(room.id), "aria-label": `${room.status === "waiting" ? t("Enter")
-        : t("Watch")}: ${room.name}` }, room.status === "waiting" ? t("Enter") : t("Watch"))));
+      h("button", { onclick: () => actions.enter(room.id), "aria-label": `${goIn(room)}: ${room.name}` }, goIn(room))));
   const board = h("section", { class: "leaderboard" }, h("h2", {}, t("Leaderboard")), h("p", {}, t("loading…")));
   actions.leaderboard().then((players) => {
     const table = players.length
@@ -74,9 +84,9 @@ export function lobbyView(rooms, catalogue, actions) {
     board.replaceChildren(h("h2", {}, t("Leaderboard")), table);
   });
   return h("div", { class: "lobby" },
-    h("section", { class: "rooms" }, h("h2", {}, t("Rooms")),
+    h("div", { class: "rooms-side" }, yours, h("section", { class: "rooms" }, h("h2", {}, t("Rooms")),
       rows.length ? h("ul", {}, rows) : h("p", {}, t("No rooms yet: open a table.")),
-      h("p", { class: "total" }, tn("{n} open room", "{n} open rooms", rows.length))),
+      h("p", { class: "total" }, tn("{n} open room", "{n} open rooms", rows.length)))),
     h("aside", {}, create, board));
 }
 
