@@ -9,10 +9,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from browsing import arrive
+from browsing import arrive, my_turn, plies
 from cafe.options import make_rules
 
 pytestmark = pytest.mark.browser
+
+MAX_ACTIONS = 2000  # far above a whole game's
 
 
 def lobby_rooms(page: Page) -> list[dict[str, Any]]:
@@ -90,3 +92,44 @@ def test_the_cafes_plain_address_in_a_new_tab_brings_a_seated_person_back_to_the
     expect(third.locator(f".rooms [data-room='{first}'] button")).to_have_text("Resume")
     third.locator(f".yours [data-room='{second}'] button").click()
     expect(third.locator(".room-view")).to_have_attribute("data-room", second)
+
+
+ACCENT = "rgb(232, 89, 12)"  # the ring of the targets a picked guest may take
+
+
+def test_enter_enter_seats_a_guest_at_a_chair_and_never_at_the_bar(cafe: str, browser: Browser) -> None:
+    ann = arrive(browser, cafe, "Ann")
+    start_against_a_computer_player(ann)
+    seated = 0
+    for _ in range(MAX_ACTIONS):
+        if seated >= 3 or ann.locator(".game-over").count():
+            break
+        if not my_turn(ann) or ann.locator(".tile.selected").count():
+            ann.wait_for_timeout(50)
+            continue
+        stool = ann.locator("#board .next-stool")
+        if stool.count():  # before a guest is picked, the next stool wears no target's ring
+            assert stool.evaluate("(e) => getComputedStyle(e).stroke") != ACCENT
+        before = plies(ann)
+        for _ in range(60):
+            if ann.evaluate("() => document.activeElement.matches('.tile:not(:disabled)')"):
+                break
+            ann.keyboard.press("Tab")
+        else:  # no guest to play: the turn ends by its button
+            ann.locator(".controls .buttons button.go, .controls .buttons button").first.click()
+            ann.wait_for_function(f"() => document.querySelector('.room-view').dataset.plies !== '{before}'")
+            continue
+        ann.keyboard.press("Enter")
+        expect(ann.locator(".tile.selected")).to_have_count(1)
+        guests = ann.locator("#board [data-guest]").count()  # those at tables (the bar's are not discs)
+        if not ann.locator("#board .lit[data-chair]").count():  # no chair for it: the focus stays in the hand
+            assert not ann.evaluate("() => document.activeElement.matches('[data-stool]')")
+            ann.locator(".controls .buttons button").first.click()  # to the bar, by its own button
+            ann.wait_for_function(f"() => document.querySelector('.room-view').dataset.plies !== '{before}'")
+            continue
+        assert ann.evaluate("() => document.activeElement.matches('#board .lit[data-chair]')")
+        ann.keyboard.press("Enter")  # the second Enter: at that chair
+        ann.wait_for_function(f"() => document.querySelector('.room-view').dataset.plies !== '{before}'")
+        expect(ann.locator("#board [data-guest]")).to_have_count(guests + 1)
+        seated += 1
+    assert seated >= 3

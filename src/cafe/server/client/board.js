@@ -36,9 +36,11 @@ export function drawBoard(holder, svgText, lit, onPick, view, catalogue) {
     label.textContent = signed(points); // what it scores at once
     svg.append(label);
   }
+  svg.querySelector(`[data-stool="${(view.bar?.length ?? 0) + 1}"]`)?.classList.add("next-stool");
   nameEverything(svg, lit, view, catalogue);
   const boxes = [...svg.querySelectorAll(TARGETS)];
-  const first = find(svg, focused) ?? boxes.find((b) => b.classList.contains("lit")) ?? boxes[0];
+  // in the tab order: the target that had the focus, else the first lit chair or place (never a stool first)
+  const first = find(svg, focused) ?? boxes.find((b) => b.classList.contains("lit") && !b.dataset.stool) ?? boxes[0];
   for (const box of boxes) box.setAttribute("tabindex", box === first ? "0" : "-1");
   if (focused && first) first.focus();
   svg.addEventListener("click", (event) => {

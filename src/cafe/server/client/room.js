@@ -263,8 +263,9 @@ export class RoomView {
     [this.selected, this.selectedAt] = this.selectedAt === at ? [null, null] : [tile, at];
     this.chooser = null;
     this.render();
-    if (this.selected) { // where the guest may go is next: the keyboard goes there
-      (this.board.querySelector(".lit") ?? this.panel.querySelector(".controls .buttons button"))?.focus();
+    if (this.selected) { // the first chair (or place) the guest may take is next: the keyboard goes there, never
+      // to the bar, which has its own button (a second Enter must not seat a guest on a negative stool)
+      this.board.querySelector(".lit[data-chair], .lit[data-place]")?.focus();
     }
   }
 
