@@ -133,3 +133,58 @@ def test_enter_enter_seats_a_guest_at_a_chair_and_never_at_the_bar(cafe: str, br
         expect(ann.locator("#board [data-guest]")).to_have_count(guests + 1)
         seated += 1
     assert seated >= 3
+
+
+def test_leaving_a_seat_in_a_game_is_asked_first_and_a_computer_player_takes_it(cafe: str, browser: Browser) -> None:
+    ann = arrive(browser, cafe, "Ann")
+    start_against_a_computer_player(ann)
+    ann.click(".room-head button.leave")
+    dialog = ann.locator("dialog.ask")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("A computer player takes it for the rest of the game")
+    expect(dialog.locator("button.quiet")).to_be_focused()  # the safe answer first
+    ann.keyboard.press("Escape")  # no: nothing happens
+    expect(dialog).to_have_count(0)
+    expect(ann.locator(".players tr.you")).to_contain_text("Ann")
+    ann.click(".room-head button.leave")
+    ann.click("dialog.ask button.go")
+    expect(ann.locator(".players tr.you")).to_have_count(0)
+    expect(ann.locator(".players")).to_contain_text("Ann (bot)")
+
+
+def test_a_bar_stool_below_0_is_asked_once_and_the_game_over_lists_players_by_place(
+    cafe: str, browser: Browser
+) -> None:
+    ann = arrive(browser, cafe, "Ann")
+    start_against_a_computer_player(ann)
+    asked = 0
+    for _ in range(MAX_ACTIONS):  # Ann takes the bar every turn until a stool puts her out
+        if ann.locator(".game-over").count():
+            break
+        if not my_turn(ann):
+            ann.wait_for_timeout(50)
+            continue
+        before = plies(ann)
+        if not ann.locator(".tile.selected").count():
+            ann.locator(".tile:not([disabled]):not([data-tile^=JOK])").first.click()
+            continue
+        bar = ann.locator(".controls button.bar")
+        if bar.count():
+            out = "you would be out" in bar.inner_text()
+            bar.click()
+            if out:
+                expect(ann.locator("dialog.ask")).to_contain_text("below 0")
+                asked += 1
+                ann.click("dialog.ask button.go")
+        else:
+            ann.locator(".controls button.go").click()  # the turn's end
+        ann.wait_for_function(f"() => document.querySelector('.room-view').dataset.plies !== '{before}'")
+    else:
+        raise AssertionError("the game did not end")
+    rows = ann.locator(".game-over .standings tr[data-seat]")
+    expect(rows).to_have_count(2)
+    places = [int(text) for text in rows.locator("td:first-child").all_inner_texts()]
+    assert places == sorted(places) and places[0] == 1
+    assert asked == 1  # Ann went out: the computer player wins, and Ann is last, marked, whatever her score
+    expect(rows.nth(0)).to_contain_text("bot")
+    expect(rows.nth(1)).to_contain_text("Ann (eliminated)")

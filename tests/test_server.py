@@ -271,6 +271,7 @@ def test_a_whole_game_against_a_bot_and_its_record(server: TestClient) -> None:
     assert record.status_code == 200
     game = Record.from_json(record.json()).replay()
     assert list(game.scores) == state["view"]["scores"]
+    assert state["places"] == list(game.places() or ())  # the final places, as the rules rank them
     assert server.get("/records/nowhere.json").status_code == 404
 
 

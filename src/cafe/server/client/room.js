@@ -1,5 +1,6 @@
 // A room: the café, the players, your hand and what you may do, the turn log, the chat, the end.
 
+import { ask } from "./ask.js";
 import { drawBoard, markSteps } from "./board.js";
 import { announce, announcer, h, replace, rulesText, signed } from "./dom.js";
 import { t, tn } from "./i18n.js";
@@ -127,7 +128,7 @@ export class RoomView {
     const state = this.state;
     const facts = `${editionName(state.edition)} · ${rulesText(state.rules, this.catalogue, state.edition)}`;
     const leave = state.you !== null && state.status !== "finished"
-      ? h("button", { class: "quiet", onclick: () => this.actions.say("/leave") }, t("Leave seat")) : null;
+      ? h("button", { class: "quiet leave", onclick: () => this.leave() }, t("Leave seat")) : null;
     const match = state.match?.entrants.length
       ? h("p", { class: "match" }, `${t("Match, best of {best_of}, game {game}:", state.match)} `,
         state.match.entrants.map((name, i) => `${name} ${state.match.wins[i]}`).join(", "))
@@ -135,6 +136,28 @@ export class RoomView {
     return h("div", { class: "room-head" },
       h("h2", {}, state.name), h("span", { class: "facts" }, facts), match,
       h("button", { class: "quiet", onclick: () => this.actions.lobby() }, t("Lobby")), leave);
+  }
+
+  // Leaving a game in play is for good: asked first.
+  async leave() {
+    if (this.state.status === "playing" && !await ask(
+      t("Leave your seat? A computer player takes it for the rest of the game, and you cannot take it back."),
+      t("Leave the seat"), t("Stay"))) return;
+    this.actions.say("/leave");
+  }
+
+  // The bar: a stool whose value would take the player below 0 puts them out of the game, so it is asked first.
+  async toBar(step) {
+    if (this.barOut() && !await ask(t("Your score would go below 0: you would be out of the game. Seat the guest "
+      + "at the bar all the same?"), t("To the bar, and out"), t("Cancel"))) return;
+    this.actions.step(step.text);
+  }
+
+  // Whether the next stool would take this player's score below 0 (RULES.md §2.5).
+  barOut() {
+    const view = this.state.view;
+    const next = view?.bar_values?.[view.bar.length];
+    return next !== undefined && view.scores[this.state.you] + next < 0;
   }
 
   waiting() {
@@ -233,8 +256,12 @@ export class RoomView {
         ? t("choose a lit chair (click, or Enter on the café).") : t("choose a lit place (click, or Enter on the café).")}`
       : t("Your turn: pick from your hand.");
     const buttons = [];
-    if (moves?.bar) buttons.push(h("button", { onclick: () => this.actions.step(moves.bar.text) },
-      t("To the bar ({points})", { points: signed(moves.bar.points) })));
+    if (moves?.bar) {
+      const stool = signed(state.view.bar_values[state.view.bar.length]);
+      buttons.push(h("button", { class: "bar", onclick: () => this.toBar(moves.bar) }, this.barOut()
+        ? t("To the bar ({points}): you would be out", { points: stool })
+        : t("To the bar ({points})", { points: signed(moves.bar.points) })));
+    }
     if (moves?.down) buttons.push(h("button", { onclick: () => this.actions.step(moves.down.text) }, t("Lay face down")));
     if (has("stop")) buttons.push(h("button", { class: "go", onclick: () => this.actions.step("stop") }, t("End turn")));
     if (has("pass")) buttons.push(h("button", { onclick: () => this.actions.step("pass") }, t("Pass")));
@@ -273,7 +300,7 @@ export class RoomView {
     if (!this.mine) return this.refusedHere(t("It is not your turn."));
     if (!this.selected) return this.refusedHere(t("Pick a guest from your hand first."));
     if (target.startsWith("stool:")) {
-      if (moves?.bar) this.actions.step(moves.bar.text);
+      if (moves?.bar) this.toBar(moves.bar);
       else this.actions.step(`${this.selected}@bar`); // the server says why not
       return;
     }
@@ -300,15 +327,19 @@ export class RoomView {
 
   gameOver() {
     const { view, seats, id } = this.state;
-    const order = seats.map((s, i) => i).sort((a, b) => view.scores[b] - view.scores[a]);
+    // by final place as the rules rank them (RULES.md §2.8: the eliminated after those still in), winner first
+    const places = this.state.places ?? seats.map(() => 1);
+    const order = seats.map((s, i) => i).sort((a, b) => places[a] - places[b] || a - b);
     const winner = view.winner === null ? t("A shared first place") : t("{name} wins", { name: seats[view.winner].name });
     return h("section", { class: "game-over", role: "status" },
       h("h3", {}, t("Game over: {winner}", { winner })),
       h("p", { class: "played" }, t("Played: {rules}", { rules: rulesText(this.state.rules, this.catalogue, this.state.edition) })),
       view.end_reason ? h("p", {}, t("The game ended: {reason}.", { reason: t(view.end_reason) })) : null,
-      h("table", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("score")), h("th", {}, t("penalties (in the score)"))),
-        order.map((i) => h("tr", {}, h("td", {}, seats[i].name), h("td", {}, view.scores[i]),
-          h("td", {}, view.penalties[i] ? `−${view.penalties[i]}` : "0")))),
+      h("table", { class: "standings" }, h("tr", {}, h("th", {}, t("place")), h("th", {}, t("player")),
+        h("th", {}, t("score")), h("th", {}, t("penalties (in the score)"))),
+      order.map((i) => h("tr", { "data-seat": i }, h("td", {}, places[i]),
+        h("td", {}, seats[i].name, view.eliminated?.[i] ? h("span", { class: "eliminated" }, ` (${t("eliminated")})`) : ""),
+        h("td", {}, view.scores[i]), h("td", {}, view.penalties[i] ? `−${view.penalties[i]}` : "0")))),
       h("p", {}, h("a", { href: `#game=${id}`, class: "replay-link" }, t("Replay and analyse this game"))),
       h("p", {}, h("a", { href: `/records/${id}.json`, download: `cafe-${id}.json`, class: "record" },
         t("Download the game record")), ` (${t("replay it with")} `, h("code", {}, "cafe replay"), ")"),
