@@ -4,6 +4,7 @@ game over lists the players by place, and a room keeps its last chat lines and s
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from browsing import arrive, my_turn, plies
 from cafe.options import make_rules
+from servers import free_port, start_server
 
 pytestmark = pytest.mark.browser
 
@@ -188,3 +190,27 @@ def test_a_bar_stool_below_0_is_asked_once_and_the_game_over_lists_players_by_pl
     assert asked == 1  # Ann went out: the computer player wins, and Ann is last, marked, whatever her score
     expect(rows.nth(0)).to_contain_text("bot")
     expect(rows.nth(1)).to_contain_text("Ann (eliminated)")
+
+
+def test_a_rooms_last_chat_lines_are_there_after_a_reload_and_after_a_restart(browser: Browser, tmp_path: Path) -> None:
+    port = free_port()
+    cafe = f"http://127.0.0.1:{port}/"
+    server = start_server(port, tmp_path)
+    try:
+        ann = arrive(browser, cafe, "Ann")
+        ann.click(".create button[type=submit]")
+        expect(ann.locator(".host")).to_be_visible()
+        ann.fill("input[name=chat]", "Who plays with me?")
+        ann.press("input[name=chat]", "Enter")
+        expect(ann.locator(".chat-lines li.chat")).to_have_text("Ann: Who plays with me?")
+        ann.reload()
+        expect(ann.locator(".chat-lines li.chat")).to_have_text("Ann: Who plays with me?")
+        server.kill()
+        server.wait()
+        server = start_server(port, tmp_path)
+        ann.reload()
+        expect(ann.locator(".chat-lines li.chat")).to_have_text("Ann: Who plays with me?")
+        expect(ann.locator(".chat-lines li.chat .from")).to_have_text("Ann")  # the speaker's name stands out
+    finally:
+        server.kill()
+        server.wait()

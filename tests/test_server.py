@@ -290,6 +290,24 @@ def test_a_restart_continues_every_game_from_its_last_step(tmp_path: Path) -> No
         assert after["plies"] == 1 and after["view"] == before["view"] and after["legal"] == before["legal"]
 
 
+def test_a_room_keeps_its_last_chat_lines_for_who_enters_or_comes_back_even_after_a_restart(tmp_path: Path) -> None:
+    with served(create_app(tmp_path, bot_delay=0.0, chat_kept=3)) as client:
+        ann, bob, room = open_room(client)
+        for k in range(4):
+            bob.say(room, f"line {k}")
+            ann.expect("chat", text=f"line {k}")
+        ann.say(room, "/help")  # a command is no chat line
+        cid = Person(client, "Cid")
+        cid.send({"type": "enter", "room": room})
+        lines = cid.expect("history", room=room)["lines"]
+        assert [(line["from"], line["text"]) for line in lines] == [("Bob", f"line {k}") for k in (1, 2, 3)]
+        close_all()
+    with served(create_app(tmp_path, bot_delay=0.0, chat_kept=3)) as client:
+        back = Person(client, token=bob.token)  # a seat's history comes with the welcome back
+        lines = back.expect("history", room=room)["lines"]
+        assert [line["text"] for line in lines] == ["line 1", "line 2", "line 3"]
+
+
 class BrokenBot:
     name = "broken"
 
@@ -482,7 +500,7 @@ def test_a_best_of_three_match_plays_game_after_game_with_the_seats_turned(serve
 
 
 def test_an_older_database_is_upgraded_and_its_rooms_kept(tmp_path: Path) -> None:
-    from cafe.server.store import MIGRATIONS, SQLiteStore
+    from cafe.server.store import MIGRATIONS, ChatLine, SQLiteStore
 
     with sqlite3.connect(tmp_path / "old.sqlite3") as db:  # the first schema: rooms had no match column
         db.executescript(
@@ -503,6 +521,8 @@ def test_an_older_database_is_upgraded_and_its_rooms_kept(tmp_path: Path) -> Non
         assert store.open_rooms()[0].match == {"best_of": 5}
         assert store._db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
         assert store.players_named("ÉVA") == [1]  # an old player is found by name
+        store.add_chat("r1", ChatLine("ÉVA", "hello", 1.0), kept=50)  # the chat table came with the upgrade
+        assert store.chat("r1", 50) == [ChatLine("ÉVA", "hello", 1.0)]
     finally:
         store.close()
     again = SQLiteStore(tmp_path / "old.sqlite3")  # already upgraded: nothing runs twice

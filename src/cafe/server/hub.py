@@ -37,7 +37,7 @@ from cafe.server.fields import ProtocolError
 from cafe.server.limits import Limits
 from cafe.server.matches import BEST_OF
 from cafe.server.rooms import REPLACEMENT_BOT, Outcome, Room
-from cafe.server.store import RoomRow, Store
+from cafe.server.store import ChatLine, RoomRow, Store
 
 MAX_MESSAGE = 4096  # bytes of one message from a client
 MAX_CHAT = 500
@@ -225,6 +225,7 @@ class Hub:
         for room in seated:  # back in the rooms where this player has a seat
             connection.rooms.add(room.id)
             self._send_room(connection, room)
+            self._send_history(connection, room)
             self._wake_bot(room)  # in case the process that woke it has gone, or nobody was there
 
     async def language(self, connection: Connection, message: dict[str, Any]) -> None:
@@ -292,6 +293,7 @@ class Hub:
         connection.rooms.add(room.id)
         connection.in_lobby = False
         self._send_room(connection, room)
+        self._send_history(connection, room)
         self._wake_bot(room)
 
     async def sync(self, connection: Connection, message: dict[str, Any]) -> None:
@@ -306,7 +308,8 @@ class Hub:
         player, name = player_of(connection), connection.name
         if text.startswith("/"):
             await self._apply(connection, room, lambda: room.command(player, name, text))
-        else:
+        else:  # kept first: whoever enters or comes back, even after a restart, reads the room's last lines
+            self.store.add_chat(room.id, ChatLine(name, text, time.time()), self.limits.chat_kept)
             await self.broker.publish(room.id, "chat", {"from": name, "player": player, "text": text})
 
     async def step(self, connection: Connection, message: dict[str, Any]) -> None:
@@ -587,6 +590,12 @@ class Hub:
 
     def _send_room(self, connection: Connection, room: Room) -> None:
         connection.send(self._room_message(connection, room, room.seq))
+
+    def _send_history(self, connection: Connection, room: Room) -> None:
+        """The room's last chat lines, for a person entering it or coming back."""
+        lines = self.store.chat(room.id, self.limits.chat_kept)
+        said = [{"from": line.name, "text": line.text, "at": line.at} for line in lines]
+        connection.send({"type": "history", "room": room.id, "lines": said})
 
     def _room_message(self, connection: Connection, room: Room, seq: int) -> dict[str, Any]:
         """The room as this connection's player may see it (and the café drawn, if it asked)."""

@@ -31,6 +31,7 @@ class Limits:
     analysts: int = 1  # worker processes analysing finished games (games wait their turn in a queue)
     analysis_budget: int = 64  # the analyser's iterations below each candidate turn (docs/analysis.md)
     hint_seconds: float = 1.0  # the strongest level's thinking time for a hint
+    chat_kept: int = 50  # a room's last chat lines kept in the store, for those who enter or come back
 
 
 def parse_limit(text: str, limits: Limits) -> Limits:

@@ -109,7 +109,10 @@ function receive(message) {
       if (view && message.room === roomInHash()) view.showHint(message.step);
       break;
     case "chat":
-      if (view && message.room === roomInHash()) view.say(`${message.from}: ${message.text}`);
+      if (view && message.room === roomInHash()) view.chat(message.from, message.text);
+      break;
+    case "history":
+      if (view && message.room === roomInHash()) view.history(message.lines);
       break;
     case "info":
       if (view && message.room === roomInHash()) view.say(message.text, "info");
@@ -140,7 +143,10 @@ function show(id) {
   if (!known) return;
   if (!view) {
     view = new RoomView(catalogue, actions);
-    for (const { line, kind } of carried) view.say(line, kind);
+    for (const { line, kind, from, text } of carried) {
+      if (kind === "chat") view.chat(from, text);
+      else view.say(line, kind);
+    }
     carried = [];
     replace(app, view.root);
   }

@@ -17,6 +17,8 @@ export class RoomView {
     this.selectedAt = null; // ... and where it is in the hand (alike tiles are interchangeable)
     this.chooser = null; // a chair whose steps differ only in a joker's nation
     this.lines = [];
+    this.level = "medium"; // the computer players' level the host chose last
+    this.heardHistory = false; // the room's last chat lines are shown once, when the room opens
     this.board = h("div", { class: "board", id: "board" });
     this.panel = h("div", { class: "panel" });
     // both scroll: a keyboard can reach them to scroll them
@@ -80,9 +82,24 @@ export class RoomView {
     return next && next.seat !== turn.seat ? `${line}. ${t("{name} is on turn.", { name: next.name })}` : line;
   }
 
-  say(line, kind = "chat") {
+  say(line, kind = "info") {
     this.lines.push({ line, kind });
     this.chatLines.append(h("li", { class: kind }, line));
+    this.chatLines.scrollTop = this.chatLines.scrollHeight;
+  }
+
+  // A person's line of chat: who said it, then what.
+  chat(from, text) {
+    this.lines.push({ from, text, kind: "chat" });
+    this.chatLines.append(chatLine(from, text));
+    this.chatLines.scrollTop = this.chatLines.scrollHeight;
+  }
+
+  // The room's last chat lines, said before this page came in: above everything it heard since (once).
+  history(lines) {
+    if (this.heardHistory) return;
+    this.heardHistory = true;
+    this.chatLines.prepend(...lines.map((line) => chatLine(line.from, line.text, "past")));
     this.chatLines.scrollTop = this.chatLines.scrollHeight;
   }
 
@@ -164,8 +181,8 @@ export class RoomView {
     const state = this.state;
     const host = state.host === this.actions.player();
     const levels = { easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert"), master: t("master") };
-    const level = h("select", { "aria-label": t("computer player level") },
-      this.catalogue.levels.map((l) => h("option", { value: l, selected: l === "medium" }, levels[l] ?? l)));
+    const level = h("select", { "aria-label": t("computer player level"), onchange: () => (this.level = level.value) },
+      this.catalogue.levels.map((l) => h("option", { value: l, selected: l === this.level }, levels[l] ?? l)));
     return h("div", { class: "waiting" },
       h("h3", {}, t("Waiting for players")),
       h("ol", { class: "seats" }, state.seats.map((seat) =>
@@ -345,4 +362,8 @@ export class RoomView {
         t("Download the game record")), ` (${t("replay it with")} `, h("code", {}, "cafe replay"), ")"),
       h("button", { onclick: () => this.actions.lobby() }, t("Back to the lobby")));
   }
+}
+
+function chatLine(from, text, more = "") {
+  return h("li", { class: `chat ${more}`.trim() }, h("b", { class: "from" }, from), ": ", text);
 }
