@@ -4,6 +4,7 @@ game over lists the players by place, and a room keeps its last chat lines and s
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -211,6 +212,38 @@ def test_a_rooms_last_chat_lines_are_there_after_a_reload_and_after_a_restart(br
         ann.reload()
         expect(ann.locator(".chat-lines li.chat")).to_have_text("Ann: Who plays with me?")
         expect(ann.locator(".chat-lines li.chat .from")).to_have_text("Ann")  # the speaker's name stands out
+    finally:
+        server.kill()
+        server.wait()
+
+
+def test_a_table_hears_who_left_and_who_is_back_and_the_level_menu_keeps_its_level(
+    browser: Browser, tmp_path: Path
+) -> None:
+    port = free_port()
+    cafe = f"http://127.0.0.1:{port}/"
+    server = start_server(port, tmp_path, "--limit", "left_seconds=0.2")
+    try:
+        ann = arrive(browser, cafe, "Ann")
+        ann.click(".create button[type=submit]")
+        room = ann.locator(".room-view").get_attribute("data-room")
+        ann.select_option(".host select", "hard")
+        ann.click(".host button:not(.quiet):not(.go)")
+        expect(ann.locator(".seats li")).to_have_count(2)
+        expect(ann.locator(".host select")).to_have_value("hard")  # not back to medium
+        bob = arrive(browser, cafe, "Bob")
+        bob.locator(f"[data-room='{room}'] button").click()
+        bob.click("text=Take a seat")
+        expect(ann.locator(".seats li").nth(2)).to_contain_text("Bob · here")
+        context = bob.context
+        bob.close()  # Bob's only tab
+        expect(ann.locator(".chat-lines li.info").last).to_have_text("Bob has left")
+        expect(ann.locator(".seats li").nth(2)).to_contain_text(re.compile(r"Bob · away 0:0\d"))
+        back = context.new_page()
+        back.goto(cafe)  # the plain address: back at his table
+        expect(back.locator(".room-view")).to_have_attribute("data-room", room or "")
+        expect(ann.locator(".chat-lines li.info").last).to_have_text("Bob is back")
+        expect(ann.locator(".seats li").nth(2)).to_contain_text("Bob · here")
     finally:
         server.kill()
         server.wait()

@@ -233,6 +233,24 @@ def test_a_reconnect_with_the_token_gets_the_seat_back(server: TestClient) -> No
     assert Person(server, "Cid").welcome["seated"] == []
 
 
+def test_a_table_hears_who_left_and_who_is_back_and_its_seats_show_who_is_away(tmp_path: Path) -> None:
+    with served(create_app(tmp_path, left_seconds=0.05)) as client:
+        ann, bob, room = open_room(client)
+        bob.close()
+        left = ann.expect("presence", room=room)
+        assert left["text"] == "Bob has left" and left["seat"] == 1 and left["away"] is not None
+        ann.send({"type": "sync", "room": room})
+        away = ann.expect("room")["room"]["away"]
+        assert away[0] is None and away[1] >= 0  # Bob's seat: away, for so many seconds
+        again = Person(client, token=bob.token)
+        back = ann.expect("presence", room=room)
+        assert back["text"] == "Bob is back" and back["away"] is None
+        assert again.room(id=room)["away"] == [None, None]
+        ann.send({"type": "language", "lang": "de"})
+        again.close()
+        assert ann.expect("presence", room=room)["text"] == "Bob ist gegangen"
+
+
 def test_an_absent_player_is_replaced_by_a_bot_after_the_timeout(server: TestClient) -> None:
     ann, bob, room = open_room(server)
     ann.say(room, "/start")

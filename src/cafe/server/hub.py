@@ -98,6 +98,7 @@ class Hub:
         self._quiet: dict[str, float] = {}  # room -> since when no person has been there
         self._finished: dict[str, float] = {}  # finished room -> when it finished (it leaves memory later)
         self._pruned = 0.0
+        self._away: dict[int, float] = {}  # seated people gone from every connection, since when (time.time())
         self.analyses = Analyses(store, self.limits.analysts, self.limits.analysis_budget)
         for row in store.open_rooms():
             self.rooms[row.id] = Room.restore(store, row)
@@ -142,12 +143,35 @@ class Hub:
         player = connection.player
         if player is None:
             return
-        self._spawn(self.broker.depart(player))
+        self._spawn(self._depart(player, connection.name))
         for room_id in connection.rooms:
             room = self.rooms.get(room_id)
             seat = room.seat_of(player) if room is not None else None
             if room is not None and seat is not None and room.status == "playing":
                 self._spawn(self._replace_if_away(room, seat, player))
+
+    def _seated(self, player: int) -> list[Room]:
+        """The rooms where this player has a seat in a game not finished (or a table waiting for its start)."""
+        rooms = self.rooms.values()
+        return [room for room in rooms if room.seat_of(player) is not None and room.status in ("waiting", "playing")]
+
+    async def _depart(self, player: int, name: str) -> None:
+        """A connection of this player closed: if it was their last anywhere, their tables hear that they left."""
+        await self.broker.depart(player)
+        if await self.broker.present(player):
+            return
+        gone = time.time()
+        await asyncio.sleep(self.limits.left_seconds)  # a reload, or a moment offline, is no leaving
+        if not await self.broker.present(player):
+            await self._presence(player, name, gone)
+
+    async def _presence(self, player: int, name: str, away: float | None) -> None:
+        """Tell the rooms where the player is seated that they left (``away``: since when) or are back (None)."""
+        said = T("{name} has left", name=name) if away is not None else T("{name} is back", name=name)
+        for room in self._seated(player):
+            seat = room.seat_of(player)
+            body = {"player": player, "seat": seat, "away": away, "message": said.to_json()}
+            await self.broker.publish(room.id, "presence", body)
 
     async def _replace_if_away(self, room: Room, seat: int, player: int) -> None:
         await asyncio.sleep(self.limits.away_seconds)
@@ -216,9 +240,12 @@ class Hub:
         connection.player, connection.name = player, name
         connection.pictures = message.get("svg") is True
         await self.language(connection, message)
+        back = player in self._away and not await self.broker.present(player)
         await self.broker.arrive(player)
-        rooms = self.rooms.values()
-        seated = [room for room in rooms if room.seat_of(player) is not None and room.status != "finished"]
+        if back:
+            await self._presence(player, name, None)
+            self._away.pop(player, None)  # heard back here, even where no table of theirs is left to tell
+        seated = self._seated(player)
         ids = [room.id for room in seated]
         connection.send({"type": "welcome", "player": player, "name": name, "token": token, "seated": ids})
         await self.lobby(connection, {})
@@ -419,6 +446,11 @@ class Hub:
             room.version = event.version  # read just now: as new as this event
         room.seq = max(room.seq, event.seq)
         followers = [c for c in self.connections.values() if room.id in c.rooms]
+        if event.kind == "presence":  # every process keeps who is away, for the room states it sends
+            if event.body["away"] is None:
+                self._away.pop(event.body["player"], None)
+            else:
+                self._away[event.body["player"]] = event.body["away"]
         if event.kind != "changed":  # the same for everyone who reads its language: encoded once for each
             said = Text.from_json(event.body["message"]) if "message" in event.body else None
             body = {k: v for k, v in event.body.items() if k != "message"}
@@ -599,7 +631,13 @@ class Hub:
 
     def _room_message(self, connection: Connection, room: Room, seq: int) -> dict[str, Any]:
         """The room as this connection's player may see it (and the café drawn, if it asked)."""
-        message = {"type": "room", "seq": seq, "room": room.state_for(player_of(connection))}
+        state = room.state_for(player_of(connection))
+        now = time.time()  # each seated person away: for how many seconds (a clock the browser runs on)
+        state["away"] = [
+            None if s.player is None or s.player not in self._away else round(now - self._away[s.player], 1)
+            for s in room.seats
+        ]
+        message = {"type": "room", "seq": seq, "room": state}
         if connection.pictures:
             message["svg"] = room.picture()
         return message

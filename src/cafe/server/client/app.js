@@ -111,6 +111,9 @@ function receive(message) {
     case "chat":
       if (view && message.room === roomInHash()) view.chat(message.from, message.text);
       break;
+    case "presence":
+      if (view && message.room === roomInHash()) view.presence(message);
+      break;
     case "history":
       if (view && message.room === roomInHash()) view.history(message.lines);
       break;

@@ -18,6 +18,8 @@ export class RoomView {
     this.chooser = null; // a chair whose steps differ only in a joker's nation
     this.lines = [];
     this.level = "medium"; // the computer players' level the host chose last
+    this.awayAt = []; // each seat's person away since when (Date.now()), or null
+    this.ticker = setInterval(() => this.tick(), 1000); // the away clocks run
     this.heardHistory = false; // the room's last chat lines are shown once, when the room opens
     this.board = h("div", { class: "board", id: "board" });
     this.panel = h("div", { class: "panel" });
@@ -49,6 +51,7 @@ export class RoomView {
       this.chooser = null;
     }
     this.state = state;
+    this.awayAt = (state.away ?? []).map((seconds) => (seconds === null ? null : Date.now() - seconds * 1000));
     if (before && state.plies > before.plies) this.tell(this.lastStep());
     if (svg !== undefined && svg !== null) this.svg = svg;
     this.render();
@@ -86,6 +89,28 @@ export class RoomView {
     this.lines.push({ line, kind });
     this.chatLines.append(h("li", { class: kind }, line));
     this.chatLines.scrollTop = this.chatLines.scrollHeight;
+  }
+
+  // A seated person left, or is back: the room hears it, and the seat shows it.
+  presence(message) {
+    this.awayAt[message.seat] = message.away === null ? null : Date.now();
+    this.say(message.text, "info");
+    this.render();
+  }
+
+  // Whether a seat's person is here, or away and for how long (nothing for a computer player).
+  presenceOf(seat) {
+    if (seat.bot) return null;
+    const since = this.awayAt[seat.seat];
+    if (since === null || since === undefined) return h("span", { class: "presence here" }, ` · ${t("here")}`);
+    return h("span", { class: "presence away", "data-since": since }, ` · ${awayFor(since)}`);
+  }
+
+  tick() {
+    if (!this.root.isConnected) return clearInterval(this.ticker); // this room's page is gone
+    for (const clock of this.root.querySelectorAll(".presence.away")) {
+      clock.textContent = ` · ${awayFor(Number(clock.dataset.since))}`;
+    }
   }
 
   // A person's line of chat: who said it, then what.
@@ -187,6 +212,7 @@ export class RoomView {
       h("h3", {}, t("Waiting for players")),
       h("ol", { class: "seats" }, state.seats.map((seat) =>
         h("li", {}, seat.name, seat.bot ? ` (${t("computer, {level}", { level: levels[seat.bot] ?? seat.bot })})` : "",
+          this.presenceOf(seat),
           host && seat.seat !== state.you
             ? h("button", { class: "quiet", onclick: () => this.actions.say(`/kick ${seat.seat + 1}`),
               "aria-label": t("remove {name}", { name: seat.name }) }, t("remove")) : null))),
@@ -214,7 +240,7 @@ export class RoomView {
           ? ` ${t("+{n} face down", { n: view.face_down_counts[i] })}` : "";
         return h("tr", { class: [current ? "current" : "", i === this.state.you ? "you" : ""].join(" ") },
           h("td", {}, current ? h("span", { "aria-label": t("on turn") }, "▶ ") : "", seat.name,
-            i === this.state.you ? ` (${t("you")})` : "", out ? ` (${t("out")})` : ""),
+            i === this.state.you ? ` (${t("you")})` : "", out ? ` (${t("out")})` : "", this.presenceOf(seat)),
           h("td", {}, view.scores[i], view.penalties[i] ? ` (${t("−{n} penalty", { n: view.penalties[i] })})` : ""),
           h("td", {}, `${view.hand_counts[i]}${cards}`));
       }));
@@ -366,4 +392,10 @@ export class RoomView {
 
 function chatLine(from, text, more = "") {
   return h("li", { class: `chat ${more}`.trim() }, h("b", { class: "from" }, from), ": ", text);
+}
+
+// "away 1:05": how long a person has been gone, by the clock of this page.
+function awayFor(since) {
+  const seconds = Math.max(0, Math.floor((Date.now() - since) / 1000));
+  return t("away {time}", { time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}` });
 }
