@@ -132,7 +132,12 @@ def test_enter_enter_seats_a_guest_at_a_chair_and_never_at_the_bar(cafe: str, br
             continue
         assert ann.evaluate("() => document.activeElement.matches('#board .lit[data-chair]')")
         ann.keyboard.press("Enter")  # the second Enter: at that chair
-        ann.wait_for_function(f"() => document.querySelector('.room-view').dataset.plies !== '{before}'")
+        ann.wait_for_function(f"() => document.querySelector('.room-view').dataset.plies !== '{before}'"
+                              " || !!document.querySelector('.chooser')")  # fmt: skip
+        if ann.locator(".chooser").count():  # a joker: its nation is chosen next, and the focus is there
+            assert ann.evaluate("() => document.activeElement.matches('.chooser button.nation')")
+            ann.keyboard.press("Enter")
+            ann.wait_for_function(f"() => document.querySelector('.room-view').dataset.plies !== '{before}'")
         expect(ann.locator("#board [data-guest]")).to_have_count(guests + 1)
         seated += 1
     assert seated >= 3
@@ -191,6 +196,14 @@ def test_a_bar_stool_below_0_is_asked_once_and_the_game_over_lists_players_by_pl
     assert asked == 1  # Ann went out: the computer player wins, and Ann is last, marked, whatever her score
     expect(rows.nth(0)).to_contain_text("bot")
     expect(rows.nth(1)).to_contain_text("Ann (eliminated)")
+
+    ann.click("#who a")  # her own page, from her name in the header
+    page = ann.locator(".player-page")
+    expect(page.locator("h2")).to_have_text("Ann")
+    expect(page.locator(".rating")).to_have_text("Not rated yet: games between two or more people are rated.")
+    expect(page.locator(".how")).to_contain_text("never shown below 0")
+    cells = page.locator("tr").nth(1).locator("td").all_inner_texts()
+    assert cells[0] and "bot" in cells[3] and cells[4] == "2" and cells[5] == "unrated", cells
 
 
 def test_a_rooms_last_chat_lines_are_there_after_a_reload_and_after_a_restart(browser: Browser, tmp_path: Path) -> None:

@@ -79,7 +79,7 @@ export function lobbyView(rooms, catalogue, actions) {
       ? h("table", {},
           h("tr", {}, h("th", {}, t("player")), h("th", {}, t("rating")), h("th", {}, t("games"))),
           players.map((p) => h("tr", {}, h("td", {}, h("a", { href: `#player=${p.player}` }, p.name)),
-            h("td", {}, p.rating.toFixed(1)), h("td", {}, p.games))))
+            h("td", {}, p.rating.toFixed(1), p.provisional ? ` (${t("provisional")})` : ""), h("td", {}, p.games))))
       : h("p", {}, t("No rated games yet: games between two or more people are rated."));
     board.replaceChildren(h("h2", {}, t("Leaderboard")), table);
   });
