@@ -260,3 +260,38 @@ def test_a_table_hears_who_left_and_who_is_back_and_the_level_menu_keeps_its_lev
     finally:
         server.kill()
         server.wait()
+
+
+def test_a_hint_marks_the_guest_in_the_hand_and_the_turns_steps_in_order(cafe: str, browser: Browser) -> None:
+    ann = arrive(browser, cafe, "Ann")
+    ann.click(".create button[type=submit]")
+    ann.click(".host button:not(.quiet):not(.go)")
+    expect(ann.locator(".seats li")).to_have_count(2)
+    expect(ann.locator(".host")).not_to_contain_text("Allow hints")  # against computer players hints work anyway
+    expect(ann.locator(".hints-note")).to_be_visible()
+    ann.click(".host button.go")
+    for _ in range(MAX_ACTIONS):
+        if my_turn(ann) and ann.locator("button.hint").count():
+            break
+        ann.wait_for_timeout(50)
+    ann.click("button.hint")
+    line = ann.locator(".chat-lines li.info", has_text="Hint: ")
+    expect(line).to_have_count(1)
+    steps = [part.split(". ", 1)[1] for part in line.inner_text().removeprefix("Hint: ").split(" → ")]
+    placed = [step for step in steps if "@" in step or "~" in step]
+    assert placed, steps
+    for k, step in enumerate(placed[:2]):  # each step marked in turn: the guest in the hand, where it goes
+        tile, target = step.split("@")[0].split("~")[0], step.replace("~", "@").split("@")[1].split("=")[0]
+        expect(ann.locator(".tile.hinted")).to_have_attribute("data-tile", tile)
+        where = ".next-stool" if target == "bar" else f"[data-chair='{target}']"
+        expect(ann.locator(f"#board {where}.hinted")).to_have_count(1)
+        expect(ann.locator("#board text.order")).to_have_count(len(placed) - k)
+        expect(ann.locator("#board text.order").first).to_have_text(str(steps.index(step) + 1))
+        before = plies(ann)
+        ann.locator(".tile.hinted").click()
+        ann.locator(f"#board {where}").click()
+        ann.wait_for_function(f"() => document.querySelector('.room-view').dataset.plies !== '{before}'"
+                              " || !!document.querySelector('.chooser')")  # fmt: skip
+        if ann.locator(".chooser").count():
+            ann.locator(f".chooser [data-nation='{step.split('=')[1]}']").click()
+            ann.wait_for_function(f"() => document.querySelector('.room-view').dataset.plies !== '{before}'")

@@ -27,6 +27,7 @@ from typing import Any
 
 from cafe.ai.base import Player
 from cafe.ai.levels import make_player, strongest
+from cafe.arena.match import Game
 from cafe.errors import CafeError
 from cafe.i18n import T, Text, pick
 from cafe.options import make_rules, rules_from
@@ -357,13 +358,18 @@ class Hub:
             raise ProtocolError("refused", T("no hints in a game against other people: it is rated"))
         turn = game.turn_number
         helper = strongest(room.seed + turn, self.limits.hint_seconds)
-        step = await self._think(helper, room, seat)
+        probe = game.copy()  # the rest of the turn is played out on a copy, never on the room's game
+        try:
+            steps = await asyncio.get_running_loop().run_in_executor(self._thinkers, plan_turn, helper, probe, seat)
+        except Exception:  # a failing helper gives no hint, and the room goes on
+            log.exception("the hint failed in room %s", room.id)
+            raise ProtocolError("refused", T("no hint could be found; try again")) from None
         async with self._changing(room):
             if room.game is not game or game.turn_number != turn:
                 raise ProtocolError("refused", T("the turn is over: no hint for it"))
             room.hinted.add(turn)
             await self._after(room, Outcome(announce=T("{name} asks for a hint", name=connection.name), changed=True))
-        connection.send({"type": "hint", "room": room.id, "step": step})
+        connection.send({"type": "hint", "room": room.id, "step": steps[0], "steps": steps})
 
     async def undo(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
@@ -662,6 +668,22 @@ class Hub:
         if room is None:
             raise ProtocolError("room", T("no room '{room}'", room=str(room_id)[:16]))
         return room
+
+
+HINT_STEPS = 12  # a hint's steps at most (a turn is rarely longer)
+
+
+def plan_turn(helper: Player, game: Game, seat: int) -> list[str]:
+    """The steps the helper would play from here to the end of ``seat``'s turn, played out on ``game`` (a copy):
+    up to a step that draws, since what comes after one depends on what is drawn, which nobody may know yet."""
+    steps: list[str] = []
+    while len(steps) < HINT_STEPS and not game.is_over() and game.current_player == seat:
+        step = helper.choose(game.view(seat), game.legal_steps())
+        steps.append(str(step))
+        result = game.push(step)
+        if result.turn_over or result.drawn:
+            break
+    return steps
 
 
 def player_of(connection: Connection) -> int:

@@ -106,7 +106,7 @@ function receive(message) {
       break;
     }
     case "hint":
-      if (view && message.room === roomInHash()) view.showHint(message.step);
+      if (view && message.room === roomInHash()) view.showHint(message.steps ?? [message.step]);
       break;
     case "chat":
       if (view && message.room === roomInHash()) view.chat(message.from, message.text);

@@ -144,10 +144,21 @@ function label(box, text, role) {
   box.setAttribute("aria-label", text);
 }
 
-// Outlines the chairs or places that these steps would use (a hint, a turn's best alternative) with a class.
-export function markSteps(holder, steps, className) {
-  for (const step of steps.map(parseStep)) {
-    if (step.kind !== "seat" && step.kind !== "exchange") continue;
-    holder.querySelector(`[data-chair="${step.target}"], [data-place="${step.target}"]`)?.classList.add(className);
-  }
+// Outlines the chairs or places (and the bar's next stool) that these steps would use (a hint, a turn's best
+// alternative) with a class; from a number on (first), each with its place in the order too.
+export function markSteps(holder, steps, className, first = 0) {
+  steps.map(parseStep).forEach((step, k) => {
+    const box = step.kind === "bar" ? holder.querySelector(".next-stool")
+      : step.kind === "seat" || step.kind === "exchange"
+        ? holder.querySelector(`[data-chair="${step.target}"], [data-place="${step.target}"]`) : null;
+    if (!box) return;
+    box.classList.add(className);
+    if (!first) return;
+    const [x, y] = centre(box);
+    const label = document.createElementNS(SVG, "text");
+    Object.entries({ x: x - 13, y: y - 9, class: `order ${className}`, "aria-hidden": "true" })
+      .forEach(([key, value]) => label.setAttribute(key, value));
+    label.textContent = String(first + k);
+    box.after(label);
+  });
 }

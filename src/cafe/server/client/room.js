@@ -57,10 +57,21 @@ export class RoomView {
     this.render();
   }
 
-  showHint(step) {
-    this.hint = { step, plies: this.state.plies };
-    this.say(t("Hint: {step}", { step }), "info");
+  // A hint: the rest of the turn, step by step; the guest to play next is marked in the hand, and where each
+  // step goes on the café, numbered in order.
+  showHint(steps) {
+    this.hint = { steps, plies: this.state.plies };
+    this.say(t("Hint: {step}", { step: steps.map((s, k) => `${k + 1}. ${s}`).join(" → ") }), "info");
     this.render();
+  }
+
+  // The hint's steps still to play: none once the turn went otherwise than it said.
+  hintLeft() {
+    const hint = this.hint;
+    const done = this.state.plies - (hint?.plies ?? Infinity);
+    if (!hint || done < 0 || done >= hint.steps.length) return [];
+    const played = done ? this.state.log?.at(-1)?.steps.slice(-done) ?? [] : [];
+    return played.every((step, k) => step === hint.steps[k]) && played.length === done ? hint.steps.slice(done) : [];
   }
 
   // Says something to screen readers only (what the page shows anyway, as it happens).
@@ -159,7 +170,8 @@ export class RoomView {
     }
     if (view) drawBoard(this.board, this.svg, lit, (target) => this.pick(target, moves), view, this.catalogue);
     else replace(this.board, this.waiting());
-    if (view && this.hint?.plies === state.plies) markSteps(this.board, [this.hint.step], "hinted");
+    const hinted = view && this.mine ? this.hintLeft() : [];
+    if (hinted.length) markSteps(this.board, hinted, "hinted", this.hint.steps.length - hinted.length + 1);
     replace(this.panel, this.header(), view ? this.players() : null, view ? this.counts() : null,
       view && !view.over ? this.hand() : null, view && !view.over ? this.controls(moves) : null,
       view?.over ? this.gameOver() : null);
@@ -222,8 +234,11 @@ export class RoomView {
         ? h("button", { onclick: () => this.actions.say("/join") }, t("Take a seat")) : null,
       host ? h("div", { class: "host" }, level,
         h("button", { onclick: () => this.actions.say(`/bot ${level.value}`) }, t("Add computer player")),
-        h("button", { class: "quiet", onclick: () => this.actions.say(state.hints ? "/hints off" : "/hints on") },
-          state.hints ? t("No hints") : t("Allow hints (not rated)")),
+        // hints work anyway where one person plays against computer players: nothing to allow there
+        state.hints || state.seats.filter((s) => !s.bot).length > 1
+          ? h("button", { class: "quiet", onclick: () => this.actions.say(state.hints ? "/hints off" : "/hints on") },
+            state.hints ? t("No hints") : t("Allow hints (not rated)"))
+          : h("p", { class: "hints-note" }, t("Hints are there for the asking: you play against computer players only.")),
         h("button", { class: "go", disabled: state.seats.length < 2, onclick: () => this.actions.say("/start") },
           t("Start the game"))) : h("p", {}, t("The host starts the game.")));
   }
@@ -264,11 +279,14 @@ export class RoomView {
     if (you === null) return h("p", { class: "watching" }, t("You are watching this game."));
     const tiles = view.hands[you] ?? [];
     const playable = playableTiles(this.state.legal);
+    const hinted = this.mine ? parseStep(this.hintLeft()[0] ?? "").tile : null; // the guest the hint plays next
+    const hintAt = hinted ? tiles.indexOf(hinted) : -1;
     const nations = this.catalogue.nations;
     const buttons = tiles.map((tile, k) => {
       const nation = nations[tile.slice(0, 3)];
       return h("button", {
-        class: `tile${this.selectedAt === k ? " selected" : ""}${nation?.light ? " light" : ""}`,
+        class: `tile${this.selectedAt === k ? " selected" : ""}${nation?.light ? " light" : ""}${
+          hintAt === k ? " hinted" : ""}`,
         style: { background: nation?.colour ?? "#777" },
         "data-tile": tile,
         "data-index": k,
