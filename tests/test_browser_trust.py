@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from browsing import arrive, my_turn, plies
 from cafe.options import make_rules
 from servers import free_port, start_server
+from test_browser_access import serious_violations
 
 pytestmark = pytest.mark.browser
 
@@ -57,6 +58,7 @@ def test_a_preset_shows_its_options_and_every_option_set_is_played(
     } | {o: ann.locator(f"[name={o}]").is_checked() for o in ("surprise_guests", "regulars")}
     ann.click("text=Create room")
     expect(ann.locator(".room-view .facts")).to_contain_text(words)
+    assert serious_violations(ann) == [], "a waiting table"
     room = ann.locator(".room-view").get_attribute("data-room")
     rules = next(r for r in lobby_rooms(ann) if r["id"] == room)["rules"]
     assert rules == {"preset": preset, key: value}  # the chosen preset, and what differs from it
@@ -93,6 +95,7 @@ def test_the_cafes_plain_address_in_a_new_tab_brings_a_seated_person_back_to_the
     expect(third.locator(".yours h2")).to_have_text("Your games")
     assert third.locator(".lobby section").first.get_attribute("class") == "yours"
     expect(third.locator(f".rooms [data-room='{first}'] button")).to_have_text("Resume")
+    assert serious_violations(third) == [], "the lobby with your games"
     third.locator(f".yours [data-room='{second}'] button").click()
     expect(third.locator(".room-view")).to_have_attribute("data-room", second)
 
@@ -151,6 +154,7 @@ def test_leaving_a_seat_in_a_game_is_asked_first_and_a_computer_player_takes_it(
     expect(dialog).to_be_visible()
     expect(dialog).to_contain_text("A computer player takes it for the rest of the game")
     expect(dialog.locator("button.quiet")).to_be_focused()  # the safe answer first
+    assert serious_violations(ann) == [], "the question before leaving"
     ann.keyboard.press("Escape")  # no: nothing happens
     expect(dialog).to_have_count(0)
     expect(ann.locator(".players tr.you")).to_contain_text("Ann")
@@ -160,15 +164,13 @@ def test_leaving_a_seat_in_a_game_is_asked_first_and_a_computer_player_takes_it(
     expect(ann.locator(".players")).to_contain_text("Ann (bot)")
 
 
-def test_a_bar_stool_below_0_is_asked_once_and_the_game_over_lists_players_by_place(
-    cafe: str, browser: Browser
-) -> None:
-    ann = arrive(browser, cafe, "Ann")
-    start_against_a_computer_player(ann)
+def to_the_bar_every_turn(ann: Page) -> int:
+    """Ann takes the bar every turn until the game ends (a stool that puts her out, she takes once asked); how
+    often she was asked."""
     asked = 0
-    for _ in range(MAX_ACTIONS):  # Ann takes the bar every turn until a stool puts her out
+    for _ in range(MAX_ACTIONS):
         if ann.locator(".game-over").count():
-            break
+            return asked
         if not my_turn(ann):
             ann.wait_for_timeout(50)
             continue
@@ -187,13 +189,26 @@ def test_a_bar_stool_below_0_is_asked_once_and_the_game_over_lists_players_by_pl
         else:
             ann.locator(".controls button.go").click()  # the turn's end
         ann.wait_for_function(f"() => document.querySelector('.room-view').dataset.plies !== '{before}'")
+    raise AssertionError("the game did not end")
+
+
+def test_a_bar_stool_below_0_is_asked_once_and_the_game_over_lists_players_by_place(
+    cafe: str, browser: Browser
+) -> None:
+    ann = arrive(browser, cafe, "Ann")
+    for _ in range(4):  # the computer player may go out first, or fill the bar: then another game
+        start_against_a_computer_player(ann)
+        asked = to_the_bar_every_turn(ann)
+        if asked:
+            break
+        ann.click(".game-over button")  # back to the lobby
     else:
-        raise AssertionError("the game did not end")
+        raise AssertionError("Ann never met a stool that would put her out")
     rows = ann.locator(".game-over .standings tr[data-seat]")
     expect(rows).to_have_count(2)
     places = [int(text) for text in rows.locator("td:first-child").all_inner_texts()]
     assert places == sorted(places) and places[0] == 1
-    assert asked == 1  # Ann went out: the computer player wins, and Ann is last, marked, whatever her score
+    assert asked == 1  # asked once; Ann went out: the computer player wins, and Ann is last, marked, whatever her score
     expect(rows.nth(0)).to_contain_text("bot")
     expect(rows.nth(1)).to_contain_text("Ann (eliminated)")
 
@@ -202,6 +217,7 @@ def test_a_bar_stool_below_0_is_asked_once_and_the_game_over_lists_players_by_pl
     expect(page.locator("h2")).to_have_text("Ann")
     expect(page.locator(".rating")).to_have_text("Not rated yet: games between two or more people are rated.")
     expect(page.locator(".how")).to_contain_text("never shown below 0")
+    assert serious_violations(ann) == [], "the player page"
     cells = page.locator("tr").nth(1).locator("td").all_inner_texts()
     assert cells[0] and "bot" in cells[3] and cells[4] == "2" and cells[5] == "unrated", cells
 
@@ -252,6 +268,7 @@ def test_a_table_hears_who_left_and_who_is_back_and_the_level_menu_keeps_its_lev
         bob.close()  # Bob's only tab
         expect(ann.locator(".chat-lines li.info").last).to_have_text("Bob has left")
         expect(ann.locator(".seats li").nth(2)).to_contain_text(re.compile(r"Bob · away 0:0\d"))
+        assert serious_violations(ann) == [], "a table with someone away"
         back = context.new_page()
         back.goto(cafe)  # the plain address: back at his table
         expect(back.locator(".room-view")).to_have_attribute("data-room", room or "")
@@ -295,3 +312,22 @@ def test_a_hint_marks_the_guest_in_the_hand_and_the_turns_steps_in_order(cafe: s
         if ann.locator(".chooser").count():
             ann.locator(f".chooser [data-nation='{step.split('=')[1]}']").click()
             ann.wait_for_function(f"() => document.querySelector('.room-view').dataset.plies !== '{before}'")
+
+
+def test_more_options_neither_widens_the_column_nor_puts_labels_in_different_places(
+    cafe: str, browser: Browser
+) -> None:
+    ann = arrive(browser, cafe, "Ann")
+    ann.set_viewport_size({"width": 1366, "height": 850})
+    aside = ann.locator(".lobby aside")
+    closed = aside.bounding_box()
+    ann.click("text=More options")
+    expect(ann.locator(".create .option").first).to_be_visible()
+    opened = aside.bounding_box()
+    assert closed and opened and opened["width"] == closed["width"] and opened["x"] == closed["x"]
+    assert serious_violations(ann) == [], "the options"
+    for option in ann.locator(".create .option").all():  # each name beside its control, on one line
+        name = option.locator("span").bounding_box()
+        control = option.locator("input, select").bounding_box()
+        assert name and control and abs((name["y"] + name["height"] / 2) - (control["y"] + control["height"] / 2)) < 8
+        assert control["x"] + control["width"] <= opened["x"] + opened["width"]
