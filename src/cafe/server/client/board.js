@@ -156,7 +156,7 @@ export function markSteps(holder, steps, className, first = 0) {
     if (!first) return;
     const [x, y] = centre(box);
     const label = document.createElementNS(SVG, "text");
-    Object.entries({ x: x - 13, y: y - 9, class: `order ${className}`, "aria-hidden": "true" })
+    Object.entries({ x: x - 18, y: y - 20, class: `order ${className}`, "aria-hidden": "true" })
       .forEach(([key, value]) => label.setAttribute(key, value));
     label.textContent = String(first + k);
     box.after(label);
