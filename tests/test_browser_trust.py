@@ -331,3 +331,5 @@ def test_more_options_neither_widens_the_column_nor_puts_labels_in_different_pla
         control = option.locator("input, select").bounding_box()
         assert name and control and abs((name["y"] + name["height"] / 2) - (control["y"] + control["height"] / 2)) < 8
         assert control["x"] + control["width"] <= opened["x"] + opened["width"]
+    ann.set_viewport_size({"width": 390, "height": 844})  # a phone: the open options fit its width
+    assert ann.evaluate("document.documentElement.scrollWidth") == 390
