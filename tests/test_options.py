@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cafe import BoardGame, BoardRules, CardRules, RulesError, make_rules
-from cafe.options import PRINTED_BAR, STRAIGHT_BAR, rules_to_json
+from cafe.options import PRINTED_BAR, STRAIGHT_BAR, preset_catalogue, rules_from, rules_to_json
 
 
 def test_printed_preset_is_all_defaults() -> None:
@@ -85,3 +85,18 @@ def test_rules_round_trip_through_records() -> None:
         rules = make_rules("board", spec)
         assert make_rules("board", rules_to_json(rules)) == rules
     assert rules_to_json(make_rules("board", {"preset": "printed", "bar_values": list(PRINTED_BAR)})) == "printed"
+
+
+def test_a_rooms_rules_keep_the_chosen_preset_and_name_what_differs_from_it() -> None:
+    first = make_rules("board", {"preset": "original-1989", "scoring": "bonus"})
+    assert rules_from("original-1989", first) == {"preset": "original-1989", "scoring": "bonus"}
+    assert rules_from("brettspielwelt", make_rules("board", "brettspielwelt")) == "brettspielwelt"
+    never = make_rules("board", {"preset": "brettspielwelt", "joker_to_bar": "never"})
+    assert never.joker_to_bar == "never"
+    assert rules_from("brettspielwelt", never) == {"preset": "brettspielwelt", "joker_to_bar": "never"}
+    straight = make_rules("board", {"preset": "printed", "bar_values": "straight"})
+    assert rules_from("printed", straight) == {"preset": "printed", "bar_values": "straight"}
+    shown = {p["value"]: p["values"] for p in preset_catalogue("board")}
+    assert shown["original-1989"]["scoring"] == "basic"
+    assert shown["brettspielwelt"]["joker_to_bar"] == "when-unplaceable"
+    assert shown["printed"]["bar_values"] == "printed"

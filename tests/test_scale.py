@@ -256,7 +256,7 @@ def test_two_hubs_share_rooms_chat_steps_and_presence_through_redis() -> None:
     from test_server import Person, close_all
 
     broker = os.environ["CAFE_TEST_BROKER"]
-    quick = {"bot_delay": 0.0, "away_seconds": 0.3}
+    quick = {"bot_delay": 0.0, "away_seconds": 0.3, "left_seconds": 0.05}
     with fresh_database() as url:
         one, two = (
             create_app(store=PostgresStore(url), broker=RedisBroker(broker, namespace_for(url)), **quick)
@@ -292,6 +292,7 @@ def test_two_hubs_share_rooms_chat_steps_and_presence_through_redis() -> None:
                 assert bob.at(plies)["view"]["turns"] == ann.at(plies)["view"]["turns"]
                 bob_seat = bob.latest["you"]
                 bob.close()  # Bob leaves for good: once he is connected nowhere, a computer player takes over
+                assert ann.expect("presence", room=room)["text"] == "Bob has left"  # heard through the other process
                 while "computer player takes over" not in ann.expect("info", room=room)["text"]:
                     pass
                 assert ann.latest["seats"][bob_seat]["bot"] == "medium"  # the room changed before the news

@@ -34,8 +34,8 @@ class Person:
         self.latest: dict[str, Any] | None = None  # the last room state received
         self.seqs: dict[str, int] = {}  # the last sequence number seen in each room
         self.send({"type": "hello", "name": name} if token is None else {"type": "hello", "token": token})
-        welcome = self.expect("welcome")
-        self.token, self.player = welcome["token"], welcome["player"]
+        self.welcome = self.expect("welcome")
+        self.token, self.player = self.welcome["token"], self.welcome["player"]
 
     def send(self, message: dict[str, Any]) -> None:
         self.socket.send_text(json.dumps(message))
@@ -228,7 +228,27 @@ def test_a_reconnect_with_the_token_gets_the_seat_back(server: TestClient) -> No
     bob.close()
     again = Person(server, token=bob.token)
     assert again.player == bob.player
+    assert again.welcome["seated"] == [room]  # the welcome names the seats to go back to
     assert again.room(id=room)["you"] == 1
+    assert Person(server, "Cid").welcome["seated"] == []
+
+
+def test_a_table_hears_who_left_and_who_is_back_and_its_seats_show_who_is_away(tmp_path: Path) -> None:
+    with served(create_app(tmp_path, left_seconds=0.05)) as client:
+        ann, bob, room = open_room(client)
+        bob.close()
+        left = ann.expect("presence", room=room)
+        assert left["text"] == "Bob has left" and left["seat"] == 1 and left["away"] is not None
+        ann.send({"type": "sync", "room": room})
+        away = ann.expect("room")["room"]["away"]
+        assert away[0] is None and away[1] >= 0  # Bob's seat: away, for so many seconds
+        again = Person(client, token=bob.token)
+        back = ann.expect("presence", room=room)
+        assert back["text"] == "Bob is back" and back["away"] is None
+        assert again.room(id=room)["away"] == [None, None]
+        ann.send({"type": "language", "lang": "de"})
+        again.close()
+        assert ann.expect("presence", room=room)["text"] == "Bob ist gegangen"
 
 
 def test_an_absent_player_is_replaced_by_a_bot_after_the_timeout(server: TestClient) -> None:
@@ -269,6 +289,7 @@ def test_a_whole_game_against_a_bot_and_its_record(server: TestClient) -> None:
     assert record.status_code == 200
     game = Record.from_json(record.json()).replay()
     assert list(game.scores) == state["view"]["scores"]
+    assert state["places"] == list(game.places() or ())  # the final places, as the rules rank them
     assert server.get("/records/nowhere.json").status_code == 404
 
 
@@ -285,6 +306,24 @@ def test_a_restart_continues_every_game_from_its_last_step(tmp_path: Path) -> No
         after = ann_again.room(id=room)
         close_all()
         assert after["plies"] == 1 and after["view"] == before["view"] and after["legal"] == before["legal"]
+
+
+def test_a_room_keeps_its_last_chat_lines_for_who_enters_or_comes_back_even_after_a_restart(tmp_path: Path) -> None:
+    with served(create_app(tmp_path, bot_delay=0.0, chat_kept=3)) as client:
+        ann, bob, room = open_room(client)
+        for k in range(4):
+            bob.say(room, f"line {k}")
+            ann.expect("chat", text=f"line {k}")
+        ann.say(room, "/help")  # a command is no chat line
+        cid = Person(client, "Cid")
+        cid.send({"type": "enter", "room": room})
+        lines = cid.expect("history", room=room)["lines"]
+        assert [(line["from"], line["text"]) for line in lines] == [("Bob", f"line {k}") for k in (1, 2, 3)]
+        close_all()
+    with served(create_app(tmp_path, bot_delay=0.0, chat_kept=3)) as client:
+        back = Person(client, token=bob.token)  # a seat's history comes with the welcome back
+        lines = back.expect("history", room=room)["lines"]
+        assert [line["text"] for line in lines] == ["line 1", "line 2", "line 3"]
 
 
 class BrokenBot:
@@ -480,7 +519,7 @@ def test_a_best_of_three_match_plays_game_after_game_with_the_seats_turned(serve
 
 
 def test_an_older_database_is_upgraded_and_its_rooms_kept(tmp_path: Path) -> None:
-    from cafe.server.store import MIGRATIONS, SQLiteStore
+    from cafe.server.store import MIGRATIONS, ChatLine, SQLiteStore
 
     with sqlite3.connect(tmp_path / "old.sqlite3") as db:  # the first schema: rooms had no match column
         db.executescript(
@@ -501,6 +540,8 @@ def test_an_older_database_is_upgraded_and_its_rooms_kept(tmp_path: Path) -> Non
         assert store.open_rooms()[0].match == {"best_of": 5}
         assert store._db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
         assert store.players_named("ÉVA") == [1]  # an old player is found by name
+        store.add_chat("r1", ChatLine("ÉVA", 1, "hello", 1.0), kept=50)  # the chat table came with the upgrade
+        assert store.chat("r1", 50) == [ChatLine("ÉVA", 1, "hello", 1.0)]
     finally:
         store.close()
     again = SQLiteStore(tmp_path / "old.sqlite3")  # already upgraded: nothing runs twice

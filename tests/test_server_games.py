@@ -11,6 +11,8 @@ from starlette.testclient import TestClient
 
 from cafe.record import Record
 from cafe.server.app import create_app
+from cafe.server.ratings import provisional, shown
+from cafe.server.store import Rating
 from test_server import Person, close_all, open_room, served
 
 
@@ -37,7 +39,11 @@ def finished_game(client: TestClient, person: Person, edition: str = "board") ->
             assert state["hints"]
             person.send({"type": "hint", "room": room})
             hint = person.expect("hint")
-            assert hint["room"] == room and hint["step"] in state["legal"]
+            assert hint["room"] == room and hint["step"] in state["legal"] and hint["steps"][0] == hint["step"]
+            probe = client.app.state.hub.rooms[room].game.copy()  # type: ignore[attr-defined]
+            results = [probe.push(step) for step in hint["steps"]]  # the rest of the turn, legal in its order
+            assert results[-1].turn_over or results[-1].drawn or probe.is_over()
+            assert not any(r.turn_over or r.drawn for r in results[:-1])  # nothing after a draw: unknown yet
             hinted = True
             assert person.latest is not None
             state = person.latest  # the room's news of the hint came first
@@ -91,7 +97,21 @@ def test_a_players_page_lists_their_games_newest_first(cafe: TestClient) -> None
     page = cafe.get(f"/players/{ann.player}.json").json()
     assert page["name"] == "Ann" and [g["room"] for g in page["games"]] == [second, first]
     assert page["games"][0]["place"] in (1, 2) and page["games"][0]["rating_after"] is None  # against a bot: unrated
+    for game in page["games"]:  # each with its players and their final scores, as its record replays
+        record = cafe.get(f"/records/{game['room']}.json").json()
+        replayed = Record.from_json(record).replay()
+        assert game["players"] == record["players"] and game["scores"] == list(replayed.scores)
+        assert game["at"] > 0
+    assert page["rating"] == {"value": None, "games": 0, "provisional": True, "provisional_games": 5}
     assert cafe.get("/players/99999.json").status_code == 404
+
+
+def test_a_rating_is_shown_never_below_0_and_provisional_for_the_first_games() -> None:
+    new = Rating(25.0, 25 / 3, 0)
+    after_a_loss = Rating(22.0, 8.0, 1)  # mu - 3 sigma = -2
+    assert shown(new) == 0.0 and shown(after_a_loss) == 0.0 and shown(None) is None
+    assert shown(Rating(30.0, 3.0, 9)) == 21.0
+    assert provisional(after_a_loss) and provisional(None) and not provisional(Rating(30.0, 3.0, 5))
 
 
 def test_no_hints_in_a_game_between_people(cafe: TestClient) -> None:

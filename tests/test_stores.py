@@ -13,7 +13,7 @@ import pytest
 
 from cafe.server.postgres import MIGRATIONS, PostgresStore, migrate
 from cafe.server.store import MIGRATIONS as SQLITE_MIGRATIONS
-from cafe.server.store import Ending, Rating, RoomRow, SeatRow, SQLiteStore, StepConflict, Store
+from cafe.server.store import ChatLine, Ending, Rating, RoomRow, SeatRow, SQLiteStore, StepConflict, Store
 from servers import fresh_database
 
 
@@ -109,6 +109,19 @@ def test_players_are_found_by_name_and_unused_ones_forgotten(store: Store) -> No
     assert store.player_by_token("Ann") is None and store.player_by_token("Dee") is None
     assert store.player_by_token("Bob") == (seated, "Bob") and store.player_by_token("Cy") == (rated, "Cy")
     assert store.players_named("Dee") == [] and dee not in store.ratings([dee])
+
+
+def test_a_room_keeps_its_last_chat_lines_only(store: Store) -> None:
+    store.add_room(room())
+    store.add_room(room("r2"))
+    for k in range(7):
+        store.add_chat("r1", ChatLine("Ann", 1, f"line {k}", 1000.0 + k), kept=5)
+    store.add_chat("r2", ChatLine("Bob", 2, "elsewhere", 1000.0), kept=5)
+    assert [line.text for line in store.chat("r1", 50)] == [f"line {k}" for k in range(2, 7)]  # oldest first
+    assert store.chat("r1", 2) == [ChatLine("Ann", 1, "line 5", 1005.0), ChatLine("Ann", 1, "line 6", 1006.0)]
+    assert store.chat("r2", 50) == [ChatLine("Bob", 2, "elsewhere", 1000.0)]
+    store.drop_room("r1")  # a waiting room that closes takes its chat along
+    assert store.chat("r1", 50) == []
 
 
 def test_a_waiting_room_can_be_dropped_but_not_a_started_one(store: Store) -> None:

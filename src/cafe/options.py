@@ -134,10 +134,19 @@ def option_catalogue(edition: str, language: str | None = None) -> list[dict[str
     return out
 
 
-def preset_catalogue(edition: str, language: str | None = None) -> list[dict[str, str]]:
-    """An edition's presets as a front end offers them: the name, and its title for people."""
-    return [{"value": name, "label": translate(PRESET_TITLES[name], language)}
+def preset_catalogue(edition: str, language: str | None = None) -> list[dict[str, Any]]:
+    """An edition's presets as a front end offers them: the name, its title for people, and the value of every
+    option in it (a named bar by its name), so that a form shows what the preset plays."""
+    return [{"value": name, "label": translate(PRESET_TITLES[name], language),
+             "values": _shown_values(make_rules(edition, name))}
             for name in (PRESETS if edition == "board" else CARD_PRESETS)]  # fmt: skip
+
+
+def _shown_values(rules: Rules) -> dict[str, Any]:
+    """Every option's value in these rules, a bar named where it has a name, as a form and a record write it."""
+    named = {bar: name for name, bar in NAMED_BARS.items()}
+    return {key: named.get(value, list(value)) if isinstance(value, tuple) else value
+            for key, value in asdict(rules).items()}  # fmt: skip
 
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -249,6 +258,14 @@ def rules_to_json(rules: Rules) -> str | dict[str, Any]:
         if getattr(base, key) != value:
             out[key] = list(value) if isinstance(value, tuple) else value
     return out
+
+
+def rules_from(preset: str, rules: Rules) -> str | dict[str, Any]:
+    """These rules as the chosen preset and what differs from it (the preset name alone if nothing does): a room
+    keeps the preset its host chose, so that its description names the differences from that preset."""
+    base = _shown_values(make_rules(rules.edition, preset))
+    changed = {key: value for key, value in _shown_values(rules).items() if base[key] != value}
+    return {"preset": preset, **changed} if changed else preset
 
 
 def with_options(edition: str, spec: str | dict[str, Any] | None, options: list[str]) -> str | dict[str, Any] | None:

@@ -25,7 +25,7 @@ from cafe.server.broker import Broker
 from cafe.server.hub import Hub
 from cafe.server.limits import Limits
 from cafe.server.outbox import Outbox
-from cafe.server.ratings import shown
+from cafe.server.ratings import provisional, shown
 from cafe.server.replays import Replays
 from cafe.server.store import SQLiteStore, Store
 from cafe.svg import LIGHT, NATION_COLOURS
@@ -112,7 +112,7 @@ def create_app(
         return JSONResponse(
             [
                 {"player": player, "name": name, "rating": shown(r), "mu": round(r.mu, 2), "sigma": round(r.sigma, 2),
-                 "games": r.games}
+                 "games": r.games, "provisional": provisional(r)}
                 for player, name, r in rows
             ]
         )  # fmt: skip

@@ -6,6 +6,7 @@ then sees their own hand in its replay.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -14,13 +15,16 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from cafe.i18n import pick
+from cafe.record import Record
 from cafe.server.analyses import RETRY_SECONDS as ANALYSIS_RETRY_SECONDS
 from cafe.server.analyses import Refused
 from cafe.server.hub import Hub
+from cafe.server.ratings import PROVISIONAL, provisional, shown
 from cafe.server.replays import Replays, position_at, replay_json
 from cafe.server.store import RoomRow
 
 PLAYER_GAMES = 100  # games a player's page lists, newest first
+FINALS_KEPT = 4096  # finished games whose players and scores are kept in memory for players' pages
 ROOM_CHARS = 16  # a room's id is never longer
 ID_DIGITS = 18  # a number in a path (a player's id, a step) has at most this many digits: below 2**63, the
 # largest integer the databases hold
@@ -108,17 +112,38 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
             return JSONResponse({"error": message}, status_code=refused.status, headers=headers)
         return JSONResponse(status, status_code=202)
 
+    finals: dict[str, tuple[list[str], list[int]]] = {}  # a finished game's players and final scores (never change)
+
+    async def final_scores(rooms: list[str]) -> list[tuple[list[str], list[int]]]:
+        """Who played these finished games and their final scores, from the records (each replayed once, in a
+        thread, then kept)."""
+        new = {room: hub().store.record(room) for room in dict.fromkeys(rooms) if room not in finals}
+        if new:
+            replayed = await asyncio.to_thread(lambda: [outcome(record) for record in new.values()])
+            for room, found in zip(new, replayed, strict=True):
+                while len(finals) >= FINALS_KEPT:
+                    finals.pop(next(iter(finals)))
+                finals[room] = found
+        return [finals.get(room, ([], [])) for room in rooms]
+
     async def player(request: Request) -> Response:
         player_id = number(request, "player")
-        name = hub().store.player_name(player_id) if player_id is not None else None
+        store = hub().store
+        name = store.player_name(player_id) if player_id is not None else None
         if player_id is None or name is None:
             return JSONResponse({"error": "no such player"}, status_code=404)
+        played = store.games_of(player_id, PLAYER_GAMES)
+        results = await final_scores([g.room for g in played])
         games = [
             {"room": g.room, "name": g.name, "edition": g.edition, "seat": g.seat, "place": g.place,
-             "rating_before": g.rating_before, "rating_after": g.rating_after, "at": g.at}
-            for g in hub().store.games_of(player_id, PLAYER_GAMES)
+             "rating_before": g.rating_before, "rating_after": g.rating_after, "at": g.at,
+             "players": players, "scores": scores}
+            for g, (players, scores) in zip(played, results, strict=True)
         ]  # fmt: skip
-        return JSONResponse({"player": player_id, "name": name, "games": games})
+        rating = store.ratings([player_id]).get(player_id)
+        standing = {"value": shown(rating), "games": rating.games if rating else 0, "provisional": provisional(rating),
+                    "provisional_games": PROVISIONAL}  # fmt: skip
+        return JSONResponse({"player": player_id, "name": name, "rating": standing, "games": games})
 
     return [
         Route("/games/{room}.json", game),
@@ -140,3 +165,11 @@ def seat_of(player: int | None, row: RoomRow | None) -> int | None:
     if player is None or row is None:
         return None
     return next((s.seat for s in row.seats if s.person == player), None)
+
+
+def outcome(record: dict[str, Any] | None) -> tuple[list[str], list[int]]:
+    """A finished game's players and final scores, from its record (none for a game without one)."""
+    if record is None:
+        return [], []
+    game = Record.from_json(record).replay()
+    return list(game.players), list(game.scores)

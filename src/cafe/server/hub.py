@@ -26,9 +26,10 @@ from typing import Any
 
 from cafe.ai.base import Player
 from cafe.ai.levels import make_player, strongest
+from cafe.arena.match import Game
 from cafe.errors import CafeError
 from cafe.i18n import DEFAULT, T, Text, pick
-from cafe.options import make_rules, rules_to_json
+from cafe.options import make_rules, rules_from
 from cafe.server import fields, names
 from cafe.server.analyses import Analyses
 from cafe.server.broker import Broker, Event, LocalBroker
@@ -36,7 +37,7 @@ from cafe.server.fields import ProtocolError
 from cafe.server.limits import Limits
 from cafe.server.matches import BEST_OF
 from cafe.server.rooms import REPLACEMENT_BOT, Outcome, Room, table_name
-from cafe.server.store import RoomRow, Store
+from cafe.server.store import ChatLine, RoomRow, Store
 from cafe.server.thinking import Busy, Hints, Kind, Pool
 
 MAX_MESSAGE = 4096  # bytes of one message from a client
@@ -99,6 +100,7 @@ class Hub:
         self._quiet: dict[str, float] = {}  # room -> since when no person has been there
         self._finished: dict[str, float] = {}  # finished room -> when it finished (it leaves memory later)
         self._pruned = 0.0
+        self._away: dict[int, float] = {}  # seated people gone from every connection, since when (time.time())
         self.analyses = Analyses(store, self.limits.analysts, self.limits.analysis_budget, self.limits.analysis_queue)
         for row in store.open_rooms():
             self.rooms[row.id] = Room.restore(store, row)
@@ -147,12 +149,35 @@ class Hub:
         player = connection.player
         if player is None:
             return
-        self._spawn(self.broker.depart(player))
+        self._spawn(self._depart(player, connection.name))
         for room_id in connection.rooms:
             room = self.rooms.get(room_id)
             seat = room.seat_of(player) if room is not None else None
             if room is not None and seat is not None and room.status == "playing":
                 self._spawn(self._replace_if_away(room, seat, player))
+
+    def _seated(self, player: int) -> list[Room]:
+        """The rooms where this player has a seat in a game not finished (or a table waiting for its start)."""
+        rooms = self.rooms.values()
+        return [room for room in rooms if room.seat_of(player) is not None and room.status in ("waiting", "playing")]
+
+    async def _depart(self, player: int, name: str) -> None:
+        """A connection of this player closed: if it was their last anywhere, their tables hear that they left."""
+        await self.broker.depart(player)
+        if await self.broker.present(player):
+            return
+        gone = time.time()
+        await asyncio.sleep(self.limits.left_seconds)  # a reload, or a moment offline, is no leaving
+        if not await self.broker.present(player):
+            await self._presence(player, name, gone)
+
+    async def _presence(self, player: int, name: str, away: float | None) -> None:
+        """Tell the rooms where the player is seated that they left (``away``: since when) or are back (None)."""
+        said = T("{name} has left", name=name) if away is not None else T("{name} is back", name=name)
+        for room in self._seated(player):
+            seat = room.seat_of(player)
+            body = {"player": player, "seat": seat, "away": away, "message": said.to_json()}
+            await self.broker.publish(room.id, "presence", body)
 
     async def _replace_if_away(self, room: Room, seat: int, player: int) -> None:
         await asyncio.sleep(self.limits.away_seconds)
@@ -216,14 +241,20 @@ class Hub:
         connection.player, connection.name = player, name
         connection.pictures = message.get("svg") is True
         connection.language = language or connection.language
+        back = player in self._away and not await self.broker.present(player)
         await self.broker.arrive(player)
-        connection.send({"type": "welcome", "player": player, "name": name, "token": token})
+        if back:
+            await self._presence(player, name, None)
+            self._away.pop(player, None)  # heard back here, even where no table of theirs is left to tell
+        seated = self._seated(player)
+        ids = [room.id for room in seated]
+        connection.send({"type": "welcome", "player": player, "name": name, "token": token, "seated": ids})
         await self.lobby(connection, {})
-        for room in list(self.rooms.values()):  # back in the rooms where this player has a seat
-            if room.seat_of(player) is not None and room.status != "finished":
-                connection.rooms.add(room.id)
-                self._send_room(connection, room)
-                self._wake_bot(room)  # in case the process that woke it has gone, or nobody was there
+        for room in seated:  # back in the rooms where this player has a seat
+            connection.rooms.add(room.id)
+            self._send_room(connection, room)
+            self._send_history(connection, room)
+            self._wake_bot(room)  # in case the process that woke it has gone, or nobody was there
 
     async def _who(self, message: dict[str, Any]) -> tuple[int, str, str]:
         """The player a hello names, by its token or as a new player with a name nobody here has now (made only
@@ -278,7 +309,10 @@ class Hub:
             )
         assert connection.player is not None
         try:
-            rules = rules_to_json(make_rules(edition, message.get("rules", "printed")))
+            asked = message.get("rules", "printed")
+            made = make_rules(edition, asked)  # checked first: a preset that is not known is refused
+            preset = asked if isinstance(asked, str) else asked.get("preset", "printed")
+            rules = rules_from(preset, made)  # the host's preset, and what differs from it
         except CafeError as error:
             raise ProtocolError("rules", error.text) from None
         if len(json.dumps(rules)) > self.limits.rules_bytes:
@@ -306,6 +340,7 @@ class Hub:
         connection.rooms.add(room.id)
         connection.in_lobby = False
         self._send_room(connection, room)
+        self._send_history(connection, room)
         self._wake_bot(room)
 
     async def sync(self, connection: Connection, message: dict[str, Any]) -> None:
@@ -320,7 +355,8 @@ class Hub:
         player, name = player_of(connection), connection.name
         if text.startswith("/"):
             await self._apply(connection, room, lambda: room.command(player, name, text, connection.language))
-        else:
+        else:  # kept first: whoever enters or comes back, even after a restart, reads the room's last lines
+            self.store.add_chat(room.id, ChatLine(name, player, text, time.time()), self.limits.chat_kept)
             await self.broker.publish(room.id, "chat", {"from": name, "player": player, "text": text})
 
     async def step(self, connection: Connection, message: dict[str, Any]) -> None:
@@ -341,12 +377,18 @@ class Hub:
             raise ProtocolError("refused", T("no hints in a game against other people: it is rated"))
         turn = game.turn_number
         position = (room.id, seat, tuple(str(result.step) for result in game.results))
+        helper = strongest(room.seed + turn, self.limits.hint_seconds)
 
-        async def think() -> str:
-            return await self._think(strongest(room.seed + turn, self.limits.hint_seconds), room, seat, Kind.HINT)
+        async def think() -> list[str]:
+            probe = game.copy()  # the rest of the turn is played out on a copy, never on the room's game
+            try:
+                return await self._thinkers.run(Kind.HINT, plan_turn, helper, probe, seat)
+            except Exception:  # a failing helper gives no hint, and the room goes on
+                log.exception("the hint failed in room %s", room.id)
+                raise ProtocolError("refused", T("no hint could be found; try again")) from None
 
         try:
-            step = await self._hints.ask(room.id, position, player_of(connection), think)
+            steps = await self._hints.ask(room.id, position, player_of(connection), think)
         except Busy:
             raise ProtocolError("busy", T("your last hint is still being thought out: wait for it")) from None
         async with self._changing(room):
@@ -356,7 +398,7 @@ class Hub:
                 room.hinted.add(turn)
                 announce = T("{name} asks for a hint", name=connection.name)
                 await self._after(room, Outcome(announce=announce, changed=True))
-        connection.send({"type": "hint", "room": room.id, "step": step})
+        connection.send({"type": "hint", "room": room.id, "step": steps[0], "steps": steps})
 
     async def undo(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
@@ -439,6 +481,11 @@ class Hub:
             room.version = event.version  # read just now: as new as this event
         room.seq = max(room.seq, event.seq)
         followers = [c for c in self.connections.values() if room.id in c.rooms]
+        if event.kind == "presence":  # every process keeps who is away, for the room states it sends
+            if event.body["away"] is None:
+                self._away.pop(event.body["player"], None)
+            else:
+                self._away[event.body["player"]] = event.body["away"]
         if event.kind != "changed":  # the same for everyone who reads its language: encoded once for each
             said = Text.from_json(event.body["message"]) if "message" in event.body else None
             body = {k: v for k, v in event.body.items() if k != "message"}
@@ -615,9 +662,21 @@ class Hub:
     def _send_room(self, connection: Connection, room: Room) -> None:
         connection.send(self._room_message(connection, room, room.seq))
 
+    def _send_history(self, connection: Connection, room: Room) -> None:
+        """The room's last chat lines, for a person entering it or coming back."""
+        lines = self.store.chat(room.id, self.limits.chat_kept)
+        said = [{"from": line.name, "player": line.player, "text": line.text, "at": line.at} for line in lines]
+        connection.send({"type": "history", "room": room.id, "lines": said})
+
     def _room_message(self, connection: Connection, room: Room, seq: int) -> dict[str, Any]:
         """The room as this connection's player may see it (and the café drawn, if it asked)."""
-        message = {"type": "room", "seq": seq, "room": room.state_for(player_of(connection))}
+        state = room.state_for(player_of(connection))
+        now = time.time()  # each seated person away: for how many seconds (a clock the browser runs on)
+        state["away"] = [
+            None if s.player is None or s.player not in self._away else round(now - self._away[s.player], 1)
+            for s in room.seats
+        ]
+        message = {"type": "room", "seq": seq, "room": state}
         if connection.pictures:
             message["svg"] = room.picture()
         return message
@@ -647,6 +706,22 @@ class Hub:
 def _language(message: dict[str, Any]) -> str | None:
     """The language a message asks for in ``lang`` (None: it does not say), or a ProtocolError."""
     return None if message.get("lang") is None else pick([fields.text(message, "lang", 35)])
+
+
+HINT_STEPS = 12  # a hint's steps at most (a turn is rarely longer)
+
+
+def plan_turn(helper: Player, game: Game, seat: int) -> list[str]:
+    """The steps the helper would play from here to the end of ``seat``'s turn, played out on ``game`` (a copy):
+    up to a step that draws, since what comes after one depends on what is drawn, which nobody may know yet."""
+    steps: list[str] = []
+    while len(steps) < HINT_STEPS and not game.is_over() and game.current_player == seat:
+        step = helper.choose(game.view(seat), game.legal_steps())
+        steps.append(str(step))
+        result = game.push(step)
+        if result.turn_over or result.drawn:
+            break
+    return steps
 
 
 def player_of(connection: Connection) -> int:

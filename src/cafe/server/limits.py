@@ -12,6 +12,7 @@ from typing import Any
 @dataclass(frozen=True)
 class Limits:
     away_seconds: float = 120.0  # a seated player gone this long from a game in progress is replaced by a bot
+    left_seconds: float = 5.0  # a seated player gone this long is announced as gone (a reload is not)
     turn_seconds: float = 300.0  # a person's turn lasting longer is played by a computer player (0: no clock)
     bot_delay: float = 0.3  # seconds a computer player waits before its step, so that people can follow
     thinkers: int = 2  # computer players thinking at once (the rest wait their turn)
@@ -39,6 +40,7 @@ class Limits:
     analysis_queue: int = 20  # finished games waiting for their analysis at most (one per person and address)
     analysis_budget: int = 64  # the analyser's iterations below each candidate turn (docs/analysis.md)
     hint_seconds: float = 1.0  # the strongest level's thinking time for a hint
+    chat_kept: int = 50  # a room's last chat lines kept in the store, for those who enter or come back
 
 
 def parse_limit(text: str, limits: Limits) -> Limits:

@@ -18,8 +18,11 @@ from psycopg.types.json import Jsonb
 
 from cafe.server.names import key as name_key
 from cafe.server.store import (
+    CHAT_LINES,
+    CHAT_TRIM,
     PLAYED_GAMES,
     UNUSED_PLAYERS,
+    ChatLine,
     Ending,
     PlayedGame,
     Rating,
@@ -105,6 +108,17 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     "ALTER TABLE rooms ADD COLUMN hints BOOLEAN NOT NULL DEFAULT false",
     rekey,  # the key became the confusable skeleton (UTS #39), which only Python computes
     "ALTER TABLE seats ADD COLUMN left_by BIGINT",
+    """
+    CREATE TABLE chat (
+        id BIGSERIAL PRIMARY KEY,
+        room TEXT NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        player BIGINT NOT NULL,
+        text TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX chat_room ON chat (room, id);
+    """,
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -313,6 +327,17 @@ class PostgresStore:
     def analysis(self, room: str) -> dict[str, Any] | None:
         row = self._db.execute("SELECT analysis FROM analyses WHERE room = %s", (room,)).fetchone()
         return row[0] if row else None
+
+    def add_chat(self, room: str, line: ChatLine, kept: int) -> None:
+        with self._db.transaction():
+            self._db.execute(
+                "INSERT INTO chat (room, name, player, text, at) VALUES (%s, %s, %s, %s, %s)",
+                (room, line.name, line.player, line.text, line.at),
+            )
+            self._db.execute(CHAT_TRIM.encode(), (room, room, kept))
+
+    def chat(self, room: str, limit: int) -> list[ChatLine]:
+        return [ChatLine(*row) for row in self._db.execute(CHAT_LINES.encode(), (room, limit)).fetchall()]
 
     def close(self) -> None:
         self._db.close()

@@ -30,6 +30,15 @@ def rated_update(players: Sequence[int], places: Sequence[int], known: dict[int,
     }
 
 
+PROVISIONAL = 5  # rated games before a rating says much: until then it is shown as provisional
+
+
 def shown(rating: Rating | None) -> float | None:
-    """A rating as the leaderboard shows it: a cautious estimate, mu - 3 sigma (None: not rated yet)."""
-    return None if rating is None else round(rating.mu - 3 * rating.sigma, 2)
+    """A rating as people see it: a cautious estimate, mu - 3 sigma, never below 0 (a new player starts at 0,
+    and a first loss must not read as a negative number); None: not rated yet."""
+    return None if rating is None else max(0.0, round(rating.mu - 3 * rating.sigma, 2))
+
+
+def provisional(rating: Rating | None) -> bool:
+    """Whether a rating rests on too few games to say much (or there is none yet)."""
+    return rating is None or rating.games < PROVISIONAL

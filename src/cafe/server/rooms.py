@@ -200,6 +200,8 @@ class Room:
             out["points"] = {str(step): game.step_points(step) for step in legal}
             out["can_undo"] = mine and game.can_take_back()
             out["hints"] = mine and self.hints_allowed()
+            if game.is_over():  # each seat's final place, as the rules rank them (RULES.md §2.8, §4.6)
+                out["places"] = list(game.places() or [1 for _ in self.seats])
         return out
 
     def _log(self, seat: int | None) -> list[dict[str, Any]]:

@@ -74,6 +74,15 @@ CREATE TABLE IF NOT EXISTS results (
     PRIMARY KEY (room, player)
 );
 CREATE INDEX IF NOT EXISTS results_player ON results (player, at);
+CREATE TABLE IF NOT EXISTS chat (
+    id INTEGER PRIMARY KEY,
+    room TEXT NOT NULL,
+    name TEXT NOT NULL,
+    player INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chat_room ON chat (room, id);
 CREATE TABLE IF NOT EXISTS steps (
     room TEXT NOT NULL,
     n INTEGER NOT NULL,
@@ -98,6 +107,9 @@ MIGRATIONS = [
     "ALTER TABLE rooms ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",
     "UPDATE players SET name_key = name_key(name)",  # the key became the confusable skeleton (UTS #39)
     "ALTER TABLE seats ADD COLUMN left_by INTEGER",
+    "CREATE TABLE IF NOT EXISTS chat (id INTEGER PRIMARY KEY, room TEXT NOT NULL, name TEXT NOT NULL, "
+    "player INTEGER NOT NULL, text TEXT NOT NULL, at REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS chat_room ON chat (room, id)",
 ]
 
 
@@ -114,6 +126,19 @@ PLAYED_GAMES = (
     "SELECT results.room, rooms.name, rooms.edition, results.seat, results.place, results.rating_before, "
     "results.rating_after, results.at FROM results JOIN rooms ON rooms.id = results.room "
     "WHERE results.player = %s ORDER BY results.at DESC LIMIT %s"
+)
+
+
+# A room's chat keeps only its last lines: those before the newest ``kept`` go (both stores' SQL)
+CHAT_TRIM = (
+    "DELETE FROM chat WHERE room = %s AND id <= "
+    "(SELECT id FROM chat WHERE room = %s ORDER BY id DESC LIMIT 1 OFFSET %s)"
+)
+# A room's last chat lines, oldest first (both stores' SQL)
+CHAT_LINES = (
+    "SELECT name, player, text, at FROM (SELECT id, name, player, text, at FROM chat WHERE room = %s "
+    "ORDER BY id DESC LIMIT %s) "
+    "AS last ORDER BY id"
 )
 
 
@@ -193,6 +218,16 @@ class PlayedGame:
 
 
 @dataclass(frozen=True)
+class ChatLine:
+    """A person's line of chat in a room, kept so that who enters or comes back reads the last ones."""
+
+    name: str
+    player: int  # the speaker's number, shown beside the name (names may look alike)
+    text: str
+    at: float  # when it was said (seconds since the epoch)
+
+
+@dataclass(frozen=True)
 class Ending:
     """Everything the end of a game writes, in one transaction: a kill cannot leave half of it behind."""
 
@@ -243,6 +278,12 @@ class Store(Protocol):
 
     def save_analysis(self, room: str, analysis: dict[str, Any]) -> None: ...
     def analysis(self, room: str) -> dict[str, Any] | None: ...
+    def add_chat(self, room: str, line: ChatLine, kept: int) -> None:
+        """Keep a line of a room's chat, and only the room's last ``kept`` lines."""
+
+    def chat(self, room: str, limit: int) -> list[ChatLine]:
+        """A room's last ``limit`` chat lines, oldest first."""
+
     def close(self) -> None: ...
 
 
@@ -408,6 +449,7 @@ class SQLiteStore:
         with self._transaction():
             if self._db.execute("DELETE FROM rooms WHERE id = ? AND status = 'waiting'", (room,)).rowcount:
                 self._db.execute("DELETE FROM seats WHERE room = ?", (room,))
+                self._db.execute("DELETE FROM chat WHERE room = ?", (room,))
 
     def open_rooms(self) -> list[RoomRow]:
         """Every room still waiting or playing, with its seats and steps, to continue after a restart."""
@@ -463,6 +505,17 @@ class SQLiteStore:
     def analysis(self, room: str) -> dict[str, Any] | None:
         row = self._db.execute("SELECT analysis FROM analyses WHERE room = ?", (room,)).fetchone()
         return json.loads(row[0]) if row else None
+
+    def add_chat(self, room: str, line: ChatLine, kept: int) -> None:
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO chat (room, name, player, text, at) VALUES (?, ?, ?, ?, ?)",
+                (room, line.name, line.player, line.text, line.at),
+            )
+            self._db.execute(CHAT_TRIM.replace("%s", "?"), (room, room, kept))
+
+    def chat(self, room: str, limit: int) -> list[ChatLine]:
+        return [ChatLine(*row) for row in self._db.execute(CHAT_LINES.replace("%s", "?"), (room, limit))]
 
     def close(self) -> None:
         self._db.close()

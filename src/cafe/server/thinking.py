@@ -115,13 +115,15 @@ class Hints:
     /metrics shows) says how each was served."""
 
     def __init__(self, counts: dict[str, int]) -> None:
-        self._answers: dict[str, tuple[Hashable, str]] = {}  # room -> (its position when asked, the hint)
-        self._thinking: dict[Hashable, asyncio.Future[str]] = {}  # position -> the hint being thought out
+        self._answers: dict[str, tuple[Hashable, list[str]]] = {}  # room -> (its position when asked, the hint)
+        self._thinking: dict[Hashable, asyncio.Future[list[str]]] = {}  # position -> the hint being thought out
         self._askers: set[int] = set()  # people whose hint is being thought out
         self.counts = counts
         counts.update(hints_thought=0, hints_repeated=0, hints_refused=0)
 
-    async def ask(self, room: str, position: Hashable, player: int, think: Callable[[], Awaitable[str]]) -> str:
+    async def ask(
+        self, room: str, position: Hashable, player: int, think: Callable[[], Awaitable[list[str]]]
+    ) -> list[str]:
         """The hint for ``position`` in ``room``: kept, joined while being thought out, or thought out now.
 
         Raises :class:`Busy` when ``player`` already waits for another hint being thought out."""
@@ -141,7 +143,7 @@ class Hints:
         running.add_done_callback(lambda done: self._thought(room, position, player, done))
         return await asyncio.shield(running)  # an asker who goes away leaves the hint to be kept for the next
 
-    def _thought(self, room: str, position: Hashable, player: int, done: asyncio.Future[str]) -> None:
+    def _thought(self, room: str, position: Hashable, player: int, done: asyncio.Future[list[str]]) -> None:
         self._askers.discard(player)
         self._thinking.pop(position, None)
         if not done.cancelled() and done.exception() is None:

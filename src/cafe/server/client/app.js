@@ -24,7 +24,7 @@ const states = new Map(); // room id -> latest room state (with its drawing)
 let me = null;
 let view = null; // the RoomView on screen, or null in the lobby
 let replayView = null; // a finished game's page on screen
-let autoEnter = false; // the next room state with a seat of yours opens (after a new connection, or a create)
+let autoEnter = false; // the next room state with a seat of yours opens (after a create)
 let carried = []; // the chat of a match's game, carried into the next game's room
 let noticeTimer = null;
 
@@ -64,6 +64,9 @@ const actions = {
   enter: (id) => (location.hash = `room=${id}`),
   leaderboard: async () => (await fetch("/leaderboard")).json(),
   lobby: () => (location.hash = ""),
+  // the games where you have a seat, not finished: the lobby lists them first, to resume
+  mine: () => [...states.values()].map((s) => s.state).filter((s) => s.you !== null && s.status !== "finished"
+    && s.status !== "closed"),
   say: (text) => link.send({ type: "say", room: roomInHash(), text }),
   step: (step) => link.send({ type: "step", room: roomInHash(), step, plies: view?.state?.plies }),
   undo: () => link.send({ type: "undo", room: roomInHash(), plies: view?.state?.plies }),
@@ -72,12 +75,15 @@ const actions = {
 
 function receive(message) {
   switch (message.type) {
-    case "welcome":
+    case "welcome": {
+      const first = me === null;
       me = message;
-      who.textContent = message.name;
-      autoEnter = !roomInHash();
+      // your name leads to your own page: your games and your rating
+      replace(who, h("a", { href: `#player=${message.player}`, class: "me" }, message.name));
       if (roomInHash()) link.send({ type: "enter", room: roomInHash() });
+      else if (first && inLobby() && message.seated?.length === 1) location.hash = `room=${message.seated[0]}`; // back
       break;
+    }
     case "lobby":
       rooms.clear();
       for (const room of message.rooms) rooms.set(room.id, room);
@@ -99,13 +105,20 @@ function receive(message) {
         carried = view ? view.lines : [];
         location.hash = `room=${id}`; // the match's next game
       } else if (roomInHash() === id) show(id);
+      else if (!view && inLobby() && message.room.you !== null) route(); // among "Your games"
       break;
     }
     case "hint":
-      if (view && message.room === roomInHash()) view.showHint(message.step);
+      if (view && message.room === roomInHash()) view.showHint(message.steps ?? [message.step]);
       break;
     case "chat":
-      if (view && message.room === roomInHash()) view.say(message.text, "chat", message);
+      if (view && message.room === roomInHash()) view.chat(message.from, message.text, message.player);
+      break;
+    case "presence":
+      if (view && message.room === roomInHash()) view.presence(message);
+      break;
+    case "history":
+      if (view && message.room === roomInHash()) view.history(message.lines);
       break;
     case "info":
       if (view && message.room === roomInHash()) view.say(message.text, "info");
@@ -138,7 +151,10 @@ function show(id) {
   if (!known) return;
   if (!view) {
     view = new RoomView(catalogue, actions);
-    for (const { line, kind, speaker } of carried) view.say(line, kind, speaker);
+    for (const { line, kind, from, text, player } of carried) {
+      if (kind === "chat") view.chat(from, text, player);
+      else view.say(line, kind);
+    }
     carried = [];
     replace(app, view.root);
   }
@@ -171,9 +187,11 @@ function route() {
     }
     return;
   }
-  if (view) link.send({ type: "lobby" }); // follow the lobby again
+  if (view) { // back in the lobby from a room: follow the lobby again
+    link.send({ type: "lobby" });
+    autoEnter = false;
+  }
   view = null;
-  autoEnter = false;
   replace(app, lobbyView(rooms, catalogue, actions));
 }
 

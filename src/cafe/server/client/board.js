@@ -36,9 +36,11 @@ export function drawBoard(holder, svgText, lit, onPick, view, catalogue) {
     label.textContent = signed(points); // what it scores at once
     svg.append(label);
   }
+  svg.querySelector(`[data-stool="${(view.bar?.length ?? 0) + 1}"]`)?.classList.add("next-stool");
   nameEverything(svg, lit, view, catalogue);
   const boxes = [...svg.querySelectorAll(TARGETS)];
-  const first = find(svg, focused) ?? boxes.find((b) => b.classList.contains("lit")) ?? boxes[0];
+  // in the tab order: the target that had the focus, else the first lit chair or place (never a stool first)
+  const first = find(svg, focused) ?? boxes.find((b) => b.classList.contains("lit") && !b.dataset.stool) ?? boxes[0];
   for (const box of boxes) box.setAttribute("tabindex", box === first ? "0" : "-1");
   if (focused && first) first.focus();
   svg.addEventListener("click", (event) => {
@@ -142,10 +144,21 @@ function label(box, text, role) {
   box.setAttribute("aria-label", text);
 }
 
-// Outlines the chairs or places that these steps would use (a hint, a turn's best alternative) with a class.
-export function markSteps(holder, steps, className) {
-  for (const step of steps.map(parseStep)) {
-    if (step.kind !== "seat" && step.kind !== "exchange") continue;
-    holder.querySelector(`[data-chair="${step.target}"], [data-place="${step.target}"]`)?.classList.add(className);
-  }
+// Outlines the chairs or places (and the bar's next stool) that these steps would use (a hint, a turn's best
+// alternative) with a class; from a number on (first), each with its place in the order too.
+export function markSteps(holder, steps, className, first = 0) {
+  steps.map(parseStep).forEach((step, k) => {
+    const box = step.kind === "bar" ? holder.querySelector(".next-stool")
+      : step.kind === "seat" || step.kind === "exchange"
+        ? holder.querySelector(`[data-chair="${step.target}"], [data-place="${step.target}"]`) : null;
+    if (!box) return;
+    box.classList.add(className);
+    if (!first) return;
+    const [x, y] = centre(box);
+    const label = document.createElementNS(SVG, "text");
+    Object.entries({ x: x - 18, y: y - 20, class: `order ${className}`, "aria-hidden": "true" })
+      .forEach(([key, value]) => label.setAttribute(key, value));
+    label.textContent = String(first + k);
+    box.after(label);
+  });
 }

@@ -26,13 +26,16 @@ export function replace(parent, ...children) {
 // Points as players write them: +3, 0, -2.
 export const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
-// What is played, in words: the preset and every option that differs from it ("printed rules + Surprise guests").
+// What is played, in words: the preset and every option that differs from it ("printed rules + Surprise guests",
+// "first edition (1989) + Scoring: single-nation tables score double").
 export function rulesText(rules, catalogue, edition) {
-  const title = (preset) => catalogue.presets[edition].find((p) => p.value === preset)?.label ?? preset;
-  if (typeof rules === "string") return title(rules);
-  const changed = catalogue.options[edition].filter((o) => rules[o.key] !== undefined && rules[o.key] !== o.default)
-    .map((o) => (o.choices ? `${o.label}: ${choiceWords(o, rules[o.key])}` : o.label));
-  return [title(rules.preset ?? "printed"), ...changed].join(" + ");
+  const preset = (name) => catalogue.presets[edition].find((p) => p.value === name);
+  if (typeof rules === "string") return preset(rules)?.label ?? rules;
+  const chosen = preset(rules.preset ?? "printed");
+  const changed = catalogue.options[edition]
+    .filter((o) => rules[o.key] !== undefined && JSON.stringify(rules[o.key]) !== JSON.stringify(chosen?.values?.[o.key]))
+    .map((o) => (o.choices ? `${o.label}: ${choiceWords(o, rules[o.key])}` : rules[o.key] ? o.label : t("without {option}", { option: o.label })));
+  return [chosen?.label ?? rules.preset, ...changed].join(" + ");
 }
 
 // A choice's short name ("never"); bar values are a list, named when they are a named bar's, else "custom".

@@ -16,17 +16,26 @@ export function lobbyView(rooms, catalogue, actions) {
   const fillRules = () => {
     rules.replaceChildren(...presets[edition.value].map((p) => h("option", { value: p.value }, p.label)));
     more.replaceChildren(...catalogue.options[edition.value].map(optionControl));
+    showPreset();
+  };
+  const showPreset = () => { // every option shows what the chosen preset plays
+    const values = presets[edition.value].find((p) => p.value === rules.value)?.values ?? {};
+    for (const o of catalogue.options[edition.value]) {
+      const control = more.querySelector(`[name="${o.key}"]`);
+      if (o.choices) control.value = typeof values[o.key] === "string" ? values[o.key] : o.default;
+      else control.checked = values[o.key] === true;
+    }
   };
   edition.addEventListener("change", fillRules);
+  rules.addEventListener("change", showPreset);
   fillRules();
-  const chosen = () => { // the preset, and every option set otherwise than its default
+  const chosen = () => { // the preset, and every option as the form shows it: the server keeps what differs
     const out = { preset: rules.value };
     for (const o of catalogue.options[edition.value]) {
       const control = more.querySelector(`[name="${o.key}"]`);
-      const value = o.choices ? control.value : control.checked;
-      if (value !== o.default) out[o.key] = value;
+      out[o.key] = o.choices ? control.value : control.checked;
     }
-    return Object.keys(out).length > 1 ? out : rules.value;
+    return out;
   };
   const name = h("input", { name: "name", placeholder: t("room name (optional)"), "aria-label": t("room name (optional)"),
     maxlength: 40 });
@@ -43,6 +52,17 @@ export function lobbyView(rooms, catalogue, actions) {
   match, name, h("p", { class: "problem", role: "alert", id: "create-problem" }),
   h("button", { type: "submit" }, t("Create room")));
 
+  const mine = actions.mine();
+  const seated = new Set(mine.map((room) => room.id));
+  const goIn = (room) => (seated.has(room.id) ? t("Resume") : room.status === "waiting" ? t("Enter") : t("Watch"));
+  const yours = mine.length
+    ? h("section", { class: "yours" }, h("h2", {}, t("Your games")), h("ul", {}, mine.map((room) =>
+      h("li", { class: `room ${room.status}`, "data-room": room.id },
+        h("div", { class: "room-name" }, room.name),
+        h("div", { class: "room-seats" }, room.seats.map((s) => s.name).join(", ")),
+        h("button", { class: "go", onclick: () => actions.enter(room.id), "aria-label": `${t("Resume")}: ${room.name}` },
+          t("Resume"))))))
+    : null;
   const rows = list.map((room) =>
     h("li", { class: `room ${room.status}`, "data-room": room.id },
       h("div", { class: "room-name" }, room.name),
@@ -52,22 +72,21 @@ export function lobbyView(rooms, catalogue, actions) {
         STATUS[room.status]?.() ?? room.status,
         room.match ? ` · ${t("match, game {game} of {best_of} at most", room.match)}` : ""),
       h("div", { class: "room-seats" }, room.seats.map((s) => s.name).join(", ") || t("no one yet")),
-      h("button", { onclick: () => actions.enter(room.id), "aria-label": `${room.status === "waiting" ? t("Enter")
-        : t("Watch")}: ${room.name}` }, room.status === "waiting" ? t("Enter") : t("Watch"))));
+      h("button", { onclick: () => actions.enter(room.id), "aria-label": `${goIn(room)}: ${room.name}` }, goIn(room))));
   const board = h("section", { class: "leaderboard" }, h("h2", {}, t("Leaderboard")), h("p", {}, t("loading…")));
   actions.leaderboard().then((players) => {
     const table = players.length
       ? h("table", {},
           h("tr", {}, h("th", {}, t("player")), h("th", {}, t("rating")), h("th", {}, t("games"))),
           players.map((p) => h("tr", {}, h("td", {}, h("a", { href: `#player=${p.player}` }, p.name)),
-            h("td", {}, number(p.rating, 1)), h("td", {}, p.games))))
+            h("td", {}, number(p.rating, 1), p.provisional ? ` (${t("provisional")})` : ""), h("td", {}, p.games))))
       : h("p", {}, t("No rated games yet: games between two or more people are rated."));
     board.replaceChildren(h("h2", {}, t("Leaderboard")), table);
   });
   return h("div", { class: "lobby" },
-    h("section", { class: "rooms" }, h("h2", {}, t("Rooms")),
+    h("div", { class: "rooms-side" }, yours, h("section", { class: "rooms" }, h("h2", {}, t("Rooms")),
       rows.length ? h("ul", {}, rows) : h("p", {}, t("No rooms yet: open a table.")),
-      h("p", { class: "total" }, tn("{n} open room", "{n} open rooms", rows.length))),
+      h("p", { class: "total" }, tn("{n} open room", "{n} open rooms", rows.length)))),
     h("aside", {}, create, board));
 }
 
@@ -87,10 +106,10 @@ export function nameView(onName, problem) {
 // One option of the rules: a switch, or a choice of values, each with its line of help.
 function optionControl(option) {
   if (!option.choices) {
-    return h("label", { class: "option" }, h("input", { type: "checkbox", name: option.key }), ` ${option.label}`,
+    return h("label", { class: "option" }, h("input", { type: "checkbox", name: option.key }), h("span", {}, option.label),
       h("small", {}, option.help));
   }
-  const select = h("select", { name: option.key, "aria-label": option.label },
+  const select = h("select", { name: option.key },
     option.choices.map((c) => h("option", { value: c.value }, c.help)));
-  return h("label", { class: "option" }, `${option.label} `, select);
+  return h("label", { class: "option" }, h("span", {}, option.label), select);
 }

@@ -198,14 +198,33 @@ export async function playerView(id) {
   const answer = await fetch(`/players/${id}.json`);
   if (!answer.ok) return h("p", { class: "problem" }, t("There is no such player."));
   const player = await answer.json();
-  const change = (g) => (g.rating_after === null ? t("unrated")
-    : `${g.rating_before === null ? t("new") : number(g.rating_before, 1)} → ${number(g.rating_after, 1)}`);
+  const rating = player.rating;
+  const when = new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" });
+  const change = (g) => {
+    if (g.rating_after === null) return t("unrated");
+    const before = g.rating_before === null ? t("new") : number(g.rating_before, 1);
+    const by = g.rating_after - (g.rating_before ?? 0);
+    return `${before} → ${number(g.rating_after, 1)} (${by >= 0 ? "+" : "−"}${number(Math.abs(by), 1)})`;
+  };
+  const others = (g) => g.players.map((name, seat) => (seat === g.seat ? null : `${name} ${g.scores[seat]}`))
+    .filter((x) => x !== null).join(", ");
+  const standing = rating.value === null
+    ? t("Not rated yet: games between two or more people are rated.")
+    : `${t("Rating: {value}", { value: number(rating.value, 1) })}${rating.provisional ? ` (${t("provisional")})` : ""}`;
   return h("section", { class: "player-page" }, h("h2", {}, player.name),
+    h("p", { class: "rating" }, standing),
+    h("p", { class: "how" }, t("How the rating is computed: after each rated game, OpenSkill (Plackett-Luce) updates an "
+      + "estimate of your skill and of its uncertainty from the places; the rating is the estimate less three times "
+      + "the uncertainty, so it rises as you play and do well, and it is never shown below 0. It is provisional for "
+      + "the first {n} rated games.", { n: rating.provisional_games })),
     player.games.length
-      ? h("table", {}, h("tr", {}, h("th", {}, t("game")), h("th", {}, t("place")), h("th", {}, t("rating"))),
-        player.games.map((g) => h("tr", {},
-          h("td", {}, h("a", { href: `#game=${g.room}` }, `${g.name} (${editionName(g.edition)})`)),
-          h("td", {}, g.place), h("td", {}, change(g)))))
+      ? h("table", {}, h("tr", {}, h("th", {}, t("date")), h("th", {}, t("game")), h("th", {}, t("score")),
+        h("th", {}, t("opponents")), h("th", {}, t("place")), h("th", {}, t("rating"))),
+      player.games.map((g) => h("tr", {},
+        h("td", {}, when.format(new Date(g.at * 1000))),
+        h("td", {}, h("a", { href: `#game=${g.room}` }, `${g.name} (${editionName(g.edition)})`)),
+        h("td", {}, g.scores[g.seat] ?? ""), h("td", {}, others(g)),
+        h("td", {}, g.place), h("td", {}, change(g)))))
       : h("p", {}, t("No finished games yet.")),
     h("p", {}, h("a", { href: "#" }, t("Back to the lobby"))));
 }

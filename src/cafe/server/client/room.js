@@ -1,5 +1,6 @@
 // A room: the café, the players, your hand and what you may do, the turn log, the chat, the end.
 
+import { ask } from "./ask.js";
 import { drawBoard, markSteps } from "./board.js";
 import { announce, announcer, h, replace, rulesText, sentence, signed } from "./dom.js";
 import { t, tn } from "./i18n.js";
@@ -16,6 +17,10 @@ export class RoomView {
     this.selectedAt = null; // ... and where it is in the hand (alike tiles are interchangeable)
     this.chooser = null; // a chair whose steps differ only in a joker's nation
     this.lines = [];
+    this.level = "medium"; // the computer players' level the host chose last
+    this.awayAt = []; // each seat's person away since when (Date.now()), or null
+    this.ticker = setInterval(() => this.tick(), 1000); // the away clocks run
+    this.heardHistory = false; // the room's last chat lines are shown once, when the room opens
     this.board = h("div", { class: "board", id: "board" });
     this.panel = h("div", { class: "panel" });
     // both scroll: a keyboard can reach them to scroll them
@@ -46,15 +51,27 @@ export class RoomView {
       this.chooser = null;
     }
     this.state = state;
+    this.awayAt = (state.away ?? []).map((seconds) => (seconds === null ? null : Date.now() - seconds * 1000));
     if (before && state.plies > before.plies) for (const line of this.newSteps(before)) this.tell(line);
     if (svg !== undefined && svg !== null) this.svg = svg;
     this.render();
   }
 
-  showHint(step) {
-    this.hint = { step, plies: this.state.plies };
-    this.say(t("Hint: {step}", { step }), "info");
+  // A hint: the rest of the turn, step by step; the guest to play next is marked in the hand, and where each
+  // step goes on the café, numbered in order.
+  showHint(steps) {
+    this.hint = { steps, plies: this.state.plies };
+    this.say(t("Hint: {step}", { step: steps.map((s, k) => `${k + 1}. ${s}`).join(" → ") }), "info");
     this.render();
+  }
+
+  // The hint's steps still to play: none once the turn went otherwise than it said.
+  hintLeft() {
+    const hint = this.hint;
+    const done = this.state.plies - (hint?.plies ?? Infinity);
+    if (!hint || done < 0 || done >= hint.steps.length) return [];
+    const played = done ? this.state.log?.at(-1)?.steps.slice(-done) ?? [] : [];
+    return played.every((step, k) => step === hint.steps[k]) && played.length === done ? hint.steps.slice(done) : [];
   }
 
   // Says something to screen readers only (what the page shows anyway, as it happens).
@@ -91,15 +108,46 @@ export class RoomView {
     return lines.map((line) => (/[.!?]$/.test(line) ? line : `${line}.`));
   }
 
-  // A chat line says who spoke with the player's number beside the name: names may look alike, the number
-  // comes from the server and cannot be typed into a name.
-  say(line, kind = "chat", speaker = null) {
-    this.lines.push({ line, kind, speaker });
-    const who = speaker
-      ? [speaker.from, " ", h("span", { class: "speaker", title: t("Player number {number}", { number: speaker.player }) },
-          `#${speaker.player}`), ": "]
-      : [];
-    this.chatLines.append(h("li", { class: kind }, ...who, line));
+  say(line, kind = "info") {
+    this.lines.push({ line, kind });
+    this.chatLines.append(h("li", { class: kind }, line));
+    this.chatLines.scrollTop = this.chatLines.scrollHeight;
+  }
+
+  // A seated person left, or is back: the room hears it, and the seat shows it.
+  presence(message) {
+    this.awayAt[message.seat] = message.away === null ? null : Date.now();
+    this.say(message.text, "info");
+    this.render();
+  }
+
+  // Whether a seat's person is here, or away and for how long (nothing for a computer player).
+  presenceOf(seat) {
+    if (seat.bot) return null;
+    const since = this.awayAt[seat.seat];
+    if (since === null || since === undefined) return h("span", { class: "presence here" }, ` · ${t("here")}`);
+    return h("span", { class: "presence away", "data-since": since }, ` · ${awayFor(since)}`);
+  }
+
+  tick() {
+    if (!this.root.isConnected) return clearInterval(this.ticker); // this room's page is gone
+    for (const clock of this.root.querySelectorAll(".presence.away")) {
+      clock.textContent = ` · ${awayFor(Number(clock.dataset.since))}`;
+    }
+  }
+
+  // A person's line of chat: who said it, then what.
+  chat(from, text, player) {
+    this.lines.push({ from, text, player, kind: "chat" });
+    this.chatLines.append(chatLine(from, text, player));
+    this.chatLines.scrollTop = this.chatLines.scrollHeight;
+  }
+
+  // The room's last chat lines, said before this page came in: above everything it heard since (once).
+  history(lines) {
+    if (this.heardHistory) return;
+    this.heardHistory = true;
+    this.chatLines.prepend(...lines.map((line) => chatLine(line.from, line.text, line.player, "past")));
     this.chatLines.scrollTop = this.chatLines.scrollHeight;
   }
 
@@ -141,7 +189,8 @@ export class RoomView {
     }
     if (view) drawBoard(this.board, this.svg, lit, (target) => this.pick(target, moves), view, this.catalogue);
     else replace(this.board, this.waiting());
-    if (view && this.hint?.plies === state.plies) markSteps(this.board, [this.hint.step], "hinted");
+    const hinted = view && this.mine ? this.hintLeft() : [];
+    if (hinted.length) markSteps(this.board, hinted, "hinted", this.hint.steps.length - hinted.length + 1);
     replace(this.panel, this.header(), view ? this.players() : null, view ? this.counts() : null,
       view && !view.over ? this.hand() : null, view && !view.over ? this.controls(moves) : null,
       view?.over ? this.gameOver() : null);
@@ -152,7 +201,7 @@ export class RoomView {
     const state = this.state;
     const facts = `${editionName(state.edition)} · ${rulesText(state.rules, this.catalogue, state.edition)}`;
     const leave = state.you !== null && state.status !== "finished"
-      ? h("button", { class: "quiet", onclick: () => this.actions.say("/leave") }, t("Leave seat")) : null;
+      ? h("button", { class: "quiet leave", onclick: () => this.leave() }, t("Leave seat")) : null;
     const match = state.match?.entrants.length
       ? h("p", { class: "match" }, `${t("Match, best of {best_of}, game {game}:", state.match)} `,
         state.match.entrants.map((name, i) => `${name} ${state.match.wins[i]}`).join(", "))
@@ -162,16 +211,40 @@ export class RoomView {
       h("button", { class: "quiet", onclick: () => this.actions.lobby() }, t("Lobby")), leave);
   }
 
+  // Leaving a game in play is for good: asked first.
+  async leave() {
+    if (this.state.status === "playing" && !await ask(
+      t("Leave your seat? A computer player takes it for the rest of the game, and you cannot take it back."),
+      t("Leave the seat"), t("Stay"))) return;
+    this.actions.say("/leave");
+  }
+
+  // The bar: a stool whose value would take the player below 0 puts them out of the game, so it is asked first.
+  async toBar(step) {
+    if (this.barOut() && !await ask(t("Your score would go below 0: you would be out of the game. Seat the guest "
+      + "at the bar all the same?"), t("To the bar, and out"), t("Cancel"))) return;
+    this.actions.step(step.text);
+  }
+
+  // Whether the next stool would take this player's score below 0 (RULES.md §2.5).
+  barOut() {
+    const view = this.state.view;
+    const next = view?.bar_values?.[view.bar.length];
+    return next !== undefined && view.scores[this.state.you] + next < 0;
+  }
+
   waiting() {
     const state = this.state;
     const host = state.host === this.actions.player();
     const levels = { easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert"), master: t("master") };
-    const level = h("select", { "aria-label": t("computer player level"), "data-focus": "level" },
-      this.catalogue.levels.map((l) => h("option", { value: l, selected: l === "medium" }, levels[l] ?? l)));
+    const level = h("select", { "aria-label": t("computer player level"), "data-focus": "level",
+      onchange: () => (this.level = level.value) },
+      this.catalogue.levels.map((l) => h("option", { value: l, selected: l === this.level }, levels[l] ?? l)));
     return h("div", { class: "waiting" },
       h("h3", {}, t("Waiting for players")),
       h("ol", { class: "seats" }, state.seats.map((seat) =>
         h("li", {}, seat.name, seat.bot ? ` (${t("computer, {level}", { level: levels[seat.bot] ?? seat.bot })})` : "",
+          this.presenceOf(seat),
           host && seat.seat !== state.you
             ? h("button", { class: "quiet", onclick: () => this.actions.say(`/kick ${seat.seat + 1}`),
               "aria-label": t("remove {name}", { name: seat.name }) }, t("remove")) : null))),
@@ -182,9 +255,12 @@ export class RoomView {
       host ? h("div", { class: "host" }, level,
         h("button", { "data-focus": "bot", onclick: () => this.actions.say(`/bot ${level.value}`) },
           t("Add computer player")),
-        h("button", { class: "quiet", "data-focus": "hints",
-          onclick: () => this.actions.say(state.hints ? "/hints off" : "/hints on") },
-        state.hints ? t("No hints") : t("Allow hints (not rated)")),
+        // hints work anyway where one person plays against computer players: nothing to allow there
+        state.hints || state.seats.filter((s) => !s.bot).length > 1
+          ? h("button", { class: "quiet", "data-focus": "hints",
+            onclick: () => this.actions.say(state.hints ? "/hints off" : "/hints on") },
+            state.hints ? t("No hints") : t("Allow hints (not rated)"))
+          : h("p", { class: "hints-note" }, t("Hints are there for the asking: you play against computer players only.")),
         h("button", { class: "go", "data-focus": "start", disabled: state.seats.length < 2,
           onclick: () => this.actions.say("/start") }, t("Start the game"))) : h("p", {}, t("The host starts the game.")));
   }
@@ -202,7 +278,7 @@ export class RoomView {
         return h("tr", { class: [current ? "current" : "", i === this.state.you ? "you" : ""].join(" ") },
           h("td", {}, current ? [h("span", { "aria-hidden": "true" }, "▶ "), h("span", { class: "announcer" },
             `${t("on turn:")} `)] : "", seat.name,
-          i === this.state.you ? ` (${t("you")})` : "", out ? ` (${t("eliminated")})` : ""),
+          i === this.state.you ? ` (${t("you")})` : "", out ? ` (${t("eliminated")})` : "", this.presenceOf(seat)),
           h("td", {}, view.scores[i], view.penalties[i] ? ` (${t("−{n} penalty", { n: view.penalties[i] })})` : ""),
           h("td", {}, `${view.hand_counts[i]}${cards}`));
       }));
@@ -226,11 +302,14 @@ export class RoomView {
     if (you === null) return h("p", { class: "watching" }, t("You are watching this game."));
     const tiles = view.hands[you] ?? [];
     const playable = playableTiles(this.state.legal);
+    const hinted = this.mine ? parseStep(this.hintLeft()[0] ?? "").tile : null; // the guest the hint plays next
+    const hintAt = hinted ? tiles.indexOf(hinted) : -1;
     const nations = this.catalogue.nations;
     const buttons = tiles.map((tile, k) => {
       const nation = nations[tile.slice(0, 3)];
       return h("button", {
-        class: `tile${this.selectedAt === k ? " selected" : ""}${nation?.light ? " light" : ""}`,
+        class: `tile${this.selectedAt === k ? " selected" : ""}${nation?.light ? " light" : ""}${
+          hintAt === k ? " hinted" : ""}`,
         style: { background: nation?.colour ?? "#777" },
         "data-tile": tile,
         "data-index": k,
@@ -261,8 +340,12 @@ export class RoomView {
         ? t("choose a lit chair (click, or Enter on the café).") : t("choose a lit place (click, or Enter on the café).")}`
       : t("Your turn: pick from your hand.");
     const buttons = [];
-    if (moves?.bar) buttons.push(h("button", { onclick: () => this.actions.step(moves.bar.text) },
-      t("To the bar ({points})", { points: signed(moves.bar.points) })));
+    if (moves?.bar) {
+      const stool = signed(state.view.bar_values[state.view.bar.length]);
+      buttons.push(h("button", { class: "bar", onclick: () => this.toBar(moves.bar) }, this.barOut()
+        ? t("To the bar ({points}): you would be out", { points: stool })
+        : t("To the bar ({points})", { points: signed(moves.bar.points) })));
+    }
     if (moves?.down) buttons.push(h("button", { onclick: () => this.actions.step(moves.down.text) }, t("Lay face down")));
     if (has("stop")) buttons.push(h("button", { class: "go", onclick: () => this.actions.step("stop") }, t("End turn")));
     if (has("pass")) buttons.push(h("button", { onclick: () => this.actions.step("pass") }, t("Pass")));
@@ -291,8 +374,9 @@ export class RoomView {
     [this.selected, this.selectedAt] = this.selectedAt === at ? [null, null] : [tile, at];
     this.chooser = null;
     this.render();
-    if (this.selected) { // where the guest may go is next: the keyboard goes there
-      (this.board.querySelector(".lit") ?? this.panel.querySelector(".controls .buttons button"))?.focus();
+    if (this.selected) { // the first chair (or place) the guest may take is next: the keyboard goes there, never
+      // to the bar, which has its own button (a second Enter must not seat a guest on a negative stool)
+      this.board.querySelector(".lit[data-chair], .lit[data-place]")?.focus();
     }
   }
 
@@ -300,7 +384,7 @@ export class RoomView {
     if (!this.mine) return this.refusedHere(t("It is not your turn."));
     if (!this.selected) return this.refusedHere(t("Pick a guest from your hand first."));
     if (target.startsWith("stool:")) {
-      if (moves?.bar) this.actions.step(moves.bar.text);
+      if (moves?.bar) this.toBar(moves.bar);
       else this.actions.step(`${this.selected}@bar`); // the server says why not
       return;
     }
@@ -328,18 +412,35 @@ export class RoomView {
 
   gameOver() {
     const { view, seats, id } = this.state;
-    const order = seats.map((s, i) => i).sort((a, b) => view.scores[b] - view.scores[a]);
+    // by final place as the rules rank them (RULES.md §2.8: the eliminated after those still in), winner first
+    const places = this.state.places ?? seats.map(() => 1);
+    const order = seats.map((s, i) => i).sort((a, b) => places[a] - places[b] || a - b);
     const winner = view.winner === null ? t("A shared first place") : t("{name} wins", { name: seats[view.winner].name });
     return h("section", { class: "game-over", role: "status" },
       h("h3", {}, t("Game over: {winner}", { winner })),
       h("p", { class: "played" }, t("Played: {rules}", { rules: rulesText(this.state.rules, this.catalogue, this.state.edition) })),
       view.end_reason ? h("p", {}, t("The game ended: {reason}.", { reason: t(view.end_reason) })) : null,
-      h("table", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("score")), h("th", {}, t("penalties (in the score)"))),
-        order.map((i) => h("tr", {}, h("td", {}, seats[i].name), h("td", {}, view.scores[i]),
-          h("td", {}, view.penalties[i] ? `−${view.penalties[i]}` : "0")))),
+      h("table", { class: "standings" }, h("tr", {}, h("th", {}, t("place")), h("th", {}, t("player")),
+        h("th", {}, t("score")), h("th", {}, t("penalties (in the score)"))),
+      order.map((i) => h("tr", { "data-seat": i }, h("td", {}, places[i]),
+        h("td", {}, seats[i].name, view.eliminated?.[i] ? h("span", { class: "eliminated" }, ` (${t("eliminated")})`) : ""),
+        h("td", {}, view.scores[i]), h("td", {}, view.penalties[i] ? `−${view.penalties[i]}` : "0")))),
       h("p", {}, h("a", { href: `#game=${id}`, class: "replay-link" }, t("Replay and analyse this game"))),
       h("p", {}, h("a", { href: `/records/${id}.json`, download: `cafe-${id}.json`, class: "record" },
         t("Download the game record")), ` (${t("replay it with")} `, h("code", {}, "cafe replay"), ")"),
       h("button", { onclick: () => this.actions.lobby() }, t("Back to the lobby")));
   }
+}
+
+// A chat line says who spoke with the player's number beside the name: names may look alike, the number
+// comes from the server and cannot be typed into a name.
+function chatLine(from, text, player, more = "") {
+  return h("li", { class: `chat ${more}`.trim() }, h("b", { class: "from" }, from), " ",
+    h("span", { class: "speaker", title: t("Player number {number}", { number: player }) }, `#${player}`), ": ", text);
+}
+
+// "away 1:05": how long a person has been gone, by the clock of this page.
+function awayFor(since) {
+  const seconds = Math.max(0, Math.floor((Date.now() - since) / 1000));
+  return t("away {time}", { time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}` });
 }
