@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cafe.server.postgres import MIGRATIONS, PostgresStore, migrate
+from cafe.server.postgres import MIGRATIONS, PostgresStore, migrate, rekey
 from cafe.server.store import MIGRATIONS as SQLITE_MIGRATIONS
 from cafe.server.store import ChatLine, Ending, Rating, RoomRow, SeatRow, SQLiteStore, StepConflict, Store
 from servers import fresh_database
@@ -141,8 +141,10 @@ def test_an_older_sqlite_databases_name_keys_become_confusable_skeletons(tmp_pat
     store = SQLiteStore(tmp_path / "cafe.sqlite3")
     ann = store.add_player("Ann", "a")
     store._db.execute("UPDATE players SET name_key = 'ann-before'")  # as the database was before the skeletons
-    store._db.execute("ALTER TABLE seats DROP COLUMN left_by")
-    store._db.execute(f"PRAGMA user_version = {len(SQLITE_MIGRATIONS) - 2}")
+    store._db.execute("ALTER TABLE seats DROP COLUMN left_by")  # and the later migrations undone
+    store._db.execute("DROP TABLE chat")
+    rekeyed = SQLITE_MIGRATIONS.index("ALTER TABLE seats ADD COLUMN left_by INTEGER") - 1  # the skeletons' migration
+    store._db.execute(f"PRAGMA user_version = {rekeyed}")
     store.close()
     store = SQLiteStore(tmp_path / "cafe.sqlite3")
     assert store.players_named("\u0410nn") == [ann]
@@ -158,8 +160,9 @@ def test_an_older_postgresql_databases_name_keys_become_confusable_skeletons() -
         ann = store.add_player("Ann", "a")
         with psycopg.connect(url, autocommit=True) as db:
             db.execute("UPDATE players SET name_key = 'ann-before'")  # as the database was before the skeletons
-            db.execute("ALTER TABLE seats DROP COLUMN left_by")
-            db.execute("UPDATE cafe_schema SET version = %s", (len(MIGRATIONS) - 2,))
+            db.execute("ALTER TABLE seats DROP COLUMN left_by")  # and the later migrations undone
+            db.execute("DROP TABLE chat")
+            db.execute("UPDATE cafe_schema SET version = %s", (MIGRATIONS.index(rekey),))
             assert migrate(db) == len(MIGRATIONS)
         assert store.players_named("\u0410nn") == [ann]
         store.close()
