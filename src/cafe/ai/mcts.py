@@ -159,7 +159,7 @@ class MCTSPlayer:
         self.name = name
         self.time_per_turn = time_per_turn
         self.iterations = iterations
-        self.horizon = horizon
+        self.horizon = horizon  # turns after the root's at which every iteration is valued (None: a round and two more)
         self.width = width
         self.evaluation = evaluation
         self.rollout = rollout  # None: rollout_step, called directly (the compiled search's fast path)
