@@ -89,3 +89,13 @@ def browser() -> Iterator[Any]:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         yield launched
         launched.close()
+
+
+@pytest.fixture
+def quick(tmp_path: Path) -> Iterator[Any]:
+    """A café whose computer players answer at once, and where the tests' clients may send as fast as they like."""
+    from cafe.server.app import create_app
+    from test_server import served
+
+    with served(create_app(tmp_path, bot_delay=0.0, away_seconds=0.2, rate=1000.0, burst=1000)) as client:
+        yield client

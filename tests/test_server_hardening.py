@@ -23,19 +23,14 @@ from cafe.server.app import create_app
 from cafe.server.hub import HANDLERS
 from cafe.server.store import Ending, SQLiteStore
 from servers import send_frames, serving, stalled_socket
-from test_server import Person, close_all, open_room, served
+from test_server import (
+    Person,
+    close_all,
+    open_room,
+    served,
+)
 
 HIDDEN_CARD = re.compile(r"down:[A-Z]{3}[fm]")
-
-
-@pytest.fixture
-def quick(tmp_path: Path) -> Any:
-    """A café whose computer players answer at once, and where the tests' clients may send as fast as they like."""
-    with served(create_app(tmp_path, bot_delay=0.0, away_seconds=0.2, rate=1000.0, burst=1000)) as client:
-        try:
-            yield client
-        finally:
-            close_all()
 
 
 def receive(socket: Any, **wanted: Any) -> dict[str, Any]:

@@ -4,24 +4,16 @@ someone leaves (each case failed before its fix)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from cafe.server.app import create_app
-from test_server import OPEN, Person, close_all, open_room, served
-
-
-@pytest.fixture
-def quick(tmp_path: Path) -> Any:
-    """A café whose computer players answer at once, and where the tests' clients may send as fast as they like."""
-    with served(create_app(tmp_path, bot_delay=0.0, away_seconds=0.2, rate=1000.0, burst=1000)) as client:
-        try:
-            yield client
-        finally:
-            close_all()
+from test_server import (
+    OPEN,
+    Person,
+    open_room,
+)
 
 
 def refused(client: TestClient, hello: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
