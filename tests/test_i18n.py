@@ -359,3 +359,13 @@ def test_a_person_away_is_not_told_as_leaving_the_table(language: str, table: st
     """The news "Ann has left" (her connection went) is not "Ann leaves the table" (/leave): she keeps her seat."""
     away = T("{name} has left", name="Ann").render(language)
     assert table not in away.lower() and away != T("{name} leaves the table", name="Ann").render(language)
+
+
+def test_the_away_clock_reads_as_a_duration_not_a_time_of_day() -> None:
+    """ "away 1:05" is a minute and five seconds: "weg seit 1:05" would read as five past one."""
+    client = ROOT / "src" / "cafe" / "server" / "client" / "i18n"
+    away = {
+        language: json.loads((client / f"{language}.json").read_text())["messages"]["away {time}"]
+        for language in ("de", "fr", "cs")
+    }
+    assert all("{time} min" in text.lower() for text in away.values()), away
