@@ -244,7 +244,7 @@ def test_a_name_refused_and_all_said_before_hello_follow_hello_lang_or_else_acce
                 assert refused["message"] == "„lena“ ist hier gerade der Name von jemand anderem: Wähle einen anderen"
             with client.websocket_connect("/ws", headers=german) as socket:
                 socket.send_json({"type": "hello", "name": "lena", "lang": "cs"})  # the hello's own language first
-                assert socket.receive_json()["message"] == "„lena“ je tu teď jméno někoho jiného: zvolte jiné"
+                assert socket.receive_json()["message"] == "jméno „lena“ tu už patří někomu jinému: zvolte jiné"
         finally:
             close_all()
 
@@ -323,6 +323,8 @@ def test_going_out_and_being_eliminated_are_told_apart_in_every_language() -> No
         ("de", r"\bR(a|ä)um"),
         ("fr", r"\b[Ss]alles?\b|\b[Ii]nvités?\b|cartes? (Client|Table)"),
         ("cs", r"místnost|\bhal[ay]\b"),
+        ("cs", r"\b[Rr]ad(a|y|u|ou|ě)\b"),  # a hint is "nápověda", never "rada"
+        ("cs", r"\b[Nn]árod(a|y|ů|u|e|em)?\b"),  # a guest's or a table's nation is its "národnost"
     ],
 )
 def test_one_word_for_each_thing_and_the_rulebooks_words(language: str, wrong: str) -> None:
@@ -336,3 +338,34 @@ def test_one_word_for_each_thing_and_the_rulebooks_words(language: str, wrong: s
         if re.search(wrong, text)
     ]
     assert found == []
+
+
+RATING = {"de": "Wertungszahl", "fr": "cote", "cs": "hodnocení"}
+
+
+@pytest.mark.parametrize("language", sorted(RATING))
+def test_a_rating_has_one_word_and_is_never_the_scoring(language: str) -> None:
+    """A player's rating has one name (in German "Wertungszahl": "Wertung" is the game's scoring option)."""
+    catalog = i18n.catalog(language)
+    word = RATING[language].lower()
+    ids = [message.id for message in catalogs_script().template() if isinstance(message.id, str)]
+    named = [id for id in ids if re.search(r"\b[Rr]atings?\b", id)]
+    assert named and all(word in catalog.gettext(id).lower() for id in named)
+    assert word not in catalog.gettext("Scoring").lower()
+
+
+@pytest.mark.parametrize("language,table", [("de", "Tisch"), ("fr", "table"), ("cs", "stol")])
+def test_a_person_away_is_not_told_as_leaving_the_table(language: str, table: str) -> None:
+    """The news "Ann has left" (her connection went) is not "Ann leaves the table" (/leave): she keeps her seat."""
+    away = T("{name} has left", name="Ann").render(language)
+    assert table not in away.lower() and away != T("{name} leaves the table", name="Ann").render(language)
+
+
+def test_the_away_clock_reads_as_a_duration_not_a_time_of_day() -> None:
+    """ "away 1:05" is a minute and five seconds: "weg seit 1:05" would read as five past one."""
+    client = ROOT / "src" / "cafe" / "server" / "client" / "i18n"
+    away = {
+        language: json.loads((client / f"{language}.json").read_text())["messages"]["away {time}"]
+        for language in ("de", "fr", "cs")
+    }
+    assert all("{time} min" in text.lower() for text in away.values()), away
