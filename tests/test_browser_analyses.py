@@ -26,7 +26,9 @@ def test_a_full_analysis_queue_is_said_on_the_games_page_in_the_readers_language
         page = browser.new_context(locale="fr-FR").new_page()
         page.goto(f"http://127.0.0.1:{port}/#game=g2")
         page.click("button.analyse")
-        expect(page.locator(".replay .problem")).to_have_text("les analyses sont occupées : réessayez plus tard")
+        expect(page.locator(".replay .problem")).to_have_text(
+            "la file d'attente des analyses est pleine : réessayez plus tard"
+        )
         expect(page.locator("button.analyse")).to_be_visible()  # to try again later
     finally:
         server.terminate()

@@ -24,7 +24,7 @@ def test_a_name_that_is_someone_elses_is_refused_in_german_and_the_status_line_s
     page.goto(cafe)
     page.fill("input[name=player]", "lena")
     page.press("input[name=player]", "Enter")
-    refusal = "„lena“ ist hier gerade der Name von jemand anderem: Wähle einen anderen."
+    refusal = "„lena“ gehört hier schon jemand anderem: Wähle einen anderen Namen."
     expect(page.locator(".welcome .problem")).to_have_text(refusal)
     expect(page.locator("#status")).to_have_text("nicht angemeldet")  # not "connecting" for ever
 

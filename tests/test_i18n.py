@@ -241,7 +241,7 @@ def test_a_name_refused_and_all_said_before_hello_follow_hello_lang_or_else_acce
                 socket.send_json({"type": "hello", "name": "lena"})
                 refused = socket.receive_json()
                 assert refused["code"] == "name"
-                assert refused["message"] == "„lena“ ist hier gerade der Name von jemand anderem: Wähle einen anderen"
+                assert refused["message"] == "„lena“ gehört hier schon jemand anderem: Wähle einen anderen Namen"
             with client.websocket_connect("/ws", headers=german) as socket:
                 socket.send_json({"type": "hello", "name": "lena", "lang": "cs"})  # the hello's own language first
                 assert socket.receive_json()["message"] == "jméno „lena“ tu už patří někomu jinému: zvolte jiné"

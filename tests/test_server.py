@@ -248,7 +248,7 @@ def test_a_table_hears_who_left_and_who_is_back_and_its_seats_show_who_is_away(t
         assert again.room(id=room)["away"] == [None, None]
         ann.send({"type": "language", "lang": "de"})
         again.close()
-        assert ann.expect("presence", room=room)["text"] == "Bob ist gegangen"
+        assert ann.expect("presence", room=room)["text"] == "Bob ist weg"
 
 
 def test_an_absent_player_is_replaced_by_a_bot_after_the_timeout(server: TestClient) -> None:

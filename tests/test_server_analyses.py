@@ -78,10 +78,12 @@ def test_the_analysis_queue_is_bounded_one_per_asker_and_players_first(tmp_path:
         assert code == 202 and answer == {"state": "queued", "position": 1, "workers": 1}
         code, retry, answer = post(port, "g2", "127.0.0.2", **{"Accept-Language": "de-AT,de;q=0.9"})
         assert (code, retry) == (429, "60")  # the same address has a game waiting already
-        assert answer["error"].startswith("du hast schon eine Partie, die auf ihre Analyse wartet")
+        assert answer["error"].startswith("eine deiner Partien wartet schon auf ihre Analyse")
         assert post(port, "g2", "127.0.0.3")[0] == 202  # the queue is full now
         code, retry, answer = post(port, "g3", "127.0.0.4", **{"Accept-Language": "fr"})
-        assert (code, retry) == (503, "60") and answer["error"] == "les analyses sont occupées : réessayez plus tard"
+        assert (code, retry) == (503, "60") and answer[
+            "error"
+        ] == "la file d'attente des analyses est pleine : réessayez plus tard"
         # Ann played game 5: she goes first, and the latest request of someone who did not play waits no more;
         # her address may have a game waiting already (people share addresses): she is known by her token
         code, _, answer = post(port, "g5", "127.0.0.2", **{"X-Cafe-Token": token})

@@ -149,7 +149,9 @@ def test_a_connection_that_never_says_hello_is_closed(tmp_path: Path) -> None:
         ann = Person(client, "Ann")
         with client.websocket_connect("/ws", headers={"Accept-Language": "de"}) as silent:
             error = silent.receive_json()
-            assert error["code"] == "hello" and error["message"].startswith("nicht rechtzeitig hallo gesagt"), error
+            assert error["code"] == "hello" and error["message"].startswith("die Anmeldung kam nicht rechtzeitig"), (
+                error
+            )
             try:
                 silent.receive_json()
                 raise AssertionError("the silent connection stays open")
