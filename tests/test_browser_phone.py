@@ -157,6 +157,16 @@ def test_on_a_phone_the_end_comes_into_view_and_the_replay_has_drawn_buttons(caf
     expect(ann.locator(".own-hand .tile").first).to_be_visible()  # the hand then, as tiles
     assert ann.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     assert serious_violations(ann) == [], "the replay, on a phone"
+    ann.click("button.analyse")
+    expect(ann.locator(".analysis")).to_be_visible(timeout=120_000)
+    assert "\u22120.0" not in ann.locator(".replay-log").inner_text()
+    assert ann.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    assert serious_violations(ann) == [], "the analysis, on a phone"
+
+    ann.goto(cafe + "#player=1")  # Ann's page: the first player of this café
+    expect(ann.locator(".player-page h2")).to_have_text("Ann")
+    assert ann.evaluate(SMALL_TARGETS) == [] and ann.evaluate(SMALL_TEXTS) == []
+    assert serious_violations(ann) == [], "the player's page, on a phone"
     assert errors == []
 
 

@@ -227,10 +227,10 @@ def _draw_bar(root: ET.Element, view: BoardView, board: Board, rows: int) -> Non
         cx, cy = place(x, y)
         taken = i < len(view.bar)
         nxt = i == len(view.bar)
+        ring = {"stroke-width": "3", "stroke-dasharray": "5 3"} if nxt else {"stroke-width": "1.5"}
         ET.SubElement(
             root, "circle", cx=f"{cx}", cy=f"{cy}", r=f"{SEAT / 2}", fill="#ecdcbc" if taken else "#fffaf0",
-            stroke="#e8590c" if nxt else "#6b4f2a", attrib={"stroke-width": "3" if nxt else "1.5",
-                                                          "data-stool": str(i + 1)},
+            stroke="#6b4f2a", attrib={**ring, "data-stool": str(i + 1)},
         )  # fmt: skip
         value = view.bar_values[i]
         _text(root, cx, cy - 4 if taken else cy + 4, f"{value:+d}", 11, "#237a36" if value > 0 else "#c92a2a",

@@ -50,7 +50,7 @@ export class RoomView {
     if (svg !== undefined && svg !== null) this.svg = svg;
     this.render();
     if (state.view?.over && !before?.view?.over) { // the end comes into view by itself
-      this.panel.querySelector(".game-over")?.scrollIntoView({ block: "start", behavior: "smooth" });
+      this.panel.querySelector(".game-over")?.scrollIntoView({ block: "nearest", behavior: "smooth" });
     }
   }
 
