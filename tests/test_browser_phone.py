@@ -74,6 +74,7 @@ def test_more_options_keep_the_lobby_within_the_screen(cafe: str, browser: Brows
     assert ann.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways scroll
     ann.locator(".create button[type=submit]").scroll_into_view_if_needed()
     assert within_screen(ann, ".create button[type=submit]")  # "Create room" is whole
+    assert ann.evaluate(SMALL_TARGETS) == [] and ann.evaluate(SMALL_TEXTS) == []
     assert serious_violations(ann) == [], "the lobby with its options open, on a phone"
 
     bob = arrive(browser, cafe, "Bob")  # on a desktop, the column keeps its width
