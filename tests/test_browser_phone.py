@@ -95,6 +95,7 @@ def test_a_game_on_a_phone_shows_the_cafe_the_hand_and_the_controls_at_once(cafe
         assert within_screen(ann, part), f"{part} is not on the screen: {box(ann, part)}"
     assert ann.evaluate(SMALL_TARGETS) == []
     assert ann.evaluate(SMALL_TEXTS) == []
+    assert ann.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]  # the café pans in its frame
     assert serious_violations(ann) == [], "a room in play, on a phone"
 
     # a refusal is said where the café is not
