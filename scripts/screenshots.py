@@ -147,8 +147,7 @@ def take(base: str, size: str, folder: Path, browser: Browser) -> None:
         page.goto(f"{base}#room={cards}")
         page.locator(".room-view[data-mine=true] #board svg").wait_for()
         page.locator(".tile:not([disabled])").first.click()
-        taken = page.locator("#board [data-guest]").first.get_attribute("data-at")
-        page.locator(f"#board [data-place='{taken}']").click()
+        page.locator("#board [data-place]:not(.lit)").first.click()  # not where the guest may go: refused
         page.locator("#notice:not([hidden])").wait_for()
         shoot(page, folder, f"{name}-4-refusal")
         page.locator(".tile.selected").click()  # as it was
