@@ -1,58 +1,11 @@
 // A finished game's own page ("#game=ID"): step through it by step or by turn (buttons, arrow keys), the café at
 // each moment, the turns with their points, and its analysis; and a player's page ("#player=ID").
 
+import { icon, tileChips } from "./pictures.js";
 import { drawBoard, markSteps } from "./board.js";
 import { h, replace, rulesText, signed } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { editionName } from "./lobby.js";
-import { parseStep, tileWords } from "./steps.js";
-
-// The buttons' icons, drawn (a font's ⏮ ⏭ are empty boxes where the system lacks them): paths on a 24 x 24 field
-const SVG = "http://www.w3.org/2000/svg";
-const BACK = "M19 5v14L9 12z";
-const FORWARD = "M5 5v14l10-7z";
-const ICONS = {
-  start: ["M5 5h3v14H5z", "M20 5v14L10 12z"],
-  turnBack: ["M12 5v14L3 12z", "M21 5v14l-9-7z"],
-  back: [BACK],
-  forward: [FORWARD],
-  turnForward: ["M3 5v14l9-7z", "M12 5v14l9-7z"],
-  end: ["M4 5v14l10-7z", "M16 5h3v14h-3z"],
-};
-
-function icon(name) {
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  for (const d of ICONS[name]) {
-    const path = document.createElementNS(SVG, "path");
-    path.setAttribute("d", d);
-    svg.append(path);
-  }
-  return svg;
-}
-
-// A tenth, never "-0.0"
-const tenth = (x) => (Math.round(x * 10) / 10 || 0).toFixed(1);
-
-// A step of the record in words: "British lady → h3", "Chinese gentleman → bar stool 4", "End turn"
-function stepWords(text, stool, catalogue) {
-  const step = parseStep(text);
-  const words = step.tile ? tileWords(step.tile, catalogue) : "";
-  const nation = step.nation ? ` (${catalogue.nations[step.nation]?.name ?? step.nation})` : "";
-  switch (step.kind) {
-    case "seat": return `${words}${nation} → ${step.target}`;
-    case "exchange": return `${words} ⇄ ${step.target}`;
-    case "bar": return `${words} → ${t("bar stool {n}", { n: stool })}`;
-    case "down": return `${t("Lay face down")}: ${words}`;
-    case "stop": return t("End turn");
-    case "pass": return t("Pass");
-    case "draw": return t("Draw a card");
-    case "close": return t("Close (end the game)");
-    default: return text;
-  }
-}
 
 // How the analysis judges a turn, in words (cafe.ai.analysis)
 const VERDICTS = {
@@ -95,8 +48,6 @@ export class ReplayView {
       return;
     }
     this.game = await answer.json();
-    let taken = 0; // the bar stool each step to the bar took
-    this.stools = this.game.steps.map((s) => (parseStep(s.step).kind === "bar" ? ++taken : taken));
     this.track(this.game.analysis);
     await this.go(this.game.steps.length);
     this.root.focus(); // the arrow keys step through the game at once
@@ -113,11 +64,8 @@ export class ReplayView {
 
   async go(ply) {
     this.ply = Math.max(0, Math.min(ply, this.game.steps.length));
-    const asked = this.ply;
-    const answer = await fetch(`/games/${this.id}/at/${asked}.json`, { headers: asker() });
-    const position = await answer.json();
-    if (asked !== this.ply) return; // a later step was asked for meanwhile: its answer draws the page
-    this.position = position;
+    const answer = await fetch(`/games/${this.id}/at/${this.ply}.json`, { headers: asker() });
+    this.position = await answer.json();
     this.render();
   }
 
@@ -161,9 +109,10 @@ export class ReplayView {
         h("tr", {}, h("th", {}, t("player")), h("th", {}, t("score"))),
         game.players.map((name, seat) => h("tr", { class: seat === you ? "you" : "" },
           h("td", {}, seat === you ? `${name} (${t("you")})` : name), h("td", {}, view.scores[seat])))),
-      you !== null && view.hands?.[you] ? this.ownHand(view.hands[you]) : null,
+      you !== null && view.hands?.[you] ? h("div", { class: "own-hand" }, // the hand then, as it looked
+        t("Your hand then: {tiles}", { tiles: "" }).trim(), tileChips(view.hands[you], this.catalogue)) : null,
       h("p", { class: "ply", "aria-live": "polite" }, t("Step {ply} of {plies}", { ply: this.ply, plies: game.steps.length }),
-        step ? ` · ${game.players[step.seat]}: ${this.words(this.ply - 1)}${step.points ? ` (${signed(step.points)})` : ""}`
+        step ? ` · ${game.players[step.seat]}: ${step.step}${step.points ? ` (${signed(step.points)})` : ""}`
           : ` · ${t("the start")}`),
       h("div", { class: "buttons replay-buttons" },
         h("button", { onclick: () => this.go(0), "aria-label": t("the start") }, icon("start")),
@@ -174,38 +123,12 @@ export class ReplayView {
         h("button", { onclick: () => this.go(game.steps.length), "aria-label": t("the end") }, icon("end"))),
       h("p", { class: "hint-line" }, t("Keys: ← → a step, ↑ ↓ (or shift + ← →) a turn, Home and End.")),
       atStart ? h("p", { class: "best-line" }, t("Best found: {best} ({value}); played: {played}, {verdict}, lost {loss}", {
-        best: this.turnWords(turn.best, this.ply), value: tenth(turn.best_value),
-        played: this.turnWords(turn.played, this.ply), verdict: verdict(turn.class),
-        loss: tenth(turn.loss) })) : null,
+        best: turn.best, value: turn.best_value.toFixed(1), played: turn.played, verdict: verdict(turn.class),
+        loss: turn.loss.toFixed(1) })) : null,
       this.analysisPart(),
       h("p", {}, h("a", { href: `/records/${this.id}.json`, download: `cafe-${this.id}.json` }, t("Download the record")),
         " · ", h("a", { href: "#" }, t("Back to the lobby"))));
     this.renderLog();
-  }
-
-  // The step at index k of the record, in words
-  words(k) {
-    return stepWords(this.game.steps[k].step, this.stools[k], this.catalogue);
-  }
-
-  // A whole turn's steps ("GERf@h3,stop") in words, as from step ``ply``
-  turnWords(text, ply) {
-    let stool = ply ? this.stools[ply - 1] : 0;
-    return text.split(",").filter((step) => step && step !== "stop")
-      .map((step) => stepWords(step, parseStep(step).kind === "bar" ? ++stool : stool, this.catalogue)).join(", ") || t("End turn");
-  }
-
-  // Your hand at that moment, as the tiles it held (with their names for screen readers)
-  ownHand(tiles) {
-    const nations = this.catalogue.nations;
-    return h("div", { class: "own-hand" }, t("Your hand then: {tiles}", { tiles: "" }).trim(),
-      h("div", { class: "tiles", role: "list" }, tiles.map((tile) => {
-        const nation = nations[tile.slice(0, 3)];
-        return h("span", {
-          class: `tile shown${nation?.light ? " light" : ""}`, role: "listitem", style: { background: nation?.colour ?? "#666" },
-          "aria-label": tileWords(tile, this.catalogue), title: tileWords(tile, this.catalogue),
-        }, tile.slice(0, 3), h("span", { "aria-hidden": "true" }, tile.endsWith("f") ? "♀" : "♂"));
-      })));
   }
 
   renderLog() {
@@ -218,10 +141,9 @@ export class ReplayView {
         tabindex: 0,
         onclick: () => this.go(turn.start),
         onkeydown: (event) => { if (event.key === "Enter") this.go(turn.start); },
-      }, `${game.players[turn.seat]}: ${turn.steps.map((s, i) => this.words(turn.start + i)).join(", ") || "—"}`,
-      turn.points ? ` (${signed(turn.points)})` : "",
+      }, `${game.players[turn.seat]}: ${turn.steps.join(", ") || "—"}`, turn.points ? ` (${signed(turn.points)})` : "",
       judged ? h("span", { class: "verdict" }, ` ${verdict(judged.class)}${
-        tenth(judged.loss) === "0.0" ? "" : ` −${tenth(judged.loss)}`}`) : null);
+        judged.loss < 0.05 ? "" : ` −${judged.loss.toFixed(1)}`}`) : null); // nothing lost is not "−0.0"
     }));
   }
 

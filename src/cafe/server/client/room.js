@@ -120,9 +120,8 @@ export class RoomView {
     if (view) drawBoard(this.board, this.svg, lit, (target) => this.pick(target, moves), view, this.catalogue);
     else replace(this.board, this.waiting());
     if (view && this.hint?.plies === state.plies) markSteps(this.board, [this.hint.step], "hinted");
-    // the hand and the step's controls together: a phone docks them under the café (style.css)
-    const dock = view && !view.over ? h("div", { class: "dock" }, this.hand(), this.controls(moves)) : null;
-    replace(this.panel, this.header(), view ? this.players() : null, view ? this.counts() : null, dock,
+    replace(this.panel, this.header(), view ? this.players() : null, view ? this.counts() : null,
+      view && !view.over ? this.hand() : null, view && !view.over ? this.controls(moves) : null,
       view?.over ? this.gameOver() : null);
     this.renderLog();
   }
@@ -207,7 +206,7 @@ export class RoomView {
       const nation = nations[tile.slice(0, 3)];
       return h("button", {
         class: `tile${this.selectedAt === k ? " selected" : ""}${nation?.light ? " light" : ""}`,
-        style: { background: nation?.colour ?? "#666" },
+        style: { background: nation?.colour ?? "#777" },
         "data-tile": tile,
         "data-index": k,
         title: tileWords(tile, this.catalogue),
