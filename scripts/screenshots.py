@@ -60,7 +60,10 @@ def step(page: Page) -> None:
         return
     page.locator(PLAY).first.click()
     moved = f"document.querySelector('.room-view').dataset.plies !== '{before}'"
-    page.wait_for_function(f"() => {moved} || !!document.querySelector('.chooser')")
+    page.wait_for_function(f"() => {moved} || !!document.querySelector('.chooser, dialog[open]')")
+    if page.locator("dialog[open]").count():  # a step that cannot be undone is asked first: yes
+        page.locator("dialog[open] button[value=yes]").click()
+        page.wait_for_function(f"() => {moved}")
 
 
 def open_game(page: Page, edition: str) -> str:
