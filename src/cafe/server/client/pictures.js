@@ -34,6 +34,7 @@ export function tileChips(tiles, catalogue) {
     const nation = catalogue.nations[tile.slice(0, 3)];
     return h("span", {
       class: `tile shown${nation?.light ? " light" : ""}`, role: "listitem", style: { background: nation?.colour },
+      "data-tile": tile, // a joker's grey (style.css)
       "aria-label": tileWords(tile, catalogue), title: tileWords(tile, catalogue),
     }, tile.slice(0, 3), h("span", { "aria-hidden": "true" }, tile.endsWith("f") ? "♀" : "♂"));
   }));
