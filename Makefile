@@ -1,4 +1,5 @@
 # make run   - install into .venv and open the online café (http://127.0.0.1:8000/; `cafe play` plays in the terminal)
+# make screenshots - the café's main screens in four languages, desktop and phone, as PNGs in screenshots/
 # make test  - install into .venv and run every check: lint, types, tests with coverage, the slow checks, the package
 PYTHON ?= python3
 VENV := .venv
@@ -7,7 +8,7 @@ STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint typecheck unit compiled slow package bench catalogs clean
+.PHONY: run test lint typecheck unit compiled slow package bench catalogs screenshots clean
 
 # the browser tests drive Debian's Chromium (never a test tool's own browser download)
 $(CHROMIUM):
@@ -73,6 +74,10 @@ package: $(STAMP)
 # after changing a message or a translation: the .po files updated, the .mo files and the browser's JSON made anew
 catalogs: $(STAMP)
 	$(BIN)/python scripts/catalogs.py
+
+# the café's main screens (lobby, options, play, a refusal, game over, replay, analysis, player page) to look at
+screenshots: $(COMPILED) $(CHROMIUM)
+	$(BIN)/python scripts/screenshots.py screenshots
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

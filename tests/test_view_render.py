@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import xml.etree.ElementTree as ET
 
-from cafe import BoardGame
+from cafe import BoardGame, CardGame
+from cafe.flags import FLAGS
 from cafe.svg import board_svg, view_svg
 from cafe.text import board_text, view_text
+from cafe.tiles import Nation
 
 from conftest import DUO_BOARD, play_random
 
@@ -96,6 +99,28 @@ def test_svg_rendering_is_a_pure_function_of_the_view() -> None:
     labels = {e.text for e in root.iter(f"{ns}text")}
     assert {"a", "m", "1", "13", "BAR", "+5", "-14"} <= labels
     assert view_svg(view) == board_svg(view) and view_svg(view)._repr_svg_() == board_svg(view)
+
+
+def test_the_cafe_is_drawn_as_a_cafe_with_each_nations_sign_and_targets_a_finger_can_hit() -> None:
+    ns = "{http://www.w3.org/2000/svg}"
+    card_game = CardGame(2, seed=3)
+    for svg in (board_svg(mid_game().view()), view_svg(card_game.view())):
+        root = ET.fromstring(svg)
+        tables = [e for e in root.iter() if e.get("data-table")]
+        flags = [g for g in root.iter(f"{ns}g") if "flag" in (g.get("class") or "").split()]
+        assert len(flags) == len(tables)  # a sign beside every table's code
+        for table, sign in zip(tables, flags, strict=True):
+            x, y = (float(v) for v in re.findall(r"[\d.]+", sign.get("transform") or "")[:2])
+            cx = float(table.get("cx") or float(table.get("x") or 0) + 19)
+            cy = float(table.get("cy") or float(table.get("y") or 0) + 21)
+            assert abs(x + 9 - cx) < 1 and abs(y - cy) < 20  # drawn on its table
+        targets = [e for e in root.iter() if e.get("data-chair") or e.get("data-place") or e.get("data-stool")]
+        assert targets and all(float(e.get("width") or 2 * float(e.get("r") or 0)) >= 40 for e in targets)
+        assert all(int(e.get("font-size") or 0) >= 10 for e in root.iter(f"{ns}text"))  # 11 px at a phone's zoom
+        assert not list(root.iter(f"{ns}image")) and "href" not in svg  # drawn, nothing downloaded
+    assert set(FLAGS) == {n.name for n in Nation}
+    backs = [e for e in ET.fromstring(board_svg(mid_game().view())).iter(f"{ns}rect") if e.get("class") == "deco"]
+    assert len(backs) >= 68  # every chair has its back
 
 
 def test_svg_of_a_custom_board() -> None:

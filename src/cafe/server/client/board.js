@@ -15,6 +15,7 @@ const targetOf = (box) => box.dataset.chair ?? box.dataset.place ?? `stool:${box
 // view and catalogue give the targets' names. The target that had the focus keeps it.
 export function drawBoard(holder, svgText, lit, onPick, view, catalogue) {
   const focused = holder.contains(document.activeElement) ? targetOf(document.activeElement) : null;
+  const fresh = !holder.querySelector("svg");
   holder.innerHTML = svgText; // drawn by the server from public data only: no one's text is in it
   const svg = holder.querySelector("svg");
   if (!svg) return;
@@ -22,13 +23,21 @@ export function drawBoard(holder, svgText, lit, onPick, view, catalogue) {
   svg.removeAttribute("height");
   svg.setAttribute("role", "group");
   svg.setAttribute("aria-label", t("the café"));
+  // its width in its own units: a phone shows it at 1.12 px a unit, to be panned (style.css)
+  svg.style.setProperty("--units", svg.viewBox.baseVal.width);
+  if (fresh) { // a café larger than its frame is first seen from its middle
+    holder.scrollLeft = (holder.scrollWidth - holder.clientWidth) / 2;
+    holder.scrollTop = (holder.scrollHeight - holder.clientHeight) / 2;
+  }
   for (const [target, points] of lit) {
     const box = find(svg, target);
     if (!box) continue;
     box.classList.add("lit");
     const label = document.createElementNS(SVG, "text");
-    const x = Number(box.getAttribute("x") ?? box.getAttribute("cx")) + (box.tagName === "circle" ? 12 : 29);
-    const y = Number(box.getAttribute("y") ?? box.getAttribute("cy")) + (box.tagName === "circle" ? -10 : 7);
+    const [cx, cy] = centre(box);
+    const half = box.tagName === "circle" ? Number(box.getAttribute("r")) : Number(box.getAttribute("width")) / 2;
+    const x = cx + half * 0.6; // the top right corner, clear of the guest who would sit there
+    const y = cy - half * 0.45;
     label.setAttribute("x", x);
     label.setAttribute("y", y);
     label.setAttribute("class", "points");
@@ -75,7 +84,8 @@ function find(svg, target) {
 function centre(box) {
   const x = Number(box.getAttribute("x") ?? box.getAttribute("cx"));
   const y = Number(box.getAttribute("y") ?? box.getAttribute("cy"));
-  return box.tagName === "circle" ? [x, y] : [x + 17, y + 17];
+  if (box.tagName === "circle") return [x, y];
+  return [x + Number(box.getAttribute("width")) / 2, y + Number(box.getAttribute("height")) / 2];
 }
 
 const DIRECTIONS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };

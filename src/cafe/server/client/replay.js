@@ -1,6 +1,7 @@
 // A finished game's own page ("#game=ID"): step through it by step or by turn (buttons, arrow keys), the café at
 // each moment, the turns with their points, and its analysis; and a player's page ("#player=ID").
 
+import { icon, tileChips } from "./pictures.js";
 import { drawBoard, markSteps } from "./board.js";
 import { h, replace, rulesText, signed } from "./dom.js";
 import { language, number, t, tn } from "./i18n.js";
@@ -116,19 +117,19 @@ export class ReplayView {
         h("tr", {}, h("th", {}, t("player")), h("th", {}, t("score"))),
         game.players.map((name, seat) => h("tr", { class: seat === you ? "you" : "" },
           h("td", {}, seat === you ? `${name} (${t("you")})` : name), h("td", {}, view.scores[seat])))),
-      you !== null && view.hands?.[you]
-        ? h("p", { class: "own-hand" }, t("Your hand then: {tiles}", { tiles: view.hands[you].join(", ") })) : null,
+      you !== null && view.hands?.[you] ? h("div", { class: "own-hand" }, // the hand then, as it looked
+        t("Your hand then: {tiles}", { tiles: "" }).trim(), tileChips(view.hands[you], this.catalogue)) : null,
       h("p", { class: "ply", "aria-live": "polite" }, t("Step {ply} of {plies}", { ply: this.ply, plies: game.steps.length }),
         step ? ` · ${stepSentence(game.players[step.seat], step.step, this.catalogue, view.bar?.length)}${
           step.points ? ` (${signed(step.points)})` : ""}` // said in words: the line is read as it changes
           : ` · ${t("the start")}`),
       h("div", { class: "buttons replay-buttons" },
-        h("button", { onclick: () => this.go(0), "aria-label": t("the start") }, "⏮"),
-        h("button", { onclick: () => this.byTurn(-1), "aria-label": t("a turn back") }, "◀◀"),
-        h("button", { onclick: () => this.go(this.ply - 1), "aria-label": t("a step back") }, "◀"),
-        h("button", { onclick: () => this.go(this.ply + 1), "aria-label": t("a step forward") }, "▶"),
-        h("button", { onclick: () => this.byTurn(1), "aria-label": t("a turn forward") }, "▶▶"),
-        h("button", { onclick: () => this.go(game.steps.length), "aria-label": t("the end") }, "⏭")),
+        h("button", { onclick: () => this.go(0), "aria-label": t("the start") }, icon("start")),
+        h("button", { onclick: () => this.byTurn(-1), "aria-label": t("a turn back") }, icon("turnBack")),
+        h("button", { onclick: () => this.go(this.ply - 1), "aria-label": t("a step back") }, icon("back")),
+        h("button", { onclick: () => this.go(this.ply + 1), "aria-label": t("a step forward") }, icon("forward")),
+        h("button", { onclick: () => this.byTurn(1), "aria-label": t("a turn forward") }, icon("turnForward")),
+        h("button", { onclick: () => this.go(game.steps.length), "aria-label": t("the end") }, icon("end"))),
       h("p", { class: "hint-line" }, t("Keys: ← → a step, ↑ ↓ (or shift + ← →) a turn, Home and End.")),
       atStart ? h("p", { class: "best-line" }, t("Best found: {best} ({value}); played: {played}, {verdict}, lost {loss}", {
         best: turnWords(turn.best), value: number(turn.best_value, 1), played: turnWords(turn.played), verdict: verdict(turn.class),
@@ -150,7 +151,8 @@ export class ReplayView {
         onclick: () => this.go(turn.start),
         onkeydown: (event) => { if (event.key === "Enter") this.go(turn.start); },
       }, `${game.players[turn.seat]}: ${turn.steps.map(stepWords).join(", ") || "—"}`, turn.points ? ` (${signed(turn.points)})` : "",
-      judged ? h("span", { class: "verdict" }, ` ${verdict(judged.class)} −${number(judged.loss, 1)}`) : null);
+      judged ? h("span", { class: "verdict" }, ` ${verdict(judged.class)}${
+        judged.loss < 0.05 ? "" : ` −${number(judged.loss, 1)}`}`) : null); // nothing lost is not "−0.0"
     }));
   }
 

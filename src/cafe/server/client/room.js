@@ -55,6 +55,9 @@ export class RoomView {
     if (before && state.plies > before.plies) for (const line of this.newSteps(before)) this.tell(line);
     if (svg !== undefined && svg !== null) this.svg = svg;
     this.render();
+    if (state.view?.over && !before?.view?.over) { // the end comes into view by itself
+      this.panel.querySelector(".game-over")?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    }
   }
 
   // A hint: the rest of the turn, step by step; the guest to play next is marked in the hand, and where each
