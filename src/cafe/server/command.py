@@ -94,17 +94,25 @@ def run(args: argparse.Namespace) -> int:
 
 
 def serve(app: Any, host: str, port: int, limits: Limits) -> None:
-    """uvicorn with the café's doors (cafe.server.sockets): h11, whose sizes are bounded (httptools reads a
-    request's head whole, however long), deadlines for requests and idle connections, bounds on connections."""
+    """uvicorn with the café's doors (:func:`doors`), until it is stopped."""
+    import uvicorn
+
+    uvicorn.Server(doors(app, host, port, limits)).run()
+
+
+def doors(app: Any, host: str, port: int, limits: Limits) -> Any:
+    """uvicorn's configuration with the café's doors (cafe.server.sockets): h11, whose sizes are bounded (httptools
+    reads a request's head whole, however long), deadlines for requests and idle connections, bounds on
+    connections."""
     import uvicorn
 
     from cafe.server.sockets import KEEP_ALIVE_SECONDS, PING_SECONDS, protocols
 
     http, ws = protocols(limits)
-    uvicorn.run(app, host=host, port=port, http=http, ws=ws, ws_max_size=MAX_FRAME, log_level="warning",
-                h11_max_incomplete_event_size=limits.header_bytes, timeout_keep_alive=KEEP_ALIVE_SECONDS,
-                limit_concurrency=http.doors.total, ws_ping_interval=PING_SECONDS,
-                ws_ping_timeout=PING_SECONDS)  # fmt: skip
+    return uvicorn.Config(app, host=host, port=port, http=http, ws=ws, ws_max_size=MAX_FRAME, log_level="warning",
+                          h11_max_incomplete_event_size=limits.header_bytes, timeout_keep_alive=KEEP_ALIVE_SECONDS,
+                          limit_concurrency=http.doors.total, ws_ping_interval=PING_SECONDS,
+                          ws_ping_timeout=PING_SECONDS)  # fmt: skip
 
 
 def _shared(args: argparse.Namespace, limits: Limits) -> tuple[Any, str]:
