@@ -11,7 +11,8 @@ from cafe import BoardGame
 from cafe.card_game import CardGame
 from cafe.envs.actions import actions_of
 from cafe.envs.numeric import Observer, fill_observation
-from cafe.envs.observation import BOARD_CHAIR, encode, observation_size
+from cafe.envs.observation import encode, observation_size
+from cafe.features import BOARD_CHAIR
 
 
 def test_sizes_follow_the_documented_layout() -> None:

@@ -6,7 +6,7 @@ lead does not see: a correction, linear in numbers read from the position, that 
 will differ from today's lead (held tiles and their fit, the bar, the bag left, who moves next).
 
 The numbers for one seat (:func:`features`) are the observation's numbers after its block of chairs or tables
-(cafe.envs.observation: the bar or deck, then every seat's score, hand and flags, counted from this seat), the same
+(cafe.features: the bar or deck, then every seat's score, hand and flags, counted from this seat), the same
 numbers again multiplied by the tiles left to draw / 100 (cards left / 96), one flag per number of players, and a
 constant 1.  The weights live in ``master.npz`` beside this module, one vector per edition (``board``, ``cards``),
 made by ``cafe train`` (cafe.train); ``about`` holds the settings and figures of the run that made them.
@@ -26,7 +26,7 @@ import numpy as np
 from cafe.ai.mcts import leads, squash
 from cafe.ai.worlds import Game
 from cafe.board_game import BoardGame
-from cafe.envs.observation import BOARD_TAIL, CARD_TAIL, board_tail, card_tail
+from cafe.features import BOARD_TAIL, CARD_TAIL, board_tail, card_tail
 
 MODEL_FILE = "master.npz"
 EDITIONS = ("board", "cards")

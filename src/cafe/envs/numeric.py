@@ -16,7 +16,8 @@ from gymnasium import spaces
 from cafe.board_game import BoardGame
 from cafe.card_game import CardGame
 from cafe.envs.actions import ActionSpace
-from cafe.envs.observation import HIGH, LOW, Numbers, observation_size, write_board, write_cards
+from cafe.envs.observation import HIGH, LOW, observation_size
+from cafe.features import Numbers, write_board, write_cards
 
 
 def observation_space(game: BoardGame | CardGame, actions: ActionSpace) -> spaces.Dict:
