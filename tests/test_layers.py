@@ -1,5 +1,6 @@
-"""The package's layers are one-way: no module imports, even lazily, one that imports it back; the rules
-know nothing of their renderings; the players' registry does not reach up into the research adapters."""
+"""The package's layers are one-way: no module imports, even lazily, one that imports it back; no module imports
+one of a layer above its own; the rules know nothing of their renderings; the players' registry does not reach up
+into the research adapters."""
 
 from __future__ import annotations
 
@@ -73,6 +74,61 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
         if v not in index:
             visit(v)
     return found
+
+
+# The layers from the bottom: the rules and what they stand on (every module of cafe not named here), the players,
+# what stands on one player (the research interfaces, the engine protocol, the terminal game), the machines games
+# are spread over, the arena that plays many games, what learns from them or serves them (self-play, training, the
+# café), and the command line.  A package imports its own modules and those of layers below it only.
+LAYERS = (
+    ("cafe.ai",),
+    ("cafe.envs", "cafe.engine", "cafe.play"),
+    ("cafe.cluster",),
+    ("cafe.arena",),
+    ("cafe.selfplay", "cafe.train", "cafe.server"),
+    ("cafe.cli",),
+    ("cafe.__main__",),
+)
+
+
+def part(module: str) -> tuple[int, str]:
+    """The layer of ``module`` (0: the rules) and the package (or module) of that layer it belongs to."""
+    for level, parts in enumerate(LAYERS, start=1):
+        for name in parts:
+            if module == name or module.startswith(name + "."):
+                return level, name
+    return 0, "cafe"
+
+
+def reaching_up(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """The imports from a module to one of a higher layer, or to another package of its own layer."""
+    found = []
+    for source, targets in sorted(graph.items()):
+        level, name = part(source)
+        for target in sorted(targets):
+            other_level, other = part(target)
+            if other_level > level or (other_level == level and other != name):
+                found.append((source, target))
+    return found
+
+
+def test_no_module_imports_one_of_a_layer_above() -> None:
+    assert reaching_up(import_graph()) == []
+
+
+def test_the_check_would_see_an_import_reaching_up() -> None:
+    graph = {
+        "cafe.ai.learned": {"cafe.envs.observation", "cafe.features"},
+        "cafe.ai.levels": {"cafe.engine.client", "cafe.ai.mcts"},
+        "cafe.engine.client": {"cafe.ai.levels", "cafe.view"},
+        "cafe.envs.numeric": {"cafe.play.terminal"},
+        "cafe.view": {"cafe.layout"},
+    }
+    assert reaching_up(graph) == [
+        ("cafe.ai.learned", "cafe.envs.observation"),
+        ("cafe.ai.levels", "cafe.engine.client"),
+        ("cafe.envs.numeric", "cafe.play.terminal"),
+    ]
 
 
 def test_no_module_imports_one_that_imports_it_back() -> None:

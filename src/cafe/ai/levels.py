@@ -11,7 +11,8 @@ The forms (used by ``cafe arena`` and ``cafe engine``):
 - ``ismcts:N``: OpenSpiel's own information-set MCTS with N simulations a step
   (needs the ``rl`` extra; see docs/research.md);
 - ``cmd:COMMAND``: an outside engine started with ``COMMAND`` and spoken to over
-  the engine protocol (docs/engine.md), for example ``cmd:cafe engine --player greedy``.
+  the engine protocol (docs/engine.md), for example ``cmd:cafe engine --player greedy``; named, like ``ismcts``,
+  through the ``cafe.players`` entry points (cafe.engine.client), so that the players never import the engine.
 """
 
 from __future__ import annotations
@@ -118,12 +119,6 @@ def make_player(spec: str, seed: int | None = None) -> Player:
     if factory is not None:
         named: Player = factory.load()(arg, seed)
         return named
-    if kind == "cmd":
-        if not arg.strip():
-            raise PlayerSpecError(T("cmd: needs the command that starts the engine, like cmd:cafe engine"))
-        from cafe.engine.client import EnginePlayer
-
-        return EnginePlayer(arg)
     raise PlayerSpecError(
         T(
             "unknown player '{spec}': use random, greedy, mcts[:BUDGET], learned[:BUDGET], easy, medium, hard, "

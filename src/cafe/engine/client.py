@@ -9,6 +9,7 @@ import subprocess
 import threading
 from collections.abc import Sequence
 
+from cafe.ai.levels import PlayerSpecError
 from cafe.engine import PROTOCOL
 from cafe.errors import CafeError
 from cafe.i18n import T
@@ -21,6 +22,14 @@ ANSWER_SECONDS = 120.0  # to answer one 'go'
 
 class EngineError(CafeError):
     """An outside engine did not answer, answered nonsense, or chose an illegal step."""
+
+
+def cmd_player(command: str, seed: int | None = None) -> EnginePlayer:
+    """``cmd:COMMAND``, as cafe.ai.levels names it through the ``cafe.players`` entry points (pyproject.toml): the
+    engine is started with ``COMMAND``; the seed is the engine's own business."""
+    if not command.strip():
+        raise PlayerSpecError(T("cmd: needs the command that starts the engine, like cmd:cafe engine"))
+    return EnginePlayer(command)
 
 
 class EnginePlayer:
