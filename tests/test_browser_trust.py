@@ -65,6 +65,26 @@ def test_a_preset_shows_its_options_and_every_option_set_is_played(
     assert make_rules("board", rules) == make_rules("board", {"preset": "printed", **form})
 
 
+def test_the_form_to_open_a_table_keeps_what_was_chosen_while_the_cafes_rooms_change(
+    cafe: str, browser: Browser
+) -> None:
+    ann, bob = arrive(browser, cafe, "Ann"), arrive(browser, cafe, "Bob")
+    ann.select_option("select[name=rules]", "brettspielwelt")
+    ann.click("text=More options")
+    ann.select_option("select[name=joker_to_bar]", "never")
+    ann.fill("input[name=name]", "Ann's corner")
+    ann.focus("input[name=name]")
+    bob.click(".create button[type=submit]")  # another table opens: Ann's lobby lists it
+    expect(ann.locator(".rooms [data-room]")).to_have_count(1)
+    expect(ann.locator("select[name=rules]")).to_have_value("brettspielwelt")
+    expect(ann.locator("select[name=joker_to_bar]")).to_have_value("never")
+    expect(ann.locator("input[name=name]")).to_have_value("Ann's corner")
+    expect(ann.locator("input[name=name]")).to_be_focused()
+    expect(ann.locator(".create details.more")).to_have_attribute("open", "")
+    ann.click("text=Create room")
+    expect(ann.locator(".room-view .facts")).to_contain_text("BrettspielWelt + Jokers at the bar: never")
+
+
 def start_against_a_computer_player(page: Page) -> str:
     """Opens a table from the lobby, seats a computer player and starts: the room's id."""
     page.click(".create button[type=submit]")

@@ -3,7 +3,7 @@
 
 import { h, replace, sentence } from "./dom.js";
 import { chosenLanguage, LANGUAGES, loadLanguage, rememberLanguage, t } from "./i18n.js";
-import { lobbyView, nameView } from "./lobby.js";
+import { lobbyView, nameView, refreshRooms } from "./lobby.js";
 import { Link } from "./net.js";
 import { playerView, ReplayView } from "./replay.js";
 import { RoomView } from "./room.js";
@@ -87,11 +87,11 @@ function receive(message) {
     case "lobby":
       rooms.clear();
       for (const room of message.rooms) rooms.set(room.id, room);
-      if (!view && inLobby()) route();
+      listed();
       break;
     case "listing":
       rooms.set(message.room.id, message.room);
-      if (!view && inLobby()) route();
+      listed();
       break;
     case "room": {
       const id = message.room.id;
@@ -193,6 +193,14 @@ function route() {
   }
   view = null;
   replace(app, lobbyView(rooms, catalogue, actions));
+}
+
+// The lobby's rooms changed: shown anew in place, the form to open a table kept as the person left it.
+function listed() {
+  if (view || !inLobby()) return;
+  const lobby = app.querySelector(".lobby");
+  if (lobby) refreshRooms(lobby, rooms, catalogue, actions);
+  else route();
 }
 
 function askName(problem) {

@@ -8,7 +8,6 @@ const STATUS = { waiting: () => t("waiting"), playing: () => t("playing"), finis
 
 export function lobbyView(rooms, catalogue, actions) {
   const presets = catalogue.presets;
-  const list = [...rooms.values()].filter((room) => room.status === "waiting" || room.status === "playing");
   const edition = h("select", { name: "edition", "aria-label": t("edition") },
     ["board", "cards"].map((value) => h("option", { value }, editionName(value))));
   const rules = h("select", { name: "rules", "aria-label": t("rules") });
@@ -52,6 +51,29 @@ export function lobbyView(rooms, catalogue, actions) {
   match, name, h("p", { class: "problem", role: "alert", id: "create-problem" }),
   h("button", { type: "submit" }, t("Create room")));
 
+  const board = h("section", { class: "leaderboard" }, h("h2", {}, t("Leaderboard")), h("p", {}, t("loading…")));
+  actions.leaderboard().then((players) => {
+    const table = players.length
+      ? h("table", {},
+          h("tr", {}, h("th", {}, t("player")), h("th", {}, t("rating")), h("th", {}, t("games"))),
+          players.map((p) => h("tr", {}, h("td", {}, h("a", { href: `#player=${p.player}` }, p.name)),
+            h("td", {}, number(p.rating, 1), p.provisional ? ` (${t("provisional")})` : ""), h("td", {}, p.games))))
+      : h("p", {}, t("No rated games yet: games between two or more people are rated."));
+    board.replaceChildren(h("h2", {}, t("Leaderboard")), table);
+  });
+  return h("div", { class: "lobby" }, roomsView(rooms, catalogue, actions), h("aside", {}, create, board));
+}
+
+// The lobby's rooms anew (a room opened, filled or ended), leaving the form to open a table as the person left it,
+// and the focus on the same room's button if it was on one.
+export function refreshRooms(lobby, rooms, catalogue, actions) {
+  const focused = document.activeElement?.closest?.(".rooms-side [data-room]")?.dataset.room;
+  lobby.querySelector(".rooms-side").replaceWith(roomsView(rooms, catalogue, actions));
+  if (focused) lobby.querySelector(`.rooms-side [data-room="${CSS.escape(focused)}"] button`)?.focus();
+}
+
+function roomsView(rooms, catalogue, actions) {
+  const list = [...rooms.values()].filter((room) => room.status === "waiting" || room.status === "playing");
   const mine = actions.mine();
   const seated = new Set(mine.map((room) => room.id));
   const goIn = (room) => (seated.has(room.id) ? t("Resume") : room.status === "waiting" ? t("Enter") : t("Watch"));
@@ -73,21 +95,9 @@ export function lobbyView(rooms, catalogue, actions) {
         room.match ? ` · ${t("match, game {game} of {best_of} at most", room.match)}` : ""),
       h("div", { class: "room-seats" }, room.seats.map((s) => s.name).join(", ") || t("no one yet")),
       h("button", { onclick: () => actions.enter(room.id), "aria-label": `${goIn(room)}: ${room.name}` }, goIn(room))));
-  const board = h("section", { class: "leaderboard" }, h("h2", {}, t("Leaderboard")), h("p", {}, t("loading…")));
-  actions.leaderboard().then((players) => {
-    const table = players.length
-      ? h("table", {},
-          h("tr", {}, h("th", {}, t("player")), h("th", {}, t("rating")), h("th", {}, t("games"))),
-          players.map((p) => h("tr", {}, h("td", {}, h("a", { href: `#player=${p.player}` }, p.name)),
-            h("td", {}, number(p.rating, 1), p.provisional ? ` (${t("provisional")})` : ""), h("td", {}, p.games))))
-      : h("p", {}, t("No rated games yet: games between two or more people are rated."));
-    board.replaceChildren(h("h2", {}, t("Leaderboard")), table);
-  });
-  return h("div", { class: "lobby" },
-    h("div", { class: "rooms-side" }, yours, h("section", { class: "rooms" }, h("h2", {}, t("Rooms")),
-      rows.length ? h("ul", {}, rows) : h("p", {}, t("No rooms yet: open a table.")),
-      h("p", { class: "total" }, tn("{n} open room", "{n} open rooms", rows.length)))),
-    h("aside", {}, create, board));
+  return h("div", { class: "rooms-side" }, yours, h("section", { class: "rooms" }, h("h2", {}, t("Rooms")),
+    rows.length ? h("ul", {}, rows) : h("p", {}, t("No rooms yet: open a table.")),
+    h("p", { class: "total" }, tn("{n} open room", "{n} open rooms", rows.length))));
 }
 
 export function nameView(onName, problem) {
