@@ -251,6 +251,19 @@ def test_a_table_hears_who_left_and_who_is_back_and_its_seats_show_who_is_away(t
         assert ann.expect("presence", room=room)["text"] == "Bob ist weg"
 
 
+def test_a_table_hears_once_that_someone_left_however_many_of_their_connections_closed(tmp_path: Path) -> None:
+    with served(create_app(tmp_path, left_seconds=0.2)) as client:
+        ann, bob, room = open_room(client)
+        bob.close()  # Bob reloads the page, then closes it before left_seconds are out
+        Person(client, token=bob.token).close()
+        left = ann.expect("presence", room=room)
+        assert left["text"] == "Bob has left" and 0 <= left["for"] < 60  # and how long ago, by the server's clock
+        time.sleep(0.6)  # longer than left_seconds: a second announcement would be out by now
+        ann.send({"type": "sync", "room": room})
+        ann.expect("room")
+        assert [m["text"] for m in ann.seen if m["type"] == "presence"] == ["Bob has left"]
+
+
 def test_an_absent_player_is_replaced_by_a_bot_after_the_timeout(server: TestClient) -> None:
     ann, bob, room = open_room(server)
     ann.say(room, "/start")

@@ -101,6 +101,7 @@ class Hub:
         self._finished: dict[str, float] = {}  # finished room -> when it finished (it leaves memory later)
         self._pruned = 0.0
         self._away: dict[int, float] = {}  # seated people gone from every connection, since when (time.time())
+        self._departing: set[int] = set()  # people whose last connection closed, not yet said to have left
         self.analyses = Analyses(store, self.limits.analysts, self.limits.analysis_budget, self.limits.analysis_queue)
         for row in store.open_rooms():
             self.rooms[row.id] = Room.restore(store, row)
@@ -162,21 +163,27 @@ class Hub:
         return [room for room in rooms if room.seat_of(player) is not None and room.status in ("waiting", "playing")]
 
     async def _depart(self, player: int, name: str) -> None:
-        """A connection of this player closed: if it was their last anywhere, their tables hear that they left."""
+        """A connection of this player closed: if it was their last anywhere, their tables hear that they left
+        (once, however many of their connections closed meanwhile)."""
         await self.broker.depart(player)
-        if await self.broker.present(player):
+        if await self.broker.present(player) or player in self._departing or player in self._away:
             return
-        gone = time.time()
-        await asyncio.sleep(self.limits.left_seconds)  # a reload, or a moment offline, is no leaving
-        if not await self.broker.present(player):
-            await self._presence(player, name, gone)
+        self._departing.add(player)
+        try:
+            gone = time.time()
+            await asyncio.sleep(self.limits.left_seconds)  # a reload, or a moment offline, is no leaving
+            if not await self.broker.present(player):
+                await self._presence(player, name, gone)
+        finally:
+            self._departing.discard(player)
 
     async def _presence(self, player: int, name: str, away: float | None) -> None:
         """Tell the rooms where the player is seated that they left (``away``: since when) or are back (None)."""
         said = T("{name} has left", name=name) if away is not None else T("{name} is back", name=name)
         for room in self._seated(player):
             seat = room.seat_of(player)
-            body = {"player": player, "seat": seat, "away": away, "message": said.to_json()}
+            gone_for = None if away is None else round(time.time() - away, 1)  # the readers' clocks may differ
+            body = {"player": player, "seat": seat, "away": away, "for": gone_for, "message": said.to_json()}
             await self.broker.publish(room.id, "presence", body)
 
     async def _replace_if_away(self, room: Room, seat: int, player: int) -> None:

@@ -119,7 +119,7 @@ export class RoomView {
 
   // A seated person left, or is back: the room hears it, and the seat shows it.
   presence(message) {
-    this.awayAt[message.seat] = message.away === null ? null : Date.now();
+    this.awayAt[message.seat] = message.away === null ? null : Date.now() - (message.for ?? 0) * 1000;
     this.say(message.text, "info");
     this.render();
   }
