@@ -96,6 +96,25 @@ def start_against_a_computer_player(page: Page) -> str:
     return page.locator(".room-view").get_attribute("data-room") or ""
 
 
+def test_a_picked_guest_says_where_it_may_go_or_why_no_chair_is_lit(cafe: str, browser: Browser) -> None:
+    ann = arrive(browser, cafe, "Ann")
+    start_against_a_computer_player(ann)
+    for _ in range(MAX_ACTIONS):
+        if my_turn(ann):
+            break
+        ann.wait_for_timeout(50)
+    tiles = ann.locator(".hand .tile:not(:disabled)")
+    for k in range(tiles.count()):
+        tiles.nth(k).click()
+        expect(ann.locator(".tile[aria-pressed=true]")).to_have_count(1)
+        line = ann.locator(".controls .turn-line").inner_text()
+        if ann.locator("#board .lit[data-chair]").count():
+            assert "choose a lit chair" in line, line
+        else:  # the bar, or another guest: never "a lit chair" where none is lit
+            assert "no chair can take this guest now" in line, line
+        tiles.nth(k).click()  # put back
+
+
 def test_the_cafes_plain_address_in_a_new_tab_brings_a_seated_person_back_to_the_game(
     cafe: str, browser: Browser
 ) -> None:
