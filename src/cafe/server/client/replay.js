@@ -152,7 +152,7 @@ export class ReplayView {
         onkeydown: (event) => { if (event.key === "Enter") this.go(turn.start); },
       }, `${game.players[turn.seat]}: ${turn.steps.map(stepWords).join(", ") || "—"}`, turn.points ? ` (${signed(turn.points)})` : "",
       judged ? h("span", { class: "verdict" }, ` ${verdict(judged.class)}${
-        judged.loss < 0.05 ? "" : ` −${number(judged.loss, 1)}`}`) : null); // nothing lost is not "−0.0"
+        judged.loss < 0.05 || judged.class === "best" ? "" : ` −${number(judged.loss, 1)}`}`) : null); // never "−0.0", nor a loss beside "best"
     }));
   }
 
