@@ -342,7 +342,7 @@ def test_a_hint_marks_the_guest_in_the_hand_and_the_turns_steps_in_order(cafe: s
         where = ".next-stool" if target == "bar" else f"[data-chair='{target}']"
         expect(ann.locator(f"#board {where}.hinted")).to_have_count(1)
         expect(ann.locator("#board text.order")).to_have_count(len(placed) - k)
-        numbers = sorted(int(text) for text in ann.locator("#board text.order").all_inner_texts())  # drawing order
+        numbers = sorted(int(text) for text in ann.locator("#board text.order").all_text_contents())  # drawing order
         assert numbers == sorted(steps.index(left) + 1 for left in placed[k:]), (numbers, steps)
         before = plies(ann)
         ann.locator(".tile.hinted").click()
