@@ -233,7 +233,8 @@ def _draw_bar(root: ET.Element, view: BoardView, board: Board, rows: int) -> Non
             stroke="#6b4f2a", attrib={**ring, "data-stool": str(i + 1)},
         )  # fmt: skip
         value = view.bar_values[i]
-        _text(root, cx, cy - 4 if taken else cy + 4, f"{value:+d}", 11, "#1e6b2f" if value > 0 else "#a61e1e",
+        label = f"{value:+d}".replace("-", "\u2212")  # a true minus, as print has it
+        _text(root, cx, cy - 4 if taken else cy + 4, label, 11, "#1e6b2f" if value > 0 else "#a61e1e",
               bold=True)  # fmt: skip
         if taken:
             _text(root, cx, cy + 10, view.bar[i].name, 10, INK)

@@ -24,7 +24,7 @@ export function replace(parent, ...children) {
 }
 
 // Points as players write them: +3, 0, -2.
-export const signed = (n) => (n > 0 ? `+${n}` : String(n));
+export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : String(n)); // a true minus, as print has it
 
 // What is played, in words: the preset and every option that differs from it ("printed rules + Surprise guests",
 // "first edition (1989) + Scoring: single-nation tables score double").
