@@ -15,7 +15,6 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from cafe.i18n import pick
-from cafe.record import Record
 from cafe.server.analyses import RETRY_SECONDS as ANALYSIS_RETRY_SECONDS
 from cafe.server.analyses import Refused
 from cafe.server.hub import Hub
@@ -24,7 +23,6 @@ from cafe.server.replays import Replays, position_at, replay_json
 from cafe.server.store import RoomRow
 
 PLAYER_GAMES = 100  # games a player's page lists, newest first
-FINALS_KEPT = 4096  # finished games whose players and scores are kept in memory for players' pages
 ROOM_CHARS = 16  # a room's id is never longer
 ID_DIGITS = 18  # a number in a path (a player's id, a step) has at most this many digits: below 2**63, the
 # largest integer the databases hold
@@ -112,19 +110,17 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
             return JSONResponse({"error": message}, status_code=refused.status, headers=headers)
         return JSONResponse(status, status_code=202)
 
-    finals: dict[str, tuple[list[str], list[int]]] = {}  # a finished game's players and final scores (never change)
-
     async def final_scores(rooms: list[str]) -> list[tuple[list[str], list[int]]]:
-        """Who played these finished games and their final scores, from the records (each replayed once, in a
-        thread, then kept)."""
-        new = {room: hub().store.record(room) for room in dict.fromkeys(rooms) if room not in finals}
-        if new:
-            replayed = await asyncio.to_thread(lambda: [outcome(record) for record in new.values()])
-            for room, found in zip(new, replayed, strict=True):
-                while len(finals) >= FINALS_KEPT:
-                    finals.pop(next(iter(finals)))
-                finals[room] = found
-        return [finals.get(room, ([], [])) for room in rooms]
+        """Who played these finished games and their final scores: from their replays, kept with those the replay
+        page asks for (each replayed once, in a thread)."""
+        missing = {
+            room: hub().store.record(room) for room in dict.fromkeys(rooms) if replays().kept(("game", room)) is None
+        }
+        done = await asyncio.to_thread(lambda: {room: replay_json(r) for room, r in missing.items() if r is not None})
+        for room, answer in done.items():
+            replays().keep(("game", room), answer)
+        found = [done.get(room) or replays().kept(("game", room)) for room in rooms]
+        return [(answer["players"], answer["scores"]) if answer else ([], []) for answer in found]
 
     async def player(request: Request) -> Response:
         player_id = number(request, "player")
@@ -165,11 +161,3 @@ def seat_of(player: int | None, row: RoomRow | None) -> int | None:
     if player is None or row is None:
         return None
     return next((s.seat for s in row.seats if s.person == player), None)
-
-
-def outcome(record: dict[str, Any] | None) -> tuple[list[str], list[int]]:
-    """A finished game's players and final scores, from its record (none for a game without one)."""
-    if record is None:
-        return [], []
-    game = Record.from_json(record).replay()
-    return list(game.players), list(game.scores)

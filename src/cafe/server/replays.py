@@ -79,7 +79,11 @@ class Replays:
             self._busy[address] -= 1
             if self._busy[address] <= 0:
                 del self._busy[address]
+        self.keep(key, answer)
+        return answer
+
+    def keep(self, key: Hashable, answer: dict[str, Any]) -> None:
+        """Keep ``answer`` under ``key``, the least recently used leaving beyond ``entries``."""
         self._kept[key] = answer
         while len(self._kept) > self.entries:
             self._kept.popitem(last=False)
-        return answer
