@@ -97,6 +97,13 @@ def shoot(page: Page, folder: Path, name: str, full: bool = False) -> None:
     print(folder / f"{name}.png")
 
 
+def pick_a_guest(page: Page, base: str, room: str) -> None:
+    """The room, on the player's turn, with the first guest of the hand that may go somewhere picked."""
+    page.goto(f"{base}#room={room}")
+    page.locator(".room-view[data-mine=true] #board svg").wait_for()
+    page.locator(".tile:not([disabled])").first.click()
+
+
 def take(base: str, size: str, folder: Path, browser: Browser) -> None:
     """Every screen at one size, in the four languages."""
     page = browser.new_context(viewport=SIZES[size], locale="en-US").new_page()
@@ -127,9 +134,7 @@ def take(base: str, size: str, folder: Path, browser: Browser) -> None:
         page.click(".create summary")
         shoot(page, folder, f"{name}-2-options")
         for edition, room in (("board", board), ("cards", cards)):
-            page.goto(f"{base}#room={room}")
-            page.locator(".room-view[data-mine=true] #board svg").wait_for()
-            page.locator(".tile:not([disabled])").first.click()
+            pick_a_guest(page, base, room)
             page.evaluate("() => window.scrollTo(0, 0)")
             shoot(page, folder, f"{name}-3-{edition}")
         page.goto(f"{base}#room={over}")
@@ -147,9 +152,7 @@ def take(base: str, size: str, folder: Path, browser: Browser) -> None:
         page.goto(f"{base}#player={player}")
         page.locator(".player-page").wait_for()
         shoot(page, folder, f"{name}-8-player")
-        page.goto(f"{base}#room={cards}")
-        page.locator(".room-view[data-mine=true] #board svg").wait_for()
-        page.locator(".tile:not([disabled])").first.click()
+        pick_a_guest(page, base, cards)
         page.locator("#board [data-place]:not(.lit)").first.click()  # not where the guest may go: refused
         page.locator("#notice:not([hidden])").wait_for()
         shoot(page, folder, f"{name}-4-refusal")
