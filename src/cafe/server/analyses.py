@@ -83,8 +83,9 @@ class Analyses:
         """Queue a finished game's analysis (once), asked by ``player`` (None: someone without a token) from
         ``address``, who ``played`` in it or not; its status.  Raises :class:`Refused` when the queue has no room
         for it or the asker has a game waiting already."""
-        if self.status(room)["state"] != "none":
-            return self.status(room)
+        known = self.status(room)
+        if known["state"] != "none":
+            return known
         # a player of the game is known by their token; anyone else by their address too (several people behind
         # one address, at home or at a club, can each ask for their own games)
         person = set() if player is None else {f"player:{player}"}
