@@ -92,7 +92,13 @@ def create_app(
                              "levels": list(LEVELS)})  # fmt: skip
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"status": "ok" if hub is not None else "starting"}, status_code=200 if hub else 503)
+        """200 while this process can serve: started, its database answering and its broker's events arriving."""
+        if hub is None:
+            return JSONResponse({"status": "starting"}, status_code=503)
+        parts = {"database": hub.store.reachable(), "broker": hub.broker.connected}
+        ok = all(parts.values())
+        body = {"status": "ok" if ok else "unavailable", **{k: "ok" if v else "away" for k, v in parts.items()}}
+        return JSONResponse(body, status_code=200 if ok else 503)
 
     async def metrics(request: Request) -> Response:
         assert hub is not None

@@ -9,7 +9,10 @@ connected anywhere.
 
 :class:`LocalBroker` is the one-process default.  :class:`RedisBroker` carries the same over
 Redis: an atomic script numbers an event and publishes it on one channel, which every process
-reads in publication order; a room's lock is a Redis lock with a lease.
+reads in publication order; a room's lock is a Redis lock with a lease.  When Redis goes away (a
+restart), a request that needs it is answered "try again in a moment" (:class:`Unavailable`), and
+the process connects again with backoff, subscribes again and says it lives; then the café reads
+every room again from the store and sends its whole state, as events may have been missed meanwhile.
 """
 
 from __future__ import annotations
@@ -21,9 +24,11 @@ import json
 import logging
 import secrets
 import urllib.parse
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from cafe.server.store import Unavailable
 
 log = logging.getLogger("cafe.server")
 
@@ -39,12 +44,14 @@ class Event:
 
 
 Deliver = Callable[[Event], Awaitable[None]]
+Resync = Callable[[], Awaitable[None]]  # after events may have been missed: every room read again and sent whole
 
 
 class Broker(Protocol):
     origin: str  # this process, as events name it
+    connected: bool  # whether events reach this process now (for /health)
 
-    async def start(self, deliver: Deliver) -> None: ...
+    async def start(self, deliver: Deliver, resync: Resync) -> None: ...
     async def close(self) -> None: ...
     def lock(self, room: str) -> contextlib.AbstractAsyncContextManager[None]: ...
     async def publish(self, room: str, kind: str, body: dict[str, Any]) -> int:
@@ -81,13 +88,14 @@ class LocalBroker:
 
     def __init__(self) -> None:
         self.origin = "local"
+        self.connected = True
         self._deliver: Deliver | None = None
         self._seq: dict[str, int] = {}
         self._versions: dict[str, int] = {}
         self._present: dict[int, int] = {}
         self._locks = RoomLocks()
 
-    async def start(self, deliver: Deliver) -> None:
+    async def start(self, deliver: Deliver, resync: Resync) -> None:
         self._deliver = deliver
 
     async def close(self) -> None:
@@ -130,6 +138,7 @@ LEASE = 10.0  # seconds a room's lock is held at most (a process that dies holdi
 CONNECTIONS = 32  # Redis connections a process uses at most (beside its subscription)
 HEARTBEAT = 5.0  # seconds between a process's signs of life; its connections count as present while they last
 KEEP = 86_400  # seconds a finished room's counters stay in Redis (a late event still gets the next number)
+RETRY = (0.1, 5.0)  # seconds before connecting again to a Redis gone away: the first wait, and the longest
 # KEYS: the room's sequence and version counters; ARGV: the event without them, whether it changes the room.
 # Numbering and publishing in one script keeps the channel in sequence order.
 PUBLISH = """
@@ -163,6 +172,7 @@ class RedisBroker:
         self._ns = namespace
         self._channel = f"{namespace}:events"
         self.origin = secrets.token_hex(6)
+        self.connected = False
         # many requests at once wait for one of a bounded number of connections, rather than fail
         pool = aioredis.BlockingConnectionPool.from_url(
             url, max_connections=CONNECTIONS, timeout=LEASE, decode_responses=True
@@ -172,29 +182,77 @@ class RedisBroker:
         self._locks = RoomLocks()
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
+        self._mine: dict[int, int] = {}  # this process's connections per player, said again after a Redis restart
 
-    async def start(self, deliver: Deliver) -> None:
+    async def start(self, deliver: Deliver, resync: Resync) -> None:
+        await self._connect()
+        self._tasks = [asyncio.create_task(self._listen(deliver, resync)), asyncio.create_task(self._beat())]
+
+    async def _connect(self) -> None:
+        """Subscribe to the events, and say that this process lives and who is connected to it."""
         self._pubsub = self._redis.pubsub()
         await self._pubsub.subscribe(self._channel)
+        await self._say_alive()
+        self.connected = True
+
+    async def _say_alive(self) -> None:
+        """This process and its connections, as Redis should know them (a restarted Redis has forgotten them)."""
         await self._redis.sadd(f"{self._ns}:processes", self.origin)
-        self._tasks = [asyncio.create_task(self._read(deliver)), asyncio.create_task(self._beat())]
+        await self._redis.set(f"{self._ns}:alive:{self.origin}", "1", ex=int(3 * HEARTBEAT))
+        present = f"{self._ns}:present:{self.origin}"
+        await self._redis.delete(present)
+        if self._mine:
+            await self._redis.hset(present, mapping={str(p): n for p, n in self._mine.items()})
 
     async def _beat(self) -> None:
         """Say this process lives; a killed process's presence counts fade with its last sign of life."""
         while True:
-            await self._redis.set(f"{self._ns}:alive:{self.origin}", "1", ex=int(3 * HEARTBEAT))
+            with contextlib.suppress(*GONE):  # Redis away: the next beat, or connecting again, says it
+                await self._redis.set(f"{self._ns}:alive:{self.origin}", "1", ex=int(3 * HEARTBEAT))
             await asyncio.sleep(HEARTBEAT)
 
-    async def _read(self, deliver: Deliver) -> None:
-        async for message in self._pubsub.listen():
-            if message.get("type") != "message":
-                continue
-            data = json.loads(message["data"])
-            event = Event(data["room"], data["kind"], data["seq"], data["version"], data["origin"], data["body"])
+    async def _listen(self, deliver: Deliver, resync: Resync) -> None:
+        """Read the events as long as Redis is there; when it goes, connect again with backoff.
+
+        Every subscription after the first (made here, or by redis-py itself after a short loss of its
+        connection) means events may have been missed: the café resyncs."""
+        subscribed = False
+        while True:
             try:
-                await deliver(event)
-            except Exception:  # one event that cannot be delivered must not stop the others
-                log.exception("room event %r could not be delivered", event)
+                async for message in self._pubsub.listen():
+                    if message.get("type") == "subscribe":
+                        if subscribed:
+                            log.warning("Redis is back: every room is read again")
+                            await self._say_alive()
+                            try:
+                                await resync()
+                            except Exception:  # the store away too, say: the next subscription tries again
+                                log.exception("the rooms could not be read again")
+                        subscribed = True
+                    elif message.get("type") == "message":
+                        await self._deliver_one(deliver, message["data"])
+            except GONE as exc:
+                self.connected = False
+                log.warning("Redis went away (%s): connecting again", exc)
+            with contextlib.suppress(*GONE):
+                await self._pubsub.aclose()
+            wait = RETRY[0]
+            while not self.connected:
+                await asyncio.sleep(wait)
+                wait = min(2 * wait, RETRY[1])
+                try:
+                    await self._connect()
+                except GONE as exc:
+                    log.warning("Redis still away (%s): trying again in %.1f s", exc, wait)
+
+    @staticmethod
+    async def _deliver_one(deliver: Deliver, data: str) -> None:
+        f = json.loads(data)
+        event = Event(f["room"], f["kind"], f["seq"], f["version"], f["origin"], f["body"])
+        try:
+            await deliver(event)
+        except Exception:  # one event that cannot be delivered must not stop the others
+            log.exception("room event %r could not be delivered", event)
 
     async def close(self) -> None:
         for task in self._tasks:
@@ -210,33 +268,79 @@ class RedisBroker:
     @contextlib.asynccontextmanager
     async def lock(self, room: str) -> AsyncIterator[None]:
         leased = self._redis.lock(f"{self._ns}:lock:{room}", timeout=LEASE, blocking_timeout=LEASE)
-        async with self._locks(room), leased:
-            yield
+        async with self._locks(room):
+            with reaching_redis():
+                if not await leased.acquire():
+                    raise Unavailable(f"room {room} stayed locked")
+            try:
+                yield
+            finally:
+                with contextlib.suppress(*GONE, *LOCK_LOST):  # gone with Redis: the lease ends it anyway
+                    await leased.release()
 
     async def publish(self, room: str, kind: str, body: dict[str, Any]) -> int:
         event = json.dumps({"room": room, "kind": kind, "origin": self.origin, "body": body})
         keys = [f"{self._ns}:seq:{room}", f"{self._ns}:version:{room}", self._channel]
-        return int(await self._publish(keys=keys, args=[event, "1" if kind == "changed" else "0"]))
+        with reaching_redis():
+            return int(await self._publish(keys=keys, args=[event, "1" if kind == "changed" else "0"]))
 
     async def version(self, room: str) -> int:
-        return int(await self._redis.get(f"{self._ns}:version:{room}") or 0)
+        with reaching_redis():
+            return int(await self._redis.get(f"{self._ns}:version:{room}") or 0)
 
     async def arrive(self, player: int) -> None:
-        await self._redis.hincrby(f"{self._ns}:present:{self.origin}", str(player), 1)
+        self._mine[player] = self._mine.get(player, 0) + 1
+        with contextlib.suppress(*GONE):  # said again when Redis comes back
+            await self._redis.hincrby(f"{self._ns}:present:{self.origin}", str(player), 1)
 
     async def depart(self, player: int) -> None:
-        await self._redis.hincrby(f"{self._ns}:present:{self.origin}", str(player), -1)
+        count = self._mine.get(player, 1) - 1
+        if count > 0:
+            self._mine[player] = count
+        else:
+            self._mine.pop(player, None)
+        with contextlib.suppress(*GONE):
+            await self._redis.hincrby(f"{self._ns}:present:{self.origin}", str(player), -1)
 
     async def forget(self, room: str) -> None:
         self._locks.forget(room)
-        await self._redis.expire(f"{self._ns}:seq:{room}", KEEP)
-        await self._redis.expire(f"{self._ns}:version:{room}", KEEP)
+        with contextlib.suppress(*GONE):  # the counters outlive the room by a day at most, or Redis's restart
+            await self._redis.expire(f"{self._ns}:seq:{room}", KEEP)
+            await self._redis.expire(f"{self._ns}:version:{room}", KEEP)
 
     async def present(self, player: int) -> bool:
-        for origin in await self._redis.smembers(f"{self._ns}:processes"):
-            if not await self._redis.exists(f"{self._ns}:alive:{origin!s}"):  # gone without saying goodbye
-                await self._redis.srem(f"{self._ns}:processes", origin)
-                await self._redis.delete(f"{self._ns}:present:{origin!s}")
-            elif int(await self._redis.hget(f"{self._ns}:present:{origin!s}", str(player)) or 0) > 0:
-                return True
-        return False
+        """Connected to any process; while Redis is away, to this one."""
+        try:
+            for origin in await self._redis.smembers(f"{self._ns}:processes"):
+                if not await self._redis.exists(f"{self._ns}:alive:{origin!s}"):  # gone without saying goodbye
+                    await self._redis.srem(f"{self._ns}:processes", origin)
+                    await self._redis.delete(f"{self._ns}:present:{origin!s}")
+                elif int(await self._redis.hget(f"{self._ns}:present:{origin!s}", str(player)) or 0) > 0:
+                    return True
+            return False
+        except GONE:
+            return self._mine.get(player, 0) > 0
+
+
+def _redis_errors() -> tuple[tuple[type[Exception], ...], tuple[type[Exception], ...]]:
+    """What Redis raises when it is out of reach, and when a lock's lease ended before its release (redis is an
+    extra: imported only where it is there)."""
+    try:
+        from redis.exceptions import ConnectionError as Refused
+        from redis.exceptions import LockError
+        from redis.exceptions import TimeoutError as Late
+    except ModuleNotFoundError:  # pragma: no cover - RedisBroker cannot be made without it either
+        return (OSError,), ()
+    return (Refused, Late, OSError), (LockError,)
+
+
+GONE, LOCK_LOST = _redis_errors()
+
+
+@contextlib.contextmanager
+def reaching_redis() -> Iterator[None]:
+    """A request that Redis cannot answer now: :class:`Unavailable`, answered "try again in a moment"."""
+    try:
+        yield
+    except GONE as exc:
+        raise Unavailable("Redis does not answer") from exc

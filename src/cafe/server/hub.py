@@ -37,12 +37,13 @@ from cafe.server.fields import ProtocolError
 from cafe.server.limits import Limits
 from cafe.server.matches import BEST_OF
 from cafe.server.rooms import REPLACEMENT_BOT, Outcome, Room, table_name
-from cafe.server.store import ChatLine, RoomRow, Store
+from cafe.server.store import ChatLine, RoomRow, Store, Unavailable
 from cafe.server.thinking import Busy, Hints, Kind, Pool
 
 MAX_MESSAGE = 4096  # bytes of one message from a client
 MAX_CHAT = 500
 PRUNE_SECONDS = 3600.0  # how often unused players are looked for
+AWAY_RETRY = 1.0  # seconds before a computer player's step or a clock tries again while the store or broker is away
 
 Send = Callable[[dict[str, Any] | str], None]  # a message, or one already encoded as JSON
 log = logging.getLogger("cafe.server")
@@ -108,7 +109,7 @@ class Hub:
 
     async def start(self) -> None:
         """Begin hearing room events; computer players whose turn it is go on (after a restart)."""
-        await self.broker.start(self.deliver)
+        await self.broker.start(self.deliver, self.resync)
         for room in self.rooms.values():
             self._wake_bot(room)
         self._spawn(self._sweeper())
@@ -226,6 +227,11 @@ class Hub:
             self.counters["rejected"] += 1
             said = error.text.render(error.language or connection.language)
             connection.send({"type": "error", "code": error.code, "message": said})
+        except Unavailable as away:  # the database or the broker, for a moment: nothing was acknowledged
+            log.warning("message %r not answered: %s", text[:200], away)
+            self.counters["rejected"] += 1
+            said = T("the café is reconnecting; try again in a moment").render(connection.language)
+            connection.send({"type": "error", "code": "unavailable", "message": said})
         except Exception:  # a fault of the server's own: logged, answered, and the connection lives on
             log.exception("message %r failed", text[:200])
             self.counters["rejected"] += 1
@@ -508,17 +514,37 @@ class Hub:
             return
         if event.origin != self.broker.origin and event.version > room.version:
             self._reload(room, event.version)
+        await self._show(room, followers, event.seq)
+
+    async def _show(self, room: Room, followers: list[Connection], seq: int) -> None:
+        """The room's whole state to its followers here, and its line in the lobby."""
         encoded: dict[tuple[int | None, bool], str] = {}  # the same state for every follower in the same seat
         for connection in followers:
             key = (room.seat_of(player_of(connection)), connection.pictures)
             if key not in encoded:
-                encoded[key] = json.dumps(self._room_message(connection, room, event.seq))
+                encoded[key] = json.dumps(self._room_message(connection, room, seq))
             connection.send(encoded[key])
         self._list(room)
         if room.status == "closed":  # its last person left before the start: forgotten
             await self._forget(room)
         elif room.status == "finished":
             self._finished.setdefault(room.id, time.monotonic())
+
+    async def resync(self) -> None:
+        """The broker was away and events may have been missed: every room is read again from the store (rooms
+        other processes opened meanwhile too), its followers get its whole state, and its computer players and
+        clocks go on."""
+        for row in self.store.open_rooms():
+            if row.id not in self.rooms:
+                self._add(row)
+        for room in list(self.rooms.values()):
+            if room.status not in ("waiting", "playing"):
+                continue
+            async with self.broker.lock(room.id):  # read again even at the same version: a change stored while
+                self._reload(room, await self.broker.version(room.id))  # Redis was away was never published
+                await self._show(room, [c for c in self.connections.values() if room.id in c.rooms], room.seq)
+            self._wake_bot(room)
+            self._wind_clock(room)
 
     async def _forget(self, room: Room) -> None:
         """A closed room, or a finished one whose time in memory is up, leaves this process (its record stays)."""
@@ -584,9 +610,14 @@ class Hub:
             step = await self._think(bot, room, seat)
         finally:
             self._thinking.discard(room.id)
-        async with self._changing(room):
-            if room.plies == plies and room.bot_to_move() == (seat, bot):  # nothing else happened meanwhile
-                await self._after(room, room.play(seat, step))
+        try:
+            async with self._changing(room):
+                if room.plies == plies and room.bot_to_move() == (seat, bot):  # nothing else happened meanwhile
+                    await self._after(room, room.play(seat, step))
+        except Unavailable as away:  # the store or the broker, for a moment: the computer player tries again
+            log.warning("a computer player's step in room %s waits: %s", room.id, away)
+            await asyncio.sleep(AWAY_RETRY)
+            self._wake_bot(room)
 
     def _wind_clock(self, room: Room) -> None:
         """A person's turn runs on a clock (Limits.turn_seconds); a new turn winds it anew."""
@@ -605,6 +636,15 @@ class Hub:
         """The turn clock ran out: a computer player plays the rest of this turn for the person, who keeps
         the seat (as BrettspielWelt's clock did)."""
         await asyncio.sleep(self.limits.turn_seconds)
+        while True:
+            try:
+                return await self._take_over(room, seat, turn)
+            except Unavailable as away:  # the store or the broker, for a moment: the clock tries again
+                log.warning("a turn clock in room %s waits: %s", room.id, away)
+                await asyncio.sleep(AWAY_RETRY)
+
+    async def _take_over(self, room: Room, seat: int, turn: int) -> None:
+        """A computer player plays the rest of the turn whose clock ran out, if it is still going on."""
         async with self._changing(room):
             game = room.game
 

@@ -4,7 +4,8 @@ The same :class:`~cafe.server.store.Store` as SQLite.  Each room's steps are an 
 keyed by (room, n): two processes can never both store step N, the second gets a
 :class:`~cafe.server.store.StepConflict` and must re-read the room before it tries again.  The
 schema is created and upgraded by numbered migrations, applied under an advisory lock so that
-processes starting together do not race.
+processes starting together do not race.  The connection comes back by itself after the database
+restarts (:mod:`cafe.server.database`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from cafe.server.database import Database
 from cafe.server.names import key as name_key
 from cafe.server.store import (
     CHAT_LINES,
@@ -146,8 +148,9 @@ class PostgresStore:
     """Rooms, seats, players, ratings and every room's step log in PostgreSQL."""
 
     def __init__(self, url: str) -> None:
-        self._db = psycopg.connect(url, autocommit=True)
-        migrate(self._db)
+        self._db = Database(url)
+        with self._db.connection() as db:
+            migrate(db)
 
     def add_player(self, name: str, token: str) -> int:
         row = self._db.execute(
@@ -338,6 +341,9 @@ class PostgresStore:
 
     def chat(self, room: str, limit: int) -> list[ChatLine]:
         return [ChatLine(*row) for row in self._db.execute(CHAT_LINES.encode(), (room, limit)).fetchall()]
+
+    def reachable(self) -> bool:
+        return self._db.reachable()
 
     def close(self) -> None:
         self._db.close()

@@ -142,6 +142,10 @@ CHAT_LINES = (
 )
 
 
+class Unavailable(Exception):
+    """The database or the broker does not answer for now (restarting, or out of reach): try again in a moment."""
+
+
 class StepConflict(Exception):
     """Step N of a room is already stored: another server process appended it first (optimistic concurrency)."""
 
@@ -283,6 +287,9 @@ class Store(Protocol):
 
     def chat(self, room: str, limit: int) -> list[ChatLine]:
         """A room's last ``limit`` chat lines, oldest first."""
+
+    def reachable(self) -> bool:
+        """Whether the database answers now (for /health)."""
 
     def close(self) -> None: ...
 
@@ -516,6 +523,9 @@ class SQLiteStore:
 
     def chat(self, room: str, limit: int) -> list[ChatLine]:
         return [ChatLine(*row) for row in self._db.execute(CHAT_LINES.replace("%s", "?"), (room, limit))]
+
+    def reachable(self) -> bool:
+        return True  # a file of this process's own
 
     def close(self) -> None:
         self._db.close()
