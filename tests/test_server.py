@@ -114,7 +114,7 @@ def open_room(client: TestClient, edition: str = "board") -> tuple[Person, Perso
 
 
 def test_health_and_metrics(server: TestClient) -> None:
-    assert server.get("/health").json() == {"status": "ok"}
+    assert server.get("/health").json() == {"status": "ok", "database": "ok", "broker": "ok"}
     assert "cafe_rooms 0" in server.get("/metrics").text
 
 
