@@ -34,10 +34,12 @@ class Cluster:
         self.url, self.data = url, data
         self.servers: dict[int, subprocess.Popen[bytes]] = {}
 
-    def start(self) -> int:
+    def start(self, *limits: str) -> int:
+        """A process; ``limits``: ``NAME=VALUE`` as `cafe serve --limit` takes them."""
         port = free_port()
         broker = os.environ["CAFE_TEST_BROKER"]
-        self.servers[port] = start_server(port, self.data, "--database", self.url, "--broker", broker)
+        options = [option for limit in limits for option in ("--limit", limit)]
+        self.servers[port] = start_server(port, self.data, "--database", self.url, "--broker", broker, *options)
         return port
 
     def kill(self, port: int) -> None:
@@ -298,3 +300,78 @@ def test_two_hubs_share_rooms_chat_steps_and_presence_through_redis() -> None:
                 assert ann.latest["seats"][bob_seat]["bot"] == "medium"  # the room changed before the news
             finally:
                 close_all()
+
+
+# Due work survives the process that scheduled it (cafe.server.due): one process killed with work pending, and the
+# others do it.
+QUICK = ("lease_seconds=2", "sweep_seconds=1", "bot_delay=0")
+
+
+def game_of_two(cluster: Cluster, *limits: str) -> tuple[list[int], Player, Player, str]:
+    """Ann (on the first process) and Bob (on the second) at a board game that has begun; a third process idle."""
+    ports = [cluster.start(*QUICK, *limits) for _ in range(3)]
+    ann, bob = Player(ports[0], "Ann"), Player(ports[1], "Bob")
+    ann.send({"type": "create", "edition": "board"})
+    room = ann.room()["id"]
+    bob.send({"type": "say", "room": room, "text": "/join"})
+    while len(ann.room()["seats"]) < 2:
+        pass
+    return ports, ann, bob, room
+
+
+def test_a_turn_clock_wound_by_a_killed_process_runs_out_on_another(cluster: Cluster) -> None:
+    ports, ann, bob, room = game_of_two(cluster, "turn_seconds=3")
+    ann.send({"type": "say", "room": room, "text": "/start"})  # Ann's process winds the first turn's clock
+    first = bob.room(status="playing")
+    assert first["view"]["current_player"] == 0 and first["plies"] == 0
+    cluster.kill(ports[0])  # with Ann's clock in it
+    said = [bob.expect("info")["text"] for _ in range(2)]
+    assert any("time is up" in line for line in said), said
+    assert bob.room(plies=first["plies"] + 1)["plies"] == 1  # the turn is played for her, on another process
+
+
+def test_a_computer_players_step_left_by_a_killed_process_is_played_by_another(cluster: Cluster) -> None:
+    ports, ann, bob, room = game_of_two(cluster)
+    bob.send({"type": "say", "room": room, "text": "/leave"})
+    while len(ann.room()["seats"]) > 1:
+        pass
+    ann.send({"type": "say", "room": room, "text": "/bot expert"})  # a second a turn: killed while it thinks
+    while len(ann.room()["seats"]) < 2:
+        pass
+    bob.send({"type": "enter", "room": room})  # Bob watches from the second process
+    bob.room(id=room)
+    ann.send({"type": "say", "room": room, "text": "/start"})
+    state = ann.room(status="playing")
+    while state["view"]["current_player"] != 0:
+        state = ann.room()
+    while state["view"]["current_player"] == 0:  # Ann's whole turn: its last step wakes the computer player
+        ann.send({"type": "step", "room": room, "step": state["legal"][0], "plies": state["plies"]})
+        state = ann.room(plies=state["plies"] + 1)
+    bob.room(plies=state["plies"])
+    cluster.kill(ports[0])  # Ann's process, where the computer player was woken
+    bot_moved = bob.room(plies=state["plies"] + 1)  # played on another process
+    assert bot_moved["view"]["turns"][: len(state["view"]["turns"])] == state["view"]["turns"]
+
+
+def test_a_job_run_twice_acts_once(cluster: Cluster) -> None:
+    """Two processes that both come to a computer player's step (its job claimed anew after a lease ran out)
+    store it once: the room's steps as stored agree with what everyone saw."""
+    _, ann, bob, room = game_of_two(cluster, "lease_seconds=0.2")  # leases that run out as they think
+    ann.send({"type": "say", "room": room, "text": "/bot hard"})
+    while len(ann.room()["seats"]) < 3:
+        pass
+    ann.send({"type": "say", "room": room, "text": "/start"})
+    people = {0: ann, 1: bob}
+    state = ann.room(status="playing")
+    while state["status"] == "playing" and state["plies"] < 30:
+        mover = people.get(state["view"]["current_player"])
+        if mover is not None:
+            while mover.state.get("plies") != state["plies"]:
+                mover.room()
+            mover.send({"type": "step", "room": room, "step": mover.state["legal"][0], "plies": state["plies"]})
+        state = ann.room()
+    seen = ann.state["plies"]
+    stored = replayed(cluster.url, room)  # replays every stored step: none twice, none illegal
+    assert len(stored) >= seen
+    ann.send({"type": "sync", "room": room})
+    assert json.dumps(ann.room(id=room)["plies"]) == json.dumps(len(stored))

@@ -13,7 +13,7 @@ import pytest
 
 from cafe.server.postgres import MIGRATIONS, PostgresStore, migrate, rekey
 from cafe.server.store import MIGRATIONS as SQLITE_MIGRATIONS
-from cafe.server.store import ChatLine, Ending, Rating, RoomRow, SeatRow, SQLiteStore, StepConflict, Store
+from cafe.server.store import ChatLine, DueJob, Ending, Rating, RoomRow, SeatRow, SQLiteStore, StepConflict, Store
 from servers import fresh_database
 
 
@@ -137,6 +137,37 @@ def test_a_waiting_room_can_be_dropped_but_not_a_started_one(store: Store) -> No
     assert store.load_room("r2") == store.open_rooms()[0]
 
 
+def test_a_due_job_is_claimed_by_one_process_until_its_lease_ends(store: Store) -> None:
+    now = 1000.0
+    clock = DueJob("clock", "r1", 7, now + 5)
+    bot = DueJob("bot", "r1", 12, now)
+    store.schedule(clock)
+    store.schedule(bot)
+    store.schedule(DueJob("bot", "r1", 12, now + 60), move=False)  # already kept: stays when it was
+    assert store.claim("one", now, 10, 20) == [bot]  # the clock is not due yet
+    assert store.claim("two", now + 1, 10, 20) == []  # held by "one"
+    store.schedule(DueJob("bot", "r1", 12, now + 60))  # held: not moved
+    assert store.claim("two", now + 11, 10, 20) == [bot, clock]  # "one" died: its lease ran out
+    store.extend(clock, "two", now + 30)
+    store.finish(bot, "one")  # no longer its owner: nothing happens
+    assert store.claim("three", now + 25, 10, 20) == [bot]
+    store.release(clock, "two", now + 26)
+    store.finish(bot, "three")
+    assert store.claim("three", now + 26, 10, 20) == [DueJob("clock", "r1", 7, now + 26)]  # due again then
+    assert store.claim("three", now + 30, 10, 20) == []  # held by "three" itself, until its lease ends
+
+
+def test_a_new_turns_clock_replaces_the_last_unless_it_runs(store: Store) -> None:
+    store.schedule(DueJob("clock", "r1", 3, 10.0))
+    store.schedule(DueJob("clock", "r1", 4, 20.0))
+    store.schedule(DueJob("away", "r1", 9, 10.0))
+    store.unschedule("r1", "clock", before=5)
+    store.schedule(DueJob("clock", "r1", 5, 30.0))
+    assert store.claim("one", 100.0, 10, 20) == [DueJob("away", "r1", 9, 10.0), DueJob("clock", "r1", 5, 30.0)]
+    store.unschedule("r1", "clock", before=6)  # held by "one": it stays
+    assert store.claim("two", 200.0, 10, 20) == [DueJob("away", "r1", 9, 10.0), DueJob("clock", "r1", 5, 30.0)]
+
+
 def test_an_older_sqlite_databases_name_keys_become_confusable_skeletons(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "cafe.sqlite3")
     ann = store.add_player("Ann", "a")
@@ -162,6 +193,7 @@ def test_an_older_postgresql_databases_name_keys_become_confusable_skeletons() -
             db.execute("UPDATE players SET name_key = 'ann-before'")  # as the database was before the skeletons
             db.execute("ALTER TABLE seats DROP COLUMN left_by")  # and the later migrations undone
             db.execute("DROP TABLE chat")
+            db.execute("DROP TABLE due")
             db.execute("UPDATE cafe_schema SET version = %s", (MIGRATIONS.index(rekey),))
             assert migrate(db) == len(MIGRATIONS)
         assert store.players_named("\u0410nn") == [ann]

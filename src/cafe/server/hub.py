@@ -33,17 +33,17 @@ from cafe.options import make_rules, rules_from
 from cafe.server import fields, names
 from cafe.server.analyses import Analyses
 from cafe.server.broker import Broker, Event, LocalBroker
+from cafe.server.due import DueWork
 from cafe.server.fields import ProtocolError
 from cafe.server.limits import Limits
 from cafe.server.matches import BEST_OF
 from cafe.server.rooms import REPLACEMENT_BOT, Outcome, Room, table_name
-from cafe.server.store import ChatLine, RoomRow, Store, Unavailable
+from cafe.server.store import ChatLine, DueJob, RoomRow, Store, Unavailable
 from cafe.server.thinking import Busy, Hints, Kind, Pool
 
 MAX_MESSAGE = 4096  # bytes of one message from a client
 MAX_CHAT = 500
 PRUNE_SECONDS = 3600.0  # how often unused players are looked for
-AWAY_RETRY = 1.0  # seconds before a computer player's step or a clock tries again while the store or broker is away
 
 Send = Callable[[dict[str, Any] | str], None]  # a message, or one already encoded as JSON
 log = logging.getLogger("cafe.server")
@@ -93,9 +93,10 @@ class Hub:
         self.counters = {"steps": 0, "rejected": 0, "messages": 0, "dropped": 0}
         self._tasks: set[asyncio.Future[None]] = set()  # computer players thinking, timers, the sweeper
         self._thinking: set[str] = set()  # rooms where one of this process's computer players is thinking
+        self.due = DueWork(store, self._do, self.limits.lease_seconds)
         self._thinkers = Pool(self.limits.thinkers, self.limits.side_thinkers)
         self._hints = Hints(self.counters)
-        self._clocks: dict[str, tuple[int, asyncio.Future[None]]] = {}  # room -> (turn, its turn clock)
+        self._clocks: dict[str, int] = {}  # room -> the turn whose clock this process wound last
         self._listed: dict[str, dict[str, Any]] = {}  # each room's line as the lobby last heard it
         self._lobby: str | None = None  # the lobby message, encoded, while no room has changed
         self._quiet: dict[str, float] = {}  # room -> since when no person has been there
@@ -112,11 +113,13 @@ class Hub:
         await self.broker.start(self.deliver, self.resync)
         for room in self.rooms.values():
             self._wake_bot(room)
+        self._spawn(self.due.run_forever())
         self._spawn(self._sweeper())
 
     async def close(self) -> None:
         for task in list(self._tasks):
             task.cancel()
+        self.due.close()
         self._thinkers.shutdown()
         self.analyses.close()
         await self.broker.close()
@@ -156,7 +159,7 @@ class Hub:
             room = self.rooms.get(room_id)
             seat = room.seat_of(player) if room is not None else None
             if room is not None and seat is not None and room.status == "playing":
-                self._spawn(self._replace_if_away(room, seat, player))
+                self._expect_back(room, player, move=True)
 
     def _seated(self, player: int) -> list[Room]:
         """The rooms where this player has a seat in a game not finished (or a table waiting for its start)."""
@@ -187,10 +190,15 @@ class Hub:
             body = {"player": player, "seat": seat, "away": away, "for": gone_for, "message": said.to_json()}
             await self.broker.publish(room.id, "presence", body)
 
-    async def _replace_if_away(self, room: Room, seat: int, player: int) -> None:
-        await asyncio.sleep(self.limits.away_seconds)
+    def _expect_back(self, room: Room, player: int, move: bool) -> None:
+        """A seated person is gone: unless they are back by then, a computer player takes over their seat after
+        ``away_seconds`` (``move``: counted from now, even if they were gone before)."""
+        self.due.schedule(DueJob("away", room.id, player, time.time() + self.limits.away_seconds), move)
+
+    async def _replace_if_away(self, room: Room, player: int) -> None:
         async with self._changing(room):
-            if await self.broker.present(player) or room.status != "playing" or room.seat_of(player) != seat:
+            seat = room.seat_of(player)
+            if seat is None or room.status != "playing" or await self.broker.present(player):
                 return
             name = room.seats[seat].name
             room.replace_by_bot(seat)
@@ -554,9 +562,7 @@ class Hub:
         self._quiet.pop(room.id, None)
         self._finished.pop(room.id, None)
         self._hints.forget(room.id)
-        clock = self._clocks.pop(room.id, None)
-        if clock is not None:
-            clock[1].cancel()
+        self._clocks.pop(room.id, None)
         for connection in self.connections.values():
             connection.rooms.discard(room.id)
         await self.broker.forget(room.id)
@@ -571,11 +577,23 @@ class Hub:
     # ------------------------------------------------------------------ computer players and clocks
 
     def _wake_bot(self, room: Room) -> None:
-        """A computer player whose turn it is starts thinking (once per room in this process)."""
-        turn = room.bot_to_move()
-        if turn is not None and room.id not in self._thinking:
-            self._thinking.add(room.id)
-            self._spawn(self._bot_turn(room, *turn))
+        """A computer player whose turn it is will step, after ``bot_delay``, in whichever process is free."""
+        if room.bot_to_move() is not None:
+            self.due.schedule(DueJob("bot", room.id, room.plies, time.time() + self.limits.bot_delay), move=False)
+
+    async def _do(self, job: DueJob) -> None:
+        """One due job (cafe.server.due), in whichever process claimed it."""
+        room = self.rooms.get(job.room) or self._load(job.room)
+        if room is None:  # closed or finished meanwhile: nothing left to do
+            return
+        if await self.broker.version(room.id) != room.version:  # changed by another process a moment ago
+            self._reload(room, await self.broker.version(room.id))
+        if job.kind == "bot":
+            await self._bot_step(room, job.arg)
+        elif job.kind == "clock":
+            await self._take_over(room, job.arg)
+        elif job.kind == "away":
+            await self._replace_if_away(room, job.arg)
 
     async def _someone_there(self, room: Room) -> bool:
         """A person follows the room here, or one of its seated people is connected anywhere."""
@@ -601,52 +619,42 @@ class Hub:
             step = legal[0]
         return str(step)
 
-    async def _bot_turn(self, room: Room, seat: int, bot: Player) -> None:
+    async def _bot_step(self, room: Room, plies: int) -> None:
+        """The step of the computer player woken when the room had ``plies`` steps (taken already: nothing)."""
+        turn = room.bot_to_move()
+        if room.plies != plies or turn is None or room.id in self._thinking or not await self._someone_there(room):
+            return  # nobody is there: the computer players wait (a person coming back wakes them)
+        seat, bot = turn
+        self._thinking.add(room.id)
         try:
-            await asyncio.sleep(self.limits.bot_delay)
-            if room.game is None or room.bot_to_move() != (seat, bot) or not await self._someone_there(room):
-                return  # nobody is there: the computer players wait (a person coming back wakes them)
-            plies = room.plies
             step = await self._think(bot, room, seat)
         finally:
             self._thinking.discard(room.id)
-        try:
-            async with self._changing(room):
-                if room.plies == plies and room.bot_to_move() == (seat, bot):  # nothing else happened meanwhile
-                    await self._after(room, room.play(seat, step))
-        except Unavailable as away:  # the store or the broker, for a moment: the computer player tries again
-            log.warning("a computer player's step in room %s waits: %s", room.id, away)
-            await asyncio.sleep(AWAY_RETRY)
-            self._wake_bot(room)
+        async with self._changing(room):
+            if room.plies == plies and room.bot_to_move() == (seat, bot):  # nothing else happened meanwhile
+                await self._after(room, room.play(seat, step))
 
     def _wind_clock(self, room: Room) -> None:
-        """A person's turn runs on a clock (Limits.turn_seconds); a new turn winds it anew."""
+        """A person's turn runs on a clock (Limits.turn_seconds), wound once a turn in whichever process changes
+        the room first; the last turn's clock, if it has not run, goes."""
         game = room.game
         if self.limits.turn_seconds <= 0 or game is None or room.status != "playing" or game.is_over():
             return
         turn = game.turn_number
-        known = self._clocks.get(room.id)
-        if known is not None and known[0] == turn:
+        if self._clocks.get(room.id) == turn or room.bot_to_move() is not None:
             return
-        if known is not None:
-            known[1].cancel()
-        self._clocks[room.id] = (turn, self._spawn(self._time_up(room, game.current_player, turn)))
+        self._clocks[room.id] = turn
+        self.due.unschedule(room.id, "clock", before=turn)
+        self.due.schedule(DueJob("clock", room.id, turn, time.time() + self.limits.turn_seconds), move=False)
 
-    async def _time_up(self, room: Room, seat: int, turn: int) -> None:
-        """The turn clock ran out: a computer player plays the rest of this turn for the person, who keeps
-        the seat (as BrettspielWelt's clock did)."""
-        await asyncio.sleep(self.limits.turn_seconds)
-        while True:
-            try:
-                return await self._take_over(room, seat, turn)
-            except Unavailable as away:  # the store or the broker, for a moment: the clock tries again
-                log.warning("a turn clock in room %s waits: %s", room.id, away)
-                await asyncio.sleep(AWAY_RETRY)
-
-    async def _take_over(self, room: Room, seat: int, turn: int) -> None:
-        """A computer player plays the rest of the turn whose clock ran out, if it is still going on."""
+    async def _take_over(self, room: Room, turn: int) -> None:
+        """The clock of ``turn`` ran out: if the turn is still going on, a computer player plays the rest of it for
+        the person, who keeps the seat (as BrettspielWelt's clock did)."""
         async with self._changing(room):
             game = room.game
+            if game is None or game.turn_number != turn:
+                return
+            seat = game.current_player
 
             def still() -> bool:
                 return (
@@ -656,8 +664,6 @@ class Hub:
 
             if not still():
                 return
-            # this clock is done: forgotten, so that the turn's end winds the next one without cancelling this task
-            self._clocks.pop(room.id, None)
             stand_in = make_player(REPLACEMENT_BOT, seed=room.seed + turn)
             name = room.seats[seat].name
             await self._after(
@@ -672,7 +678,8 @@ class Hub:
     # ------------------------------------------------------------------ the sweeper
 
     async def _sweeper(self) -> None:
-        """Now and then: rooms nobody is in close, finished games leave memory, unused players are forgotten."""
+        """Now and then: rooms nobody is in close, finished games leave memory, unused players are forgotten, and
+        seated people gone from every process are expected back (or replaced)."""
         while True:
             await asyncio.sleep(self.limits.sweep_seconds)
             try:
@@ -687,6 +694,11 @@ class Hub:
                 if now - self._finished.setdefault(room.id, now) >= self.limits.finished_seconds:
                     await self._forget(room)
                 continue
+            if room.status == "playing":  # what a process that died may have left undone
+                self._wake_bot(room)
+                for seat in room.seats:  # people whose connections ended with it
+                    if seat.player is not None and not await self.broker.present(seat.player):
+                        self._expect_back(room, seat.player, move=False)
             if await self._someone_there(room):
                 self._quiet.pop(room.id, None)
             elif now - self._quiet.setdefault(room.id, now) >= self.limits.waiting_seconds:

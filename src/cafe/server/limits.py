@@ -40,6 +40,7 @@ class Limits:
     analysis_queue: int = 20  # finished games waiting for their analysis at most (one per person and address)
     analysis_budget: int = 64  # the analyser's iterations below each candidate turn (docs/analysis.md)
     hint_seconds: float = 1.0  # the strongest level's thinking time for a hint
+    lease_seconds: float = 10.0  # a due job (a bot's step, a clock) held by a process that died is taken up after this
     chat_kept: int = 50  # a room's last chat lines kept in the store, for those who enter or come back
 
 

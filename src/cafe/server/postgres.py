@@ -22,15 +22,25 @@ from cafe.server.names import key as name_key
 from cafe.server.store import (
     CHAT_LINES,
     CHAT_TRIM,
+    CLAIM,
+    DUE_NOW,
+    EXTEND,
+    FINISH,
     PLAYED_GAMES,
+    RELEASE,
+    SCHEDULE,
+    SCHEDULE_ONCE,
+    UNSCHEDULE,
     UNUSED_PLAYERS,
     ChatLine,
+    DueJob,
     Ending,
     PlayedGame,
     Rating,
     RoomRow,
     SeatRow,
     StepConflict,
+    due_first,
     token_hash,
 )
 
@@ -120,6 +130,18 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
         at DOUBLE PRECISION NOT NULL
     );
     CREATE INDEX chat_room ON chat (room, id);
+    """,
+    """
+    CREATE TABLE due (
+        key TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        room TEXT NOT NULL,
+        arg BIGINT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        owner TEXT,
+        lease DOUBLE PRECISION
+    );
+    CREATE INDEX due_at ON due (at);
     """,
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
@@ -341,6 +363,27 @@ class PostgresStore:
 
     def chat(self, room: str, limit: int) -> list[ChatLine]:
         return [ChatLine(*row) for row in self._db.execute(CHAT_LINES.encode(), (room, limit)).fetchall()]
+
+    def schedule(self, job: DueJob, move: bool = True) -> None:
+        sql = SCHEDULE if move else SCHEDULE_ONCE
+        self._db.execute(sql.encode(), (job.key, job.kind, job.room, job.arg, job.at))
+
+    def unschedule(self, room: str, kind: str, before: int) -> None:
+        self._db.execute(UNSCHEDULE.encode(), (room, kind, before))
+
+    def claim(self, owner: str, now: float, lease: float, limit: int) -> list[DueJob]:
+        # rows another process is claiming at this instant are passed over, not waited for
+        sql = CLAIM.format(due=DUE_NOW + " FOR UPDATE SKIP LOCKED")
+        return due_first(self._db.execute(sql.encode(), (owner, now + lease, now, now, limit)).fetchall())
+
+    def extend(self, job: DueJob, owner: str, until: float) -> None:
+        self._db.execute(EXTEND.encode(), (until, job.key, owner))
+
+    def release(self, job: DueJob, owner: str, at: float) -> None:
+        self._db.execute(RELEASE.encode(), (at, job.key, owner))
+
+    def finish(self, job: DueJob, owner: str) -> None:
+        self._db.execute(FINISH.encode(), (job.key, owner))
 
     def reachable(self) -> bool:
         return self._db.reachable()

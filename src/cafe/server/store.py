@@ -91,6 +91,16 @@ CREATE TABLE IF NOT EXISTS steps (
     at REAL NOT NULL,
     PRIMARY KEY (room, n)
 );
+CREATE TABLE IF NOT EXISTS due (
+    key TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    room TEXT NOT NULL,
+    arg INTEGER NOT NULL,
+    at REAL NOT NULL,
+    owner TEXT,
+    lease REAL
+);
+CREATE INDEX IF NOT EXISTS due_at ON due (at);
 """
 
 
@@ -110,6 +120,9 @@ MIGRATIONS = [
     "CREATE TABLE IF NOT EXISTS chat (id INTEGER PRIMARY KEY, room TEXT NOT NULL, name TEXT NOT NULL, "
     "player INTEGER NOT NULL, text TEXT NOT NULL, at REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS chat_room ON chat (room, id)",
+    "CREATE TABLE IF NOT EXISTS due (key TEXT PRIMARY KEY, kind TEXT NOT NULL, room TEXT NOT NULL, "
+    "arg INTEGER NOT NULL, at REAL NOT NULL, owner TEXT, lease REAL)",
+    "CREATE INDEX IF NOT EXISTS due_at ON due (at)",
 ]
 
 
@@ -129,6 +142,21 @@ PLAYED_GAMES = (
 )
 
 
+# Due work (cafe.server.due), in both stores' SQL: a job scheduled again moves to its new time unless a process
+# holds it; one claimed is held by its owner until its lease ends
+SCHEDULE = (
+    "INSERT INTO due (key, kind, room, arg, at) VALUES (%s, %s, %s, %s, %s) "
+    "ON CONFLICT (key) DO UPDATE SET at = excluded.at WHERE due.owner IS NULL"
+)
+SCHEDULE_ONCE = "INSERT INTO due (key, kind, room, arg, at) VALUES (%s, %s, %s, %s, %s) ON CONFLICT (key) DO NOTHING"
+DUE_NOW = "SELECT key FROM due WHERE at <= %s AND (owner IS NULL OR lease < %s) ORDER BY at LIMIT %s"
+CLAIM = "UPDATE due SET owner = %s, lease = %s WHERE key IN ({due}) RETURNING kind, room, arg, at"
+EXTEND = "UPDATE due SET lease = %s WHERE key = %s AND owner = %s"
+RELEASE = "UPDATE due SET owner = NULL, lease = NULL, at = %s WHERE key = %s AND owner = %s"
+FINISH = "DELETE FROM due WHERE key = %s AND owner = %s"
+UNSCHEDULE = "DELETE FROM due WHERE room = %s AND kind = %s AND arg < %s AND owner IS NULL"
+
+
 # A room's chat keeps only its last lines: those before the newest ``kept`` go (both stores' SQL)
 CHAT_TRIM = (
     "DELETE FROM chat WHERE room = %s AND id <= "
@@ -140,6 +168,26 @@ CHAT_LINES = (
     "ORDER BY id DESC LIMIT %s) "
     "AS last ORDER BY id"
 )
+
+
+@dataclass(frozen=True)
+class DueJob:
+    """Work due at a time, kept in the store so that any server process may do it (:mod:`cafe.server.due`)."""
+
+    kind: str  # "bot" (a computer player's step), "clock" (a person's turn clock), "away" (a seat's absence)
+    room: str
+    arg: int  # bot: the room's steps when it was woken; clock: the turn; away: the player
+    at: float  # when it is due (time.time())
+
+    @property
+    def key(self) -> str:
+        """One job of a kind per room and argument: scheduling it again moves it."""
+        return f"{self.kind}:{self.room}:{self.arg}"
+
+
+def due_first(rows: list[Any]) -> list[DueJob]:
+    """Claimed jobs, the earliest due first (RETURNING keeps no order)."""
+    return sorted((DueJob(*row) for row in rows), key=lambda job: (job.at, job.key))
 
 
 class Unavailable(Exception):
@@ -287,6 +335,27 @@ class Store(Protocol):
 
     def chat(self, room: str, limit: int) -> list[ChatLine]:
         """A room's last ``limit`` chat lines, oldest first."""
+
+    def schedule(self, job: DueJob, move: bool = True) -> None:
+        """Keep a job until it is done; one of the same key already kept moves to the new time (``move``) or
+        stays as it is."""
+
+    def unschedule(self, room: str, kind: str, before: int) -> None:
+        """A room's jobs of a kind, with an argument below ``before``, that no process holds go (a new turn's clock
+        replaces the last)."""
+
+    def claim(self, owner: str, now: float, lease: float, limit: int) -> list[DueJob]:
+        """Up to ``limit`` jobs due by ``now`` that no process holds (or whose lease ended), held by ``owner``
+        until ``now + lease``; each is claimed by one process only."""
+
+    def extend(self, job: DueJob, owner: str, until: float) -> None:
+        """The owner still works on the job: its lease runs until ``until``."""
+
+    def release(self, job: DueJob, owner: str, at: float) -> None:
+        """The owner could not do the job now: any process may, from ``at``."""
+
+    def finish(self, job: DueJob, owner: str) -> None:
+        """The job is done (or had nothing left to do): it goes."""
 
     def reachable(self) -> bool:
         """Whether the database answers now (for /health)."""
@@ -523,6 +592,26 @@ class SQLiteStore:
 
     def chat(self, room: str, limit: int) -> list[ChatLine]:
         return [ChatLine(*row) for row in self._db.execute(CHAT_LINES.replace("%s", "?"), (room, limit))]
+
+    def schedule(self, job: DueJob, move: bool = True) -> None:
+        sql = SCHEDULE if move else SCHEDULE_ONCE
+        self._write(sql.replace("%s", "?"), job.key, job.kind, job.room, job.arg, job.at)
+
+    def unschedule(self, room: str, kind: str, before: int) -> None:
+        self._write(UNSCHEDULE.replace("%s", "?"), room, kind, before)
+
+    def claim(self, owner: str, now: float, lease: float, limit: int) -> list[DueJob]:
+        sql = CLAIM.format(due=DUE_NOW).replace("%s", "?")
+        return due_first(self._write(sql, owner, now + lease, now, now, limit).fetchall())
+
+    def extend(self, job: DueJob, owner: str, until: float) -> None:
+        self._write(EXTEND.replace("%s", "?"), until, job.key, owner)
+
+    def release(self, job: DueJob, owner: str, at: float) -> None:
+        self._write(RELEASE.replace("%s", "?"), at, job.key, owner)
+
+    def finish(self, job: DueJob, owner: str) -> None:
+        self._write(FINISH.replace("%s", "?"), job.key, owner)
 
     def reachable(self) -> bool:
         return True  # a file of this process's own
