@@ -79,7 +79,7 @@ def test_an_edition_reads_in_five_minutes(edition: str) -> None:
 
 def test_a_drawing_marks_the_turns_chairs_and_is_cut_to_its_part_of_the_cafe() -> None:
     drawing = examples.svg(EXAMPLES["board"]["A"])
-    assert re.search(r'<svg[^>]* viewBox="\S+ \S+ 312 180"', drawing)  # f1-l4: 7 by 4 cells
+    assert re.search(r'<svg[^>]* viewBox="\S+ \S+ 308 176"', drawing)  # f1-l4: 7 by 4 cells
     for chair in ("h3", "h1"):
         assert re.search(rf'<rect(?=[^>]*data-chair="{chair}")(?=[^>]*stroke="#e8590c")', drawing)
     assert 'data-guest="USAf" data-at="h1"' in drawing

@@ -280,8 +280,8 @@ def svg(example: Example) -> str:
         return drawing
     (x0, y0), (x1, y1) = (cell_xy(c) for c in example.window.split("-"))
     rows = view.board.size[1]
-    left, top = MARGIN + x0 * UNIT - 2, MARGIN + (rows - y1 - 1) * UNIT - 2
-    width, height = (x1 - x0 + 1) * UNIT + 4, (y1 - y0 + 1) * UNIT + 4
+    left, top = MARGIN + x0 * UNIT, MARGIN + (rows - y1 - 1) * UNIT  # the cells exactly: no neighbour shows
+    width, height = (x1 - x0 + 1) * UNIT, (y1 - y0 + 1) * UNIT
     head, rest = drawing.split(">", 1)  # the root's own tag: its box is the window
     for name, value in (("viewBox", f"{left} {top} {width} {height}"), ("width", width), ("height", height)):
         head = re.sub(rf' {name}="[^"]*"', f' {name}="{value}"', head, count=1)
