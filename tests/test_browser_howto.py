@@ -8,6 +8,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from browsing import arrive
 from cafe.learn import howto
+from test_browser_access import serious_violations
+from test_browser_phone import SMALL_TARGETS, SMALL_TEXTS
 
 pytestmark = pytest.mark.browser
 
@@ -41,6 +43,7 @@ def test_how_to_play_from_the_lobby_shows_both_editions_drawn_and_is_left_by_key
     # a screen reader hears each drawing as a picture named by its caption
     assert example_d.locator("svg").get_attribute("role") == "img"
     expect(example_d.locator("svg")).to_have_accessible_name(example_d.locator("figcaption").inner_text())
+    assert serious_violations(page) == [], "How to play over the lobby"
 
     dialog.locator("[data-edition=cards]").click()
     expect(dialog).to_have_attribute("data-edition", "cards")
@@ -98,7 +101,7 @@ def test_how_to_play_from_a_room_in_german_leaves_the_player_seated_in_a_game_go
 
 
 def test_on_a_phone_how_to_play_fills_the_screen_and_nothing_is_wider_than_it(cafe: str, browser: Browser) -> None:
-    page = arrive(browser, cafe, "Pia", phone=True)
+    page = arrive(browser, cafe, "Pauline", phone=True)
     page.click(".top .howto-open")
     dialog = page.locator("dialog.howto")
     expect(dialog.locator("figure.howto-example")).to_have_count(len(BOARD_EXAMPLES))
@@ -114,3 +117,8 @@ def test_on_a_phone_how_to_play_fills_the_screen_and_nothing_is_wider_than_it(ca
     for button in dialog.locator(".howto-head button").all():  # a finger's target
         size = button.bounding_box()
         assert size is not None and size["height"] >= 44
+    assert page.evaluate(SMALL_TARGETS) == [] and page.evaluate(SMALL_TEXTS) == []  # the drawings' texts too
+    dialog.locator("[data-edition=cards]").click()
+    expect(dialog.locator("figure.howto-example")).to_have_count(len(CARD_EXAMPLES))
+    assert page.evaluate(SMALL_TARGETS) == [] and page.evaluate(SMALL_TEXTS) == []
+    assert serious_violations(page) == [], "How to play on a phone"
