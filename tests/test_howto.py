@@ -4,6 +4,7 @@ editions and in every language, and ``cafe rules`` prints it in the terminal."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -106,3 +107,19 @@ def test_cafe_rules_prints_the_same_in_the_chosen_language(
         assert word in out
     edition = "cards" if "cards" in argv else "board"
     assert out.count("\n   ") >= len([e for s in howto.SECTIONS[edition] for e in s.examples])  # the drawings' files
+
+
+def test_the_cafe_serves_how_to_play_in_the_readers_language_and_refuses_an_unknown_edition(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from cafe.server.app import create_app
+
+    with TestClient(create_app(tmp_path)) as client:
+        german = client.get("/howto/cards.json?lang=de").json()
+        assert german["title"] == "So spielt man das Kartenspiel"
+        assert [s["key"] for s in german["sections"]] == CARD_SECTIONS
+        full = next(e for s in german["sections"] for e in s["examples"] if e["key"] == "full")
+        assert full["caption"].endswith("Die Karte bringt 10.") and full["svg"].startswith("<svg")
+        assert client.get("/howto/board.json?lang=xx").json()["title"] == "How to play the board game"
+        unknown = client.get("/howto/chess.json")
+        assert unknown.status_code == 404 and "board or cards" in unknown.json()["error"]
