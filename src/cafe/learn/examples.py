@@ -160,6 +160,7 @@ BOARD: tuple[Example, ...] = (
         (("USAf", *FILL), FILL),
         seated={"h3": "USAm", "h1": "JOKf=USA"},
         window=_SOUTH,
+        before=True,
     ),
     Example(
         "regulars",
