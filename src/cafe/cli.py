@@ -172,6 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from cafe.arena.command import PLAYER_HELP
     from cafe.arena.command import add_parser as add_arena
+    from cafe.learn.howto_command import add_parser as add_rules
     from cafe.play.command import add_parser as add_play
     from cafe.selfplay.command import add_parser as add_selfplay
     from cafe.server.command import add_parser as add_serve
@@ -182,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_selfplay(sub)
     add_train(sub)
     add_serve(sub)
+    add_rules(sub)
 
     p = sub.add_parser(
         "engine",

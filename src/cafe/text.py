@@ -37,13 +37,22 @@ def view_text(view: BoardView | CardView) -> str:
     return cards_text(view) if isinstance(view, CardView) else board_text(view)
 
 
-def grid_lines(grid: dict[tuple[int, int], str], cols: int, rows: int, empty: str) -> list[str]:
-    """The cells of a grid, top row first, with rank numbers on the left and files below, and a blank line."""
+def grid_lines(
+    grid: dict[tuple[int, int], str],
+    cols: int,
+    rows: int,
+    empty: str,
+    xs: range | None = None,
+    ys: range | None = None,
+) -> list[str]:
+    """The cells of a grid (or of its files ``xs`` and ranks ``ys``), top row first, with rank numbers on the left
+    and files below, and a blank line."""
+    xs = range(cols) if xs is None else xs
     lines = []
-    for y in range(rows - 1, -1, -1):
-        row = "".join(grid.get((x, y), empty).center(CELL) for x in range(cols))
+    for y in reversed(range(rows) if ys is None else ys):
+        row = "".join(grid.get((x, y), empty).center(CELL) for x in xs)
         lines.append(f"{y + 1:>2} {row.rstrip()}")
-    lines.append("   " + "".join(chr(ord("a") + x).center(CELL) for x in range(cols)))
+    lines.append("   " + "".join(chr(ord("a") + x).center(CELL) for x in xs))
     lines.append("")
     return lines
 

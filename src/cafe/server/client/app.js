@@ -2,6 +2,7 @@
 // this page shows what it says and sends what you click (docs/protocol.md).
 
 import { h, replace, sentence } from "./dom.js";
+import { howToButton } from "./howto.js";
 import { chosenLanguage, LANGUAGES, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { lobbyView, nameView, refreshRooms } from "./lobby.js";
 import { Link } from "./net.js";
@@ -16,6 +17,8 @@ const notice = document.getElementById("notice");
 const lang = chosenLanguage();
 await loadLanguage(lang);
 const catalogue = await (await fetch(`/catalogue.json?lang=${lang}`)).json();
+// How to play, from every page: over it, so that a room and its seat stay as they are
+document.getElementById("language-slot").before(howToButton(() => view?.state?.edition));
 document.getElementById("language-slot").replaceWith(languagePicker());
 const STATUS = { connecting: () => t("connecting…"), online: () => t("online"), offline: () => t("offline"),
   unnamed: () => t("not signed in") }; // unnamed: the server refused the name or token, and waits for another
