@@ -143,10 +143,9 @@ def test_a_due_job_is_claimed_by_one_process_until_its_lease_ends(store: Store) 
     bot = DueJob("bot", "r1", 12, now)
     store.schedule(clock)
     store.schedule(bot)
-    store.schedule(DueJob("bot", "r1", 12, now + 60), move=False)  # already kept: stays when it was
+    store.schedule(DueJob("bot", "r1", 12, now + 60), move=False)  # already kept: it stays when it was
     assert store.claim("one", now, 10, 20) == [bot]  # the clock is not due yet
     assert store.claim("two", now + 1, 10, 20) == []  # held by "one"
-    store.schedule(DueJob("bot", "r1", 12, now + 60))  # held: not moved
     assert store.claim("two", now + 11, 10, 20) == [bot, clock]  # "one" died: its lease ran out
     store.extend(clock, "two", now + 30)
     store.finish(bot, "one")  # no longer its owner: nothing happens
@@ -166,6 +165,17 @@ def test_a_new_turns_clock_replaces_the_last_unless_it_runs(store: Store) -> Non
     assert store.claim("one", 100.0, 10, 20) == [DueJob("away", "r1", 9, 10.0), DueJob("clock", "r1", 5, 30.0)]
     store.unschedule("r1", "clock", before=6)  # held by "one": it stays
     assert store.claim("two", 200.0, 10, 20) == [DueJob("away", "r1", 9, 10.0), DueJob("clock", "r1", 5, 30.0)]
+
+
+def test_a_job_scheduled_again_while_it_runs_is_due_once_more_when_it_ends(store: Store) -> None:
+    bot = DueJob("bot", "r1", 12, 10.0)
+    store.schedule(bot)
+    assert store.claim("one", 10.0, 10, 20) == [bot]
+    store.schedule(DueJob("bot", "r1", 12, 11.0), move=False)  # what the job checks changed while it ran
+    assert store.finish(bot, "one") is True
+    assert store.claim("two", 11.0, 10, 20) == [bot]  # due again at once, for any process
+    assert store.finish(bot, "two") is False
+    assert store.claim("two", 100.0, 10, 20) == []
 
 
 def test_an_older_sqlite_databases_name_keys_become_confusable_skeletons(tmp_path: Path) -> None:

@@ -61,6 +61,15 @@ class Broker(Protocol):
     async def arrive(self, player: int) -> None: ...
     async def depart(self, player: int) -> None: ...
     async def present(self, player: int) -> bool: ...
+    async def follow(self, room: str) -> None:
+        """Someone here hears the room's events (the first of this process's connections to)."""
+
+    async def unfollow(self, room: str) -> None:
+        """Nobody here hears the room's events any more."""
+
+    async def followed(self, room: str) -> bool:
+        """Someone hears the room's events in any process."""
+
     async def forget(self, room: str) -> None:
         """A room that will not change again (finished or closed): what is kept for it may go."""
 
@@ -93,6 +102,7 @@ class LocalBroker:
         self._seq: dict[str, int] = {}
         self._versions: dict[str, int] = {}
         self._present: dict[int, int] = {}
+        self._following: set[str] = set()
         self._locks = RoomLocks()
 
     async def start(self, deliver: Deliver, resync: Resync) -> None:
@@ -127,6 +137,15 @@ class LocalBroker:
 
     async def present(self, player: int) -> bool:
         return self._present.get(player, 0) > 0
+
+    async def follow(self, room: str) -> None:
+        self._following.add(room)
+
+    async def unfollow(self, room: str) -> None:
+        self._following.discard(room)
+
+    async def followed(self, room: str) -> bool:
+        return room in self._following
 
     async def forget(self, room: str) -> None:
         self._seq.pop(room, None)
@@ -183,6 +202,7 @@ class RedisBroker:
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
         self._mine: dict[int, int] = {}  # this process's connections per player, said again after a Redis restart
+        self._following: set[str] = set()  # the rooms someone follows here, said again after a Redis restart
 
     async def start(self, deliver: Deliver, resync: Resync) -> None:
         await self._connect()
@@ -203,6 +223,10 @@ class RedisBroker:
         await self._redis.delete(present)
         if self._mine:
             await self._redis.hset(present, mapping={str(p): n for p, n in self._mine.items()})
+        following = f"{self._ns}:following:{self.origin}"
+        await self._redis.delete(following)
+        if self._following:
+            await self._redis.sadd(following, *self._following)
 
     async def _beat(self) -> None:
         """Say this process lives; a killed process's presence counts fade with its last sign of life."""
@@ -259,7 +283,7 @@ class RedisBroker:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):  # gone already, or failed with Redis
                 await task
-        await self._redis.delete(f"{self._ns}:present:{self.origin}", f"{self._ns}:alive:{self.origin}")
+        await self._redis.delete(*(f"{self._ns}:{kind}:{self.origin}" for kind in ("present", "alive", "following")))
         await self._redis.srem(f"{self._ns}:processes", self.origin)
         if self._pubsub is not None:
             await self._pubsub.aclose()
@@ -311,15 +335,43 @@ class RedisBroker:
     async def present(self, player: int) -> bool:
         """Connected to any process; while Redis is away, to this one."""
         try:
-            for origin in await self._redis.smembers(f"{self._ns}:processes"):
-                if not await self._redis.exists(f"{self._ns}:alive:{origin!s}"):  # gone without saying goodbye
-                    await self._redis.srem(f"{self._ns}:processes", origin)
-                    await self._redis.delete(f"{self._ns}:present:{origin!s}")
-                elif int(await self._redis.hget(f"{self._ns}:present:{origin!s}", str(player)) or 0) > 0:
+            for origin in await self._live():
+                if int(await self._redis.hget(f"{self._ns}:present:{origin}", str(player)) or 0) > 0:
                     return True
             return False
         except GONE:
             return self._mine.get(player, 0) > 0
+
+    async def follow(self, room: str) -> None:
+        self._following.add(room)
+        with contextlib.suppress(*GONE):  # said again when Redis comes back
+            await self._redis.sadd(f"{self._ns}:following:{self.origin}", room)
+
+    async def unfollow(self, room: str) -> None:
+        self._following.discard(room)
+        with contextlib.suppress(*GONE):
+            await self._redis.srem(f"{self._ns}:following:{self.origin}", room)
+
+    async def followed(self, room: str) -> bool:
+        """Followed in any process; while Redis is away, in this one."""
+        try:
+            for origin in await self._live():
+                if await self._redis.sismember(f"{self._ns}:following:{origin}", room):
+                    return True
+            return False
+        except GONE:
+            return room in self._following
+
+    async def _live(self) -> list[str]:
+        """The processes alive now; what those gone without saying goodbye left behind is cleared away."""
+        live = []
+        for origin in await self._redis.smembers(f"{self._ns}:processes"):
+            if await self._redis.exists(f"{self._ns}:alive:{origin!s}"):
+                live.append(str(origin))
+                continue
+            await self._redis.srem(f"{self._ns}:processes", origin)
+            await self._redis.delete(f"{self._ns}:present:{origin!s}", f"{self._ns}:following:{origin!s}")
+        return live
 
 
 def _redis_errors() -> tuple[tuple[type[Exception], ...], tuple[type[Exception], ...]]:

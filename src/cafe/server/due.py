@@ -91,7 +91,8 @@ class DueWork:
             renew.cancel()
             self._running.pop(job.key, None)
         with contextlib.suppress(Unavailable):
-            self.store.finish(job, self.owner)
+            if self.store.finish(job, self.owner):  # scheduled again while it ran: due once more now
+                self._wake.set()
 
     async def _renew(self, job: DueJob) -> None:
         while True:

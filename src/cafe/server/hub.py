@@ -92,6 +92,7 @@ class Hub:
         self._addresses: Counter[str] = Counter()
         self.counters = {"steps": 0, "rejected": 0, "messages": 0, "dropped": 0}
         self._tasks: set[asyncio.Future[None]] = set()  # computer players thinking, timers, the sweeper
+        self._followers: Counter[str] = Counter()  # room -> this process's connections following it
         self._thinking: set[str] = set()  # rooms where one of this process's computer players is thinking
         self.due = DueWork(store, self._do, self.limits.lease_seconds)
         self._thinkers = Pool(self.limits.thinkers, self.limits.side_thinkers)
@@ -156,10 +157,28 @@ class Hub:
             return
         self._spawn(self._depart(player, connection.name))
         for room_id in connection.rooms:
+            self._unfollow(room_id)
             room = self.rooms.get(room_id)
             seat = room.seat_of(player) if room is not None else None
             if room is not None and seat is not None and room.status == "playing":
                 self._expect_back(room, player, move=True)
+
+    def _follow(self, connection: Connection, room: str) -> None:
+        """The connection hears the room's events from now on; the broker knows someone here does (a game's
+        computer players play while anyone anywhere plays or watches it)."""
+        if room in connection.rooms:
+            return
+        connection.rooms.add(room)
+        self._followers[room] += 1
+        if self._followers[room] == 1:
+            self._spawn(self.broker.follow(room))
+
+    def _unfollow(self, room: str) -> None:
+        """A connection that followed the room closed."""
+        self._followers[room] -= 1
+        if self._followers[room] <= 0:
+            del self._followers[room]
+            self._spawn(self.broker.unfollow(room))
 
     def _seated(self, player: int) -> list[Room]:
         """The rooms where this player has a seat in a game not finished (or a table waiting for its start)."""
@@ -272,7 +291,7 @@ class Hub:
         connection.send({"type": "welcome", "player": player, "name": name, "token": token, "seated": ids})
         await self.lobby(connection, {})
         for room in seated:  # back in the rooms where this player has a seat
-            connection.rooms.add(room.id)
+            self._follow(connection, room.id)
             self._send_room(connection, room)
             self._send_history(connection, room)
             self._wake_bot(room)  # in case the process that woke it has gone, or nobody was there
@@ -351,14 +370,14 @@ class Hub:
             )
         room = Room.create(self.store, secrets.token_hex(4), name, edition, rules, connection.player, best_of)
         self.rooms[room.id] = room
-        connection.rooms.add(room.id)
+        self._follow(connection, room.id)
         connection.in_lobby = False
         player, name = connection.player, connection.name
         await self._apply(connection, room, lambda: room.command(player, name, "/join"))
 
     async def enter(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
-        connection.rooms.add(room.id)
+        self._follow(connection, room.id)
         connection.in_lobby = False
         self._send_room(connection, room)
         self._send_history(connection, room)
@@ -371,7 +390,7 @@ class Hub:
     async def say(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
         text = fields.text(message, "text", MAX_CHAT)
-        connection.rooms.add(room.id)  # whoever talks in a room follows it, and no longer the lobby
+        self._follow(connection, room.id)  # whoever talks in a room follows it, and no longer the lobby
         connection.in_lobby = False
         player, name = player_of(connection), connection.name
         if text.startswith("/"):
@@ -456,7 +475,7 @@ class Hub:
         previous = room.match.previous if room.match else None
         for connection in self.connections.values():
             if previous in connection.rooms:
-                connection.rooms.add(room.id)
+                self._follow(connection, room.id)
         return room
 
     async def _apply(self, connection: Connection, room: Room, request: Callable[[], Outcome]) -> None:
@@ -565,6 +584,8 @@ class Hub:
         self._clocks.pop(room.id, None)
         for connection in self.connections.values():
             connection.rooms.discard(room.id)
+        if self._followers.pop(room.id, 0):
+            await self.broker.unfollow(room.id)
         await self.broker.forget(room.id)
 
     async def _open_next_game(self, row: RoomRow) -> None:
@@ -602,7 +623,7 @@ class Hub:
         for seat in room.seats:
             if seat.player is not None and await self.broker.present(seat.player):
                 return True
-        return False
+        return await self.broker.followed(room.id)  # a spectator in another process
 
     async def _think(self, bot: Player, room: Room, seat: int, kind: Kind | None = None) -> str:
         """A computer player's step, thought out in the bounded pool (the event loop never thinks); by default

@@ -26,6 +26,7 @@ from cafe.server.store import (
     DUE_NOW,
     EXTEND,
     FINISH,
+    FINISH_AGAIN,
     PLAYED_GAMES,
     RELEASE,
     SCHEDULE,
@@ -139,7 +140,8 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
         arg BIGINT NOT NULL,
         at DOUBLE PRECISION NOT NULL,
         owner TEXT,
-        lease DOUBLE PRECISION
+        lease DOUBLE PRECISION,
+        again BOOLEAN NOT NULL DEFAULT false
     );
     CREATE INDEX due_at ON due (at);
     """,
@@ -382,8 +384,10 @@ class PostgresStore:
     def release(self, job: DueJob, owner: str, at: float) -> None:
         self._db.execute(RELEASE.encode(), (at, job.key, owner))
 
-    def finish(self, job: DueJob, owner: str) -> None:
-        self._db.execute(FINISH.encode(), (job.key, owner))
+    def finish(self, job: DueJob, owner: str) -> bool:
+        with self._db.transaction():
+            self._db.execute(FINISH.encode(), (job.key, owner))
+            return self._db.execute(FINISH_AGAIN.encode(), (job.key, owner)).rowcount > 0
 
     def reachable(self) -> bool:
         return self._db.reachable()

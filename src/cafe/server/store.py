@@ -98,7 +98,8 @@ CREATE TABLE IF NOT EXISTS due (
     arg INTEGER NOT NULL,
     at REAL NOT NULL,
     owner TEXT,
-    lease REAL
+    lease REAL,
+    again INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS due_at ON due (at);
 """
@@ -121,7 +122,7 @@ MIGRATIONS = [
     "player INTEGER NOT NULL, text TEXT NOT NULL, at REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS chat_room ON chat (room, id)",
     "CREATE TABLE IF NOT EXISTS due (key TEXT PRIMARY KEY, kind TEXT NOT NULL, room TEXT NOT NULL, "
-    "arg INTEGER NOT NULL, at REAL NOT NULL, owner TEXT, lease REAL)",
+    "arg INTEGER NOT NULL, at REAL NOT NULL, owner TEXT, lease REAL, again INTEGER NOT NULL DEFAULT 0)",
     "CREATE INDEX IF NOT EXISTS due_at ON due (at)",
 ]
 
@@ -142,18 +143,23 @@ PLAYED_GAMES = (
 )
 
 
-# Due work (cafe.server.due), in both stores' SQL: a job scheduled again moves to its new time unless a process
-# holds it; one claimed is held by its owner until its lease ends
+# Due work (cafe.server.due), in both stores' SQL.  A job scheduled again moves to its new time; one that a process
+# is doing meanwhile is marked to be done once more when it ends (what it checked may have changed since).  A job
+# claimed is held by its owner until its lease ends.
 SCHEDULE = (
     "INSERT INTO due (key, kind, room, arg, at) VALUES (%s, %s, %s, %s, %s) "
-    "ON CONFLICT (key) DO UPDATE SET at = excluded.at WHERE due.owner IS NULL"
+    "ON CONFLICT (key) DO UPDATE SET at = excluded.at, again = (due.owner IS NOT NULL)"
 )
-SCHEDULE_ONCE = "INSERT INTO due (key, kind, room, arg, at) VALUES (%s, %s, %s, %s, %s) ON CONFLICT (key) DO NOTHING"
+SCHEDULE_ONCE = (
+    "INSERT INTO due (key, kind, room, arg, at) VALUES (%s, %s, %s, %s, %s) "
+    "ON CONFLICT (key) DO UPDATE SET again = TRUE WHERE due.owner IS NOT NULL"
+)
 DUE_NOW = "SELECT key FROM due WHERE at <= %s AND (owner IS NULL OR lease < %s) ORDER BY at LIMIT %s"
-CLAIM = "UPDATE due SET owner = %s, lease = %s WHERE key IN ({due}) RETURNING kind, room, arg, at"
+CLAIM = "UPDATE due SET owner = %s, lease = %s, again = FALSE WHERE key IN ({due}) RETURNING kind, room, arg, at"
 EXTEND = "UPDATE due SET lease = %s WHERE key = %s AND owner = %s"
 RELEASE = "UPDATE due SET owner = NULL, lease = NULL, at = %s WHERE key = %s AND owner = %s"
-FINISH = "DELETE FROM due WHERE key = %s AND owner = %s"
+FINISH = "DELETE FROM due WHERE key = %s AND owner = %s AND NOT again"
+FINISH_AGAIN = "UPDATE due SET owner = NULL, lease = NULL, again = FALSE WHERE key = %s AND owner = %s"
 UNSCHEDULE = "DELETE FROM due WHERE room = %s AND kind = %s AND arg < %s AND owner IS NULL"
 
 
@@ -354,8 +360,9 @@ class Store(Protocol):
     def release(self, job: DueJob, owner: str, at: float) -> None:
         """The owner could not do the job now: any process may, from ``at``."""
 
-    def finish(self, job: DueJob, owner: str) -> None:
-        """The job is done (or had nothing left to do): it goes."""
+    def finish(self, job: DueJob, owner: str) -> bool:
+        """The job is done (or had nothing left to do): it goes, unless it was scheduled again meanwhile; then it
+        is due once more (True)."""
 
     def reachable(self) -> bool:
         """Whether the database answers now (for /health)."""
@@ -610,8 +617,10 @@ class SQLiteStore:
     def release(self, job: DueJob, owner: str, at: float) -> None:
         self._write(RELEASE.replace("%s", "?"), at, job.key, owner)
 
-    def finish(self, job: DueJob, owner: str) -> None:
-        self._write(FINISH.replace("%s", "?"), job.key, owner)
+    def finish(self, job: DueJob, owner: str) -> bool:
+        with self._transaction():
+            self._write(FINISH.replace("%s", "?"), job.key, owner)
+            return self._write(FINISH_AGAIN.replace("%s", "?"), job.key, owner).rowcount > 0
 
     def reachable(self) -> bool:
         return True  # a file of this process's own
