@@ -16,7 +16,7 @@ def add_parser(sub: Any) -> None:
         help=_("learn the game, one lesson at a time: you make the moves"),
         description=_(
             "Lessons that each teach one rule with a position on the board: do what the lesson asks, and a wrong "
-            "step is refused with the rule it breaks. Your progress is remembered; ctrl+n skips a lesson, ctrl+p "
+            "step is refused with the rule it breaks. Your progress is remembered; ctrl+n skips a lesson, ctrl+b "
             "goes back to the one before, ctrl+r starts a lesson again, ctrl+q quits."
         ),
     )

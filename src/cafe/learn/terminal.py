@@ -35,7 +35,7 @@ class TutorialApp(App[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+n", "next", N_("Next lesson")),
-        Binding("ctrl+p", "previous", N_("Lesson before")),
+        Binding("ctrl+b", "previous", N_("Lesson before")),
         Binding("ctrl+r", "again", N_("Start again")),
         Binding("ctrl+o", "show", N_("Show me")),
         Binding("ctrl+q", "quit", N_("Quit")),
@@ -152,7 +152,7 @@ class TutorialApp(App[None]):
             self.index += 1
             self.open_lesson()
         else:
-            self.say(_("That was the last lesson. ctrl+p goes back, ctrl+q quits."), "bold")
+            self.say(_("That was the last lesson. ctrl+b goes back, ctrl+q quits."), "bold")
 
     def action_previous(self) -> None:
         if self.index > 0:
