@@ -20,7 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from cafe.ai.levels import LEVELS
 from cafe.i18n import LANGUAGES, T, pick, translate
 from cafe.options import option_catalogue, preset_catalogue
-from cafe.server import games
+from cafe.server import games, lessons
 from cafe.server.broker import Broker
 from cafe.server.hub import Hub
 from cafe.server.limits import Limits
@@ -175,6 +175,7 @@ def create_app(
             Route("/metrics", metrics),
             Route("/records/{room}.json", record),
             *games.routes(running, replaying),
+            *lessons.routes(),
             Route("/leaderboard", leaderboard),
             WebSocketRoute("/ws", socket),
         ],
