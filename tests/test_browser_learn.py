@@ -48,8 +48,9 @@ def tab_to(page: Page, selector: str) -> None:
 # than aside).
 KEYS_TO = """(goal) => {
     const boxes = [...document.querySelectorAll("#board [data-chair], #board [data-place], #board [data-stool]")];
-    const centre = (box) => box.tagName === "circle" ? [+box.getAttribute("cx"), +box.getAttribute("cy")]
-        : [+box.getAttribute("x") + box.getAttribute("width") / 2, +box.getAttribute("y") + box.getAttribute("height") / 2];
+    const at = (box, name) => Number(box.getAttribute(name));
+    const centre = (box) => box.tagName === "circle" ? [at(box, "cx"), at(box, "cy")]
+        : [at(box, "x") + at(box, "width") / 2, at(box, "y") + at(box, "height") / 2];
     const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     const next = (from, [dx, dy]) => {
         const [fx, fy] = centre(from);
