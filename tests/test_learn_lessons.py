@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -90,6 +91,14 @@ def test_together_the_lessons_teach_every_rule_of_sections_2_and_4() -> None:
     assert [r for r in RULE_IDS["board"] if r.count(".") == 1] == [f"R2.{n}" for n in range(1, 10)]
     assert [r for r in RULE_IDS["board"] if r.startswith("R2.3.")] == [f"R2.3.{n}" for n in range(1, 7)]
     assert list(RULE_IDS["cards"]) == [f"R4.{n}" for n in range(1, 8)]
+
+
+def test_the_steps_the_whole_tutorial_takes_are_the_figure_docs_give() -> None:
+    steps = sum(min(map(len, found.paths)) for found in LESSONS)
+    board = sum(min(map(len, found.paths)) for found in LESSONS if found.edition == "board")
+    text = (Path(__file__).parent.parent / "docs" / "learn.md").read_text()
+    assert f"**{steps} steps**" in text and f"{board} for the board game's" in text
+    assert f"{len(LESSONS)} short lessons" in text.replace("Twenty-one", "21")
 
 
 def test_lessons_come_in_teaching_order_board_first_each_id_once() -> None:
