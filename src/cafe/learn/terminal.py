@@ -127,7 +127,9 @@ class TutorialApp(App[None]):
             return
         outcome = attempt(self.lesson, self.steps, step)
         if outcome.refusal is not None:  # nothing changes; the text stays for correcting
-            self.say(f"✗ {outcome.said()}\n{translate(outcome.nudge or self.lesson.goal)}", "bold red")
+            said = Text(f"✗ {outcome.said()}\n", style="bold red")
+            said.append(translate(outcome.nudge or self.lesson.goal))  # the lesson's word, plainly
+            self.query_one("#status", Static).update(said)
             return
         self.steps = outcome.steps
         self.session.game = outcome.game
