@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browsing import arrive
+from test_browser_access import serious_violations
 
 pytestmark = pytest.mark.browser
 
@@ -94,6 +95,7 @@ def test_a_newcomer_learns_by_mouse_and_keyboard_is_refused_and_comes_back(
     page = arrive(browser, cafe, "Ann", locale=locale)
     offer = page.locator(".lobby > .learn-offer")  # first in the lobby: nothing played, no lesson done
     expect(offer).to_be_visible()
+    assert serious_violations(page) == []
     offer.locator("a").click()
     expect(page.locator(".learn-view")).to_have_attribute("data-lesson", "board-nation")
 
@@ -104,6 +106,7 @@ def test_a_newcomer_learns_by_mouse_and_keyboard_is_refused_and_comes_back(
     expect(page.locator(".refusal")).to_contain_text(message)
     expect(page.locator(".refusal .nudge")).to_contain_text(nudge)
     assert steps(page) == "0" and page.locator("#board [data-guest][data-at=f3]").count() == 0
+    assert serious_violations(page) == []  # the lesson's page, a refusal on it, for a screen reader too
 
     # lesson 1 by mouse: the lady beside the gentleman, then the turn's end
     page.click("#board [data-chair=h1]")
