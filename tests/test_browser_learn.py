@@ -116,25 +116,24 @@ def test_a_newcomer_learns_by_mouse_and_keyboard_is_refused_and_comes_back(
     expect(page.locator(".lesson-done")).to_be_visible()
     page.click("button.next")
 
-    # lesson 2 by mouse: two guests, the turn ends by itself
-    expect(page.locator(".learn-view")).to_have_attribute("data-lesson", "board-two-guests")
-    click_step(page, "USAm", "h3")
-    click_step(page, "USAf", "h1")
+    # lesson 2 by mouse: the gentleman the table needs, then the turn's end
+    expect(page.locator(".learn-view")).to_have_attribute("data-lesson", "board-balance")
+    click_step(page, "USAm", "i2")
+    page.click(".controls button.go")
     expect(page.locator(".learn-view")).to_have_attribute("data-done", "true")
     expect(page.locator("button.next")).to_be_focused()  # the keyboard is where the person goes on
 
-    # lesson 3 by keyboard alone: Enter on "Next lesson", Tab to the guest, Enter, Enter on the lit chair, End turn
+    # lesson 3 by keyboard alone: Enter on "Next lesson"; Tab to a guest, Enter, the arrows to its chair, Enter; twice
     page.keyboard.press("Enter")
-    expect(page.locator(".learn-view")).to_have_attribute("data-lesson", "board-balance")
-    tab_to(page, ".hand .tile[data-tile=USAm]")
-    page.keyboard.press("Enter")
-    expect(page.locator("#board .lit[data-chair]:focus")).to_have_count(1)  # the keyboard is on the café, at a chair
-    arrow_to(page, "i2")
-    page.keyboard.press("Enter")
-    expect(page.locator(".learn-view")).to_have_attribute("data-steps", "1")
-    tab_to(page, ".controls button.go")
-    page.keyboard.press("Enter")
-    expect(page.locator(".learn-view")).to_have_attribute("data-done", "true")
+    expect(page.locator(".learn-view")).to_have_attribute("data-lesson", "board-two-guests")
+    for n, (tile, chair) in enumerate((("USAm", "h3"), ("USAf", "h1")), start=1):
+        tab_to(page, f".hand .tile[data-tile={tile}]")
+        page.keyboard.press("Enter")
+        expect(page.locator("#board .lit[data-chair]:focus")).to_have_count(1)  # the keyboard is on the café
+        arrow_to(page, chair)
+        page.keyboard.press("Enter")
+        expect(page.locator(".learn-view")).to_have_attribute("data-steps", str(n))
+    expect(page.locator(".learn-view")).to_have_attribute("data-done", "true")  # two guests: the turn is over
 
     # back later: the progress is this browser's
     page.reload()
