@@ -6,7 +6,7 @@
 import { drawBoard, markSteps } from "./board.js";
 import { announce, announcer, h, replace, sentence, signed } from "./dom.js";
 import { language, t } from "./i18n.js";
-import { movesOf, playableTiles, tileWords } from "./steps.js";
+import { movesOf, tileWords, whereTo } from "./steps.js";
 
 const KEY = "cafe-lessons";
 
@@ -14,7 +14,8 @@ const KEY = "cafe-lessons";
 export function progress() {
   try {
     const kept = JSON.parse(localStorage.getItem(KEY) ?? "{}");
-    return { done: Array.isArray(kept.done) ? kept.done : [], skipped: Array.isArray(kept.skipped) ? kept.skipped : [] };
+    const list = (value) => (Array.isArray(value) ? value : []);
+    return { done: list(kept.done), skipped: list(kept.skipped) };
   } catch {
     return { done: [], skipped: [] };
   }
@@ -135,7 +136,8 @@ export class LearnView {
       this.refusal ? h("div", { class: "refusal", role: "alert" }, h("p", {}, `✗ ${this.refused()}`),
         this.refusal.nudge ? h("p", { class: "nudge" }, this.refusal.nudge) : null) : null,
       state.done ? h("p", { class: "lesson-done", role: "status" }, `✓ ${this.lesson.done}`) : null,
-      this.shown && !state.done ? h("p", { class: "shown" }, t("Try: {steps}", { steps: this.rest().join(" → ") })) : null,
+      this.shown && !state.done
+        ? h("p", { class: "shown" }, t("Try: {steps}", { steps: this.rest().join(" → ") })) : null,
       state.done ? null : this.hand(),
       this.controls(moves),
       this.list());
@@ -155,7 +157,6 @@ export class LearnView {
   hand() {
     const view = this.state.view;
     const tiles = view.hands[0] ?? [];
-    const playable = playableTiles(this.state.legal);
     const nations = this.catalogue.nations;
     return h("section", { class: "hand" }, h("h3", {}, t("Your hand")),
       h("div", { class: "tiles", role: "group", "aria-label": t("Your hand") }, tiles.map((tile, k) => {
@@ -163,7 +164,8 @@ export class LearnView {
         return h("button", {
           class: `tile${this.selectedAt === k ? " selected" : ""}${nation?.light ? " light" : ""}`,
           style: { background: nation?.colour ?? "#777" }, "data-tile": tile, "data-index": k,
-          title: tileWords(tile, this.catalogue), "aria-label": `${tile.slice(0, 3)}, ${tileWords(tile, this.catalogue)}`,
+          title: tileWords(tile, this.catalogue),
+          "aria-label": `${tile.slice(0, 3)}, ${tileWords(tile, this.catalogue)}`, // what is seen, then in words
           "aria-pressed": this.selectedAt === k ? "true" : "false",
           onclick: () => this.select(tile, k),
         }, tile.slice(0, 3), h("span", {}, tile.endsWith("f") ? "♀" : "♂"));
@@ -188,14 +190,15 @@ export class LearnView {
       buttons.push(h("button", { class: "quiet", onclick: () => { this.shown = true; this.render(); } }, t("Show me")));
     }
     const last = this.lessons.indexOf(this.lesson) === this.lessons.length - 1;
-    if (state.done && !last) buttons.push(h("button", { class: "go next", onclick: () => this.next() }, t("Next lesson")));
+    if (state.done && !last) {
+      buttons.push(h("button", { class: "go next", onclick: () => this.next() }, t("Next lesson")));
+    }
     buttons.push(h("button", { class: "quiet", onclick: () => this.again() }, t("Start again")));
     if (!state.done && !last) buttons.push(h("button", { class: "quiet", onclick: () => this.skip() }, t("Skip")));
     buttons.push(h("a", { class: "button quiet", href: "#" }, t("Lobby")));
-    const where = state.view.edition === "board" ? t("choose a lit chair (click, or Enter on the café).")
-      : t("choose a lit place (click, or Enter on the café).");
     const line = state.done ? (last ? t("That was the last lesson.") : "") : this.selected
-      ? t("{guest}: {what}", { guest: tileWords(this.selected, this.catalogue), what: where })
+      ? t("{guest}: {what}",
+        { guest: tileWords(this.selected, this.catalogue), what: whereTo(moves, state.view.edition) })
       : t("Pick from your hand, or use the buttons.");
     return h("section", { class: "controls" }, line ? h("p", { class: "turn-line" }, line) : null,
       this.chooser ? this.nationChooser() : null, h("div", { class: "buttons" }, buttons));

@@ -5,7 +5,7 @@ import { drawBoard, markSteps } from "./board.js";
 import { announce, announcer, h, replace, rulesText, sentence, signed } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { editionName } from "./lobby.js";
-import { movesOf, parseStep, playableTiles, stepSentence, stepWords, tileWords } from "./steps.js";
+import { movesOf, parseStep, playableTiles, stepSentence, stepWords, tileWords, whereTo } from "./steps.js";
 
 export class RoomView {
   constructor(catalogue, actions) {
@@ -329,18 +329,6 @@ export class RoomView {
       h("div", { class: "tiles", role: "group", "aria-label": t("Your hand") }, buttons), down);
   }
 
-  // What the picked guest (or card) may do, in words: a lit chair or place, or why none is lit.
-  whereTo(moves) {
-    const board = this.state.view.edition === "board";
-    if (moves?.chairs.size) {
-      return board ? t("choose a lit chair (click, or Enter on the café).")
-        : t("choose a lit place (click, or Enter on the café).");
-    }
-    if (!board) return t("no place can take this card now: pick another.");
-    return moves?.bar ? t("no chair can take this guest now: send it to the bar, or pick another.")
-      : t("no chair can take this guest now: pick another.");
-  }
-
   controls(moves) {
     const state = this.state;
     if (state.you === null) return null;
@@ -351,7 +339,7 @@ export class RoomView {
     const steps = state.legal.map(parseStep);
     const has = (kind) => steps.some((s) => s.kind === kind);
     const line = this.selected
-      ? t("{guest}: {what}", { guest: tileWords(this.selected, this.catalogue), what: this.whereTo(moves) })
+      ? t("{guest}: {what}", { guest: tileWords(this.selected, this.catalogue), what: whereTo(moves, state.view.edition) })
       : t("Your turn: pick from your hand.");
     const buttons = [];
     if (moves?.bar) {
