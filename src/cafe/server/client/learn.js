@@ -6,7 +6,7 @@
 import { drawBoard, markSteps } from "./board.js";
 import { announce, announcer, h, replace, sentence, signed } from "./dom.js";
 import { language, t } from "./i18n.js";
-import { movesOf, tileWords, whereTo } from "./steps.js";
+import { movesOf, parseStep, tileWords, whereTo } from "./steps.js";
 
 const KEY = "cafe-lessons";
 
@@ -158,11 +158,13 @@ export class LearnView {
     const view = this.state.view;
     const tiles = view.hands[0] ?? [];
     const nations = this.catalogue.nations;
+    const shown = this.shown ? tiles.indexOf(parseStep(this.rest()[0] ?? "").tile) : -1; // "Show me": the guest to pick
     return h("section", { class: "hand" }, h("h3", {}, t("Your hand")),
       h("div", { class: "tiles", role: "group", "aria-label": t("Your hand") }, tiles.map((tile, k) => {
         const nation = nations[tile.slice(0, 3)];
         return h("button", {
-          class: `tile${this.selectedAt === k ? " selected" : ""}${nation?.light ? " light" : ""}`,
+          class: `tile${this.selectedAt === k ? " selected" : ""}${nation?.light ? " light" : ""}${
+            shown === k ? " hinted" : ""}`,
           style: { background: nation?.colour ?? "#777" }, "data-tile": tile, "data-index": k,
           title: tileWords(tile, this.catalogue),
           "aria-label": `${tile.slice(0, 3)}, ${tileWords(tile, this.catalogue)}`, // what is seen, then in words
