@@ -136,6 +136,7 @@ export class LearnView {
       this.refusal ? h("div", { class: "refusal", role: "alert" }, h("p", {}, `✗ ${this.refused()}`),
         this.refusal.nudge ? h("p", { class: "nudge" }, this.refusal.nudge) : null) : null,
       state.done ? h("p", { class: "lesson-done", role: "status" }, `✓ ${this.lesson.done}`) : null,
+      this.scores(),
       this.shown && !state.done
         ? h("p", { class: "shown" }, t("Try: {steps}", { steps: this.rest().join(" → ") })) : null,
       state.done ? null : this.hand(),
@@ -152,6 +153,14 @@ export class LearnView {
     const done = this.state.steps;
     const path = this.lesson.paths.find((p) => done.every((step, k) => p[k] === step)) ?? [];
     return path.slice(done.length);
+  }
+
+  // Both seats' points as they stand (after the end with the penalties in them): what the lesson's steps scored.
+  scores() {
+    const { players, scores, penalties } = this.state.view;
+    const points = (n) => (n < 0 ? `−${-n}` : String(n)); // a true minus, as print has it
+    return h("p", { class: "counts" }, t("Points: {scores}", { scores: players.map((name, i) => `${name} ${
+      points(scores[i])}${penalties[i] ? ` (${t("−{n} penalty", { n: penalties[i] })})` : ""}`).join(" · ") }));
   }
 
   hand() {
