@@ -7,9 +7,11 @@ import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from cafe.cli import main
 from cafe.learn.lesson import lessons
 from cafe.learn.progress import Progress
 from cafe.learn.terminal import TutorialApp
@@ -77,3 +79,19 @@ def test_a_person_follows_the_first_lessons_is_refused_skips_one_and_comes_back(
 
     drive(TutorialApp(Progress(path)), again)
     assert json.loads(path.read_text()) == {"done": [first.id, third.id, second.id], "skipped": []}
+
+
+def test_an_unreadable_progress_file_counts_as_nothing_done_and_is_written_anew(tmp_path: Path) -> None:
+    path = tmp_path / "deeper" / "lessons.json"
+    path.parent.mkdir()
+    path.write_text("{not json")
+    progress = Progress(path)
+    assert progress.done == [] and progress.next_of([found.id for found in lessons()]) == 0
+    progress.mark("board-balance", done=False)
+    progress.mark("board-nation", done=True)
+    assert Progress(path).next_of([found.id for found in lessons()]) == 2  # done, skipped, then the next
+
+
+def test_cafe_learn_refuses_an_unknown_lesson_before_the_screen_opens(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["learn", "--lesson", "no-such-lesson"]) == 1
+    assert capsys.readouterr().err.strip() == "cafe learn: there is no lesson 'no-such-lesson'"
