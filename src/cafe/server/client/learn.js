@@ -71,7 +71,17 @@ export class LearnView {
     if (this.lesson?.id === lesson.id && this.state) return;
     this.lesson = lesson;
     await this.ask([]);
+    this.centreOn(this.lesson.paths[0].map(parseStep).find((step) => step.target && step.target !== "bar")?.target);
     this.panel.querySelector("h2")?.focus();
+  }
+
+  // A café larger than its frame (a phone's) is panned to where the lesson plays, not left at its middle.
+  centreOn(target) {
+    const box = target && this.board.querySelector(`[data-chair="${target}"], [data-place="${target}"]`);
+    if (!box) return;
+    const [at, frame] = [box.getBoundingClientRect(), this.board.getBoundingClientRect()];
+    this.board.scrollLeft += at.left + at.width / 2 - (frame.left + frame.width / 2);
+    this.board.scrollTop += at.top + at.height / 2 - (frame.top + frame.height / 2);
   }
 
   // Asks the server for the lesson after these steps and, maybe, one more.

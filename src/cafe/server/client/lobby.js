@@ -112,7 +112,8 @@ export function nameView(onName, problem) {
       if (input.value.trim()) onName(input.value.trim());
     },
   }, h("h2", {}, t("Welcome to the café")), problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
-  h("label", {}, `${t("Your name")} `, input), h("button", { type: "submit" }, t("Enter the café")));
+  h("label", {}, `${t("Your name")} `, input), h("button", { type: "submit" }, t("Enter the café")),
+  h("p", { class: "learn-link" }, h("a", { href: "#learn" }, t("New to the game? Learn to play first, no name needed."))));
 }
 
 // One option of the rules: a switch, or a choice of values, each with its line of help.
