@@ -85,12 +85,22 @@ export class LearnView {
   }
 
   // Asks the server for the lesson after these steps and, maybe, one more.
+  // Only the answer to the last question counts (a second click before the first answer came).
   async ask(steps, step) {
-    const answer = await fetch(`/lessons/${encodeURIComponent(this.lesson.id)}`, {
-      method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ steps, ...(step ? { step } : {}), lang: language() }),
-    });
-    const body = await answer.json();
+    const asked = (this.asked = (this.asked ?? 0) + 1);
+    let answer;
+    let body;
+    try {
+      answer = await fetch(`/lessons/${encodeURIComponent(this.lesson.id)}`, {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ steps, ...(step ? { step } : {}), lang: language() }),
+      });
+      body = await answer.json();
+    } catch {
+      answer = { ok: false };
+      body = { error: t("offline") };
+    }
+    if (asked !== this.asked) return;
     if (!answer.ok) {
       this.refusal = { message: body.error ?? String(answer.status), nudge: "" };
     } else if (body.refusal) {
