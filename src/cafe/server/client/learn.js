@@ -3,7 +3,7 @@
 // (POST /lessons/ID) and keeps nothing: the steps of the lesson in progress are here, and what the person has done
 // of the tutorial stays in this browser (localStorage).
 
-import { drawBoard, markSteps } from "./board.js";
+import { drawBoard, markSteps, tileButton } from "./board.js";
 import { announce, announcer, h, replace, sentence, signed } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { movesOf, parseStep, tileWords, whereTo } from "./steps.js";
@@ -184,23 +184,12 @@ export class LearnView {
   }
 
   hand() {
-    const view = this.state.view;
-    const tiles = view.hands[0] ?? [];
-    const nations = this.catalogue.nations;
+    const tiles = this.state.view.hands[0] ?? [];
     const shown = this.shown ? tiles.indexOf(parseStep(this.rest()[0] ?? "").tile) : -1; // "Show me": the guest to pick
     return h("section", { class: "hand" }, h("h3", {}, t("Your hand")),
-      h("div", { class: "tiles", role: "group", "aria-label": t("Your hand") }, tiles.map((tile, k) => {
-        const nation = nations[tile.slice(0, 3)];
-        return h("button", {
-          class: `tile${this.selectedAt === k ? " selected" : ""}${nation?.light ? " light" : ""}${
-            shown === k ? " hinted" : ""}`,
-          style: { background: nation?.colour ?? "#777" }, "data-tile": tile, "data-index": k,
-          title: tileWords(tile, this.catalogue),
-          "aria-label": `${tile.slice(0, 3)}, ${tileWords(tile, this.catalogue)}`, // what is seen, then in words
-          "aria-pressed": this.selectedAt === k ? "true" : "false",
-          onclick: () => this.select(tile, k),
-        }, tile.slice(0, 3), h("span", {}, tile.endsWith("f") ? "♀" : "♂"));
-      })));
+      h("div", { class: "tiles", role: "group", "aria-label": t("Your hand") }, tiles.map((tile, k) =>
+        tileButton(tile, k, this.catalogue,
+          { selected: this.selectedAt === k, hinted: shown === k, onclick: () => this.select(tile, k) }))));
   }
 
   controls(moves) {

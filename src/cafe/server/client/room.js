@@ -1,7 +1,7 @@
 // A room: the café, the players, your hand and what you may do, the turn log, the chat, the end.
 
 import { ask } from "./ask.js";
-import { drawBoard, markSteps } from "./board.js";
+import { drawBoard, markSteps, tileButton } from "./board.js";
 import { announce, announcer, h, replace, rulesText, sentence, signed } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { editionName } from "./lobby.js";
@@ -307,22 +307,8 @@ export class RoomView {
     const playable = playableTiles(this.state.legal);
     const hinted = this.mine ? parseStep(this.hintLeft()[0] ?? "").tile : null; // the guest the hint plays next
     const hintAt = hinted ? tiles.indexOf(hinted) : -1;
-    const nations = this.catalogue.nations;
-    const buttons = tiles.map((tile, k) => {
-      const nation = nations[tile.slice(0, 3)];
-      return h("button", {
-        class: `tile${this.selectedAt === k ? " selected" : ""}${nation?.light ? " light" : ""}${
-          hintAt === k ? " hinted" : ""}`,
-        style: { background: nation?.colour ?? "#777" },
-        "data-tile": tile,
-        "data-index": k,
-        title: tileWords(tile, this.catalogue),
-        "aria-label": `${tile.slice(0, 3)}, ${tileWords(tile, this.catalogue)}`, // what is seen, then in words
-        "aria-pressed": this.selectedAt === k ? "true" : "false",
-        disabled: this.mine && !playable.has(tile),
-        onclick: () => this.select(tile, k),
-      }, tile.slice(0, 3), h("span", {}, tile.endsWith("f") ? "♀" : "♂"));
-    });
+    const buttons = tiles.map((tile, k) => tileButton(tile, k, this.catalogue, { selected: this.selectedAt === k,
+      hinted: hintAt === k, disabled: this.mine && !playable.has(tile), onclick: () => this.select(tile, k) }));
     const down = view.edition === "cards" && view.face_down?.[you]?.length
       ? h("p", {}, t("Face down: {cards}", { cards: view.face_down[you].join(", ") })) : null;
     return h("section", { class: "hand" }, h("h3", {}, t("Your hand")),
