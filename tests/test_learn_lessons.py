@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from cafe import i18n
 from cafe.cli import main
 from cafe.i18n import LANGUAGES, translate
 from cafe.learn.lesson import OTHER, RULE_IDS, Lesson, LessonError, attempt, lesson, lessons, messages
@@ -122,5 +123,8 @@ def test_cafe_learn_list_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert [item["id"] for item in listed] == [found.id for found in LESSONS]
     assert listed[0] == {"id": "board-nation", "title": "Seat a guest at a table of its nation", "edition": "board",
                          "rules": ["R2.1", "R2.3.1"]}  # fmt: skip
-    assert main(["--lang", "de", "learn", "--list", "--json"]) == 0
+    try:
+        assert main(["--lang", "de", "learn", "--list", "--json"]) == 0
+    finally:
+        i18n.use("en")  # the language --lang chose is the process's: back to English for the tests after this one
     assert json.loads(capsys.readouterr().out)[0]["title"] == translate(LESSONS[0].title, "de")
