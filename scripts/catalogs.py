@@ -30,6 +30,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from cafe import i18n
+from cafe.learn.lesson import messages as lesson_messages
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "src" / "cafe" / "locale"
@@ -53,6 +54,8 @@ def template() -> Catalog:
     )
     for path, line, message, comments, context in found:
         catalog.add(message, None, [(path, line)], auto_comments=comments, context=context)
+    for message, file in lesson_messages():  # the tutorial's lessons are data: their texts are in JSON files
+        catalog.add(message, None, [(f"src/cafe/learn/lessons/{file}", 0)])
     return catalog
 
 

@@ -152,6 +152,12 @@ def take(base: str, size: str, folder: Path, browser: Browser) -> None:
         page.goto(f"{base}#player={player}")
         page.locator(".player-page").wait_for()
         shoot(page, folder, f"{name}-8-player")
+        page.goto(f"{base}#learn=board-nation")  # the tutorial's first lesson, a wrong step refused
+        page.locator(".learn-view[data-lesson=board-nation] .tile[data-tile=USAf]").click()
+        page.locator("#board [data-chair=f3]").click()
+        page.locator(".learn-view .refusal").wait_for()
+        page.evaluate("() => window.scrollTo(0, 0)")
+        shoot(page, folder, f"{name}-9-lesson")
         pick_a_guest(page, base, cards)
         page.locator("#board [data-place]:not(.lit)").first.click()  # not where the guest may go: refused
         page.locator("#notice:not([hidden])").wait_for()

@@ -96,7 +96,8 @@ def _take_language(argv: list[str]) -> tuple[list[str], str | None]:
 
 # Each extra and the optional libraries it brings (pyproject.toml); `cafe serve`, `arena` and `play` have their own,
 # `cafe selfplay` needs [cluster] (which brings [arena] and [rl]), `cafe train` needs [arena] (which brings [master])
-COMMAND_EXTRA = {"serve": "serve", "arena": "arena", "play": "play", "selfplay": "cluster", "train": "arena"}
+COMMAND_EXTRA = {"serve": "serve", "arena": "arena", "play": "play", "learn": "play", "selfplay": "cluster",
+                 "train": "arena"}  # fmt: skip
 EXTRAS = {
     "master": {"numpy"},
     "serve": {"uvicorn", "starlette", "openskill", "numpy", "regex", "confusable_homoglyphs"},
@@ -173,12 +174,14 @@ def build_parser() -> argparse.ArgumentParser:
     from cafe.arena.command import PLAYER_HELP
     from cafe.arena.command import add_parser as add_arena
     from cafe.learn.howto_command import add_parser as add_rules
+    from cafe.learn.lesson_command import add_parser as add_learn
     from cafe.play.command import add_parser as add_play
     from cafe.selfplay.command import add_parser as add_selfplay
     from cafe.server.command import add_parser as add_serve
     from cafe.train.command import add_parser as add_train
 
     add_play(sub)
+    add_learn(sub)
     add_arena(sub)
     add_selfplay(sub)
     add_train(sub)

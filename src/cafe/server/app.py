@@ -20,7 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from cafe.ai.levels import LEVELS
 from cafe.i18n import LANGUAGES, T, pick, translate
 from cafe.options import option_catalogue, preset_catalogue
-from cafe.server import games, howto
+from cafe.server import games, howto, lessons
 from cafe.server.broker import Broker
 from cafe.server.hub import Hub
 from cafe.server.limits import Limits
@@ -182,6 +182,7 @@ def create_app(
             Route("/records/{room}.json", record),
             *games.routes(running, replaying),
             *howto.routes(),
+            *lessons.routes(),
             Route("/leaderboard", leaderboard),
             WebSocketRoute("/ws", socket),
         ],

@@ -288,7 +288,9 @@ class Hub:
             self._away.pop(player, None)  # heard back here, even where no table of theirs is left to tell
         seated = self._seated(player)
         ids = [room.id for room in seated]
-        connection.send({"type": "welcome", "player": player, "name": name, "token": token, "seated": ids})
+        played = bool(self.store.games_of(player, 1))  # a person who never finished a game is offered the tutorial
+        connection.send({"type": "welcome", "player": player, "name": name, "token": token, "seated": ids,
+                         "played": played})  # fmt: skip
         await self.lobby(connection, {})
         for room in seated:  # back in the rooms where this player has a seat
             self._follow(connection, room.id)

@@ -5,6 +5,7 @@ import { h, replace, sentence } from "./dom.js";
 import { howToButton } from "./howto.js";
 import { chosenLanguage, LANGUAGES, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { lobbyView, nameView, refreshRooms } from "./lobby.js";
+import { LearnView } from "./learn.js";
 import { Link } from "./net.js";
 import { playerView, ReplayView } from "./replay.js";
 import { RoomView } from "./room.js";
@@ -27,13 +28,15 @@ const states = new Map(); // room id -> latest room state (with its drawing)
 let me = null;
 let view = null; // the RoomView on screen, or null in the lobby
 let replayView = null; // a finished game's page on screen
+let learnView = null; // the tutorial, kept while the page lives
 let autoEnter = false; // the next room state with a seat of yours opens (after a create)
 let carried = []; // the chat of a match's game, carried into the next game's room
 let noticeTimer = null;
 
 const inHash = (key) => new URLSearchParams(location.hash.slice(1)).get(key);
 const roomInHash = () => inHash("room");
-const inLobby = () => !roomInHash() && !inHash("game") && !inHash("player");
+const learning = () => new URLSearchParams(location.hash.slice(1)).has("learn"); // "#learn", "#learn=ID"
+const inLobby = () => !roomInHash() && !inHash("game") && !inHash("player") && !learning();
 
 function showNotice(text) {
   notice.textContent = text;
@@ -66,6 +69,7 @@ const actions = {
   },
   enter: (id) => (location.hash = `room=${id}`),
   leaderboard: async () => (await fetch("/leaderboard")).json(),
+  newcomer: () => me?.played === false, // never finished a game: the lobby offers the tutorial first
   lobby: () => (location.hash = ""),
   // the games where you have a seat, not finished: the lobby lists them first, to resume
   mine: () => [...states.values()].map((s) => s.state).filter((s) => s.you !== null && s.status !== "finished"
@@ -173,6 +177,13 @@ function route() {
     view = null;
     replayView = new ReplayView(inHash("game"), catalogue);
     replace(app, replayView.root);
+    return;
+  }
+  if (learning()) { // the tutorial: no name needed
+    view = null;
+    learnView ??= new LearnView(catalogue);
+    if (!app.contains(learnView.root)) replace(app, learnView.root);
+    learnView.show(inHash("learn"));
     return;
   }
   if (inHash("player")) {

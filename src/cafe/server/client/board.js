@@ -3,7 +3,7 @@
 // place and stool is a button with a name a screen reader says ("h3, USA1, free, 4 points"); one of them is in the
 // page's tab order at a time, and the arrow keys move between them.
 
-import { signed } from "./dom.js";
+import { h, signed } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { parseStep, tileWords } from "./steps.js";
 
@@ -171,4 +171,21 @@ export function markSteps(holder, steps, className, first = 0) {
     label.textContent = String(first + k);
     box.after(label);
   });
+}
+
+// A guest (or card) of the hand as a button in its nation's colour, named as it is seen and then in words; k is its
+// place in the hand (alike tiles are interchangeable, the place tells them apart).
+export function tileButton(tile, k, catalogue, { selected = false, hinted = false, disabled = false, onclick }) {
+  const nation = catalogue.nations[tile.slice(0, 3)];
+  return h("button", {
+    class: `tile${selected ? " selected" : ""}${nation?.light ? " light" : ""}${hinted ? " hinted" : ""}`,
+    style: { background: nation?.colour ?? "#777" },
+    "data-tile": tile,
+    "data-index": k,
+    title: tileWords(tile, catalogue),
+    "aria-label": `${tile.slice(0, 3)}, ${tileWords(tile, catalogue)}`, // what is seen, then in words
+    "aria-pressed": selected ? "true" : "false",
+    disabled,
+    onclick,
+  }, tile.slice(0, 3), h("span", {}, tile.endsWith("f") ? "♀" : "♂"));
 }

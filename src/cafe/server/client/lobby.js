@@ -2,6 +2,7 @@
 
 import { h, rulesText } from "./dom.js";
 import { number, t, tn } from "./i18n.js";
+import { learnEntry } from "./learn.js";
 
 export const editionName = (edition) => (edition === "board" ? t("board game") : t("card game"));
 const STATUS = { waiting: () => t("waiting"), playing: () => t("playing"), finished: () => t("finished") };
@@ -61,7 +62,8 @@ export function lobbyView(rooms, catalogue, actions) {
       : h("p", {}, t("No rated games yet: games between two or more people are rated."));
     board.replaceChildren(h("h2", {}, t("Leaderboard")), table);
   });
-  return h("div", { class: "lobby" }, roomsView(rooms, catalogue, actions), h("aside", {}, create, board));
+  return h("div", { class: "lobby" }, learnEntry(actions.newcomer()), roomsView(rooms, catalogue, actions),
+    h("aside", {}, create, board));
 }
 
 // The lobby's rooms anew (a room opened, filled or ended), leaving the form to open a table as the person left it,
@@ -110,7 +112,8 @@ export function nameView(onName, problem) {
       if (input.value.trim()) onName(input.value.trim());
     },
   }, h("h2", {}, t("Welcome to the café")), problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
-  h("label", {}, `${t("Your name")} `, input), h("button", { type: "submit" }, t("Enter the café")));
+  h("label", {}, `${t("Your name")} `, input), h("button", { type: "submit" }, t("Enter the café")),
+  h("p", { class: "learn-link" }, h("a", { href: "#learn" }, t("New to the game? Learn to play first, no name needed."))));
 }
 
 // One option of the rules: a switch, or a choice of values, each with its line of help.

@@ -1,11 +1,11 @@
 // A room: the café, the players, your hand and what you may do, the turn log, the chat, the end.
 
 import { ask } from "./ask.js";
-import { drawBoard, markSteps } from "./board.js";
+import { drawBoard, markSteps, tileButton } from "./board.js";
 import { announce, announcer, h, replace, rulesText, sentence, signed } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { editionName } from "./lobby.js";
-import { movesOf, parseStep, playableTiles, stepSentence, stepWords, tileWords } from "./steps.js";
+import { movesOf, parseStep, playableTiles, stepSentence, stepWords, tileWords, whereTo } from "./steps.js";
 
 export class RoomView {
   constructor(catalogue, actions) {
@@ -307,38 +307,12 @@ export class RoomView {
     const playable = playableTiles(this.state.legal);
     const hinted = this.mine ? parseStep(this.hintLeft()[0] ?? "").tile : null; // the guest the hint plays next
     const hintAt = hinted ? tiles.indexOf(hinted) : -1;
-    const nations = this.catalogue.nations;
-    const buttons = tiles.map((tile, k) => {
-      const nation = nations[tile.slice(0, 3)];
-      return h("button", {
-        class: `tile${this.selectedAt === k ? " selected" : ""}${nation?.light ? " light" : ""}${
-          hintAt === k ? " hinted" : ""}`,
-        style: { background: nation?.colour ?? "#777" },
-        "data-tile": tile,
-        "data-index": k,
-        title: tileWords(tile, this.catalogue),
-        "aria-label": `${tile.slice(0, 3)}, ${tileWords(tile, this.catalogue)}`, // what is seen, then in words
-        "aria-pressed": this.selectedAt === k ? "true" : "false",
-        disabled: this.mine && !playable.has(tile),
-        onclick: () => this.select(tile, k),
-      }, tile.slice(0, 3), h("span", {}, tile.endsWith("f") ? "♀" : "♂"));
-    });
+    const buttons = tiles.map((tile, k) => tileButton(tile, k, this.catalogue, { selected: this.selectedAt === k,
+      hinted: hintAt === k, disabled: this.mine && !playable.has(tile), onclick: () => this.select(tile, k) }));
     const down = view.edition === "cards" && view.face_down?.[you]?.length
       ? h("p", {}, t("Face down: {cards}", { cards: view.face_down[you].join(", ") })) : null;
     return h("section", { class: "hand" }, h("h3", {}, t("Your hand")),
       h("div", { class: "tiles", role: "group", "aria-label": t("Your hand") }, buttons), down);
-  }
-
-  // What the picked guest (or card) may do, in words: a lit chair or place, or why none is lit.
-  whereTo(moves) {
-    const board = this.state.view.edition === "board";
-    if (moves?.chairs.size) {
-      return board ? t("choose a lit chair (click, or Enter on the café).")
-        : t("choose a lit place (click, or Enter on the café).");
-    }
-    if (!board) return t("no place can take this card now: pick another.");
-    return moves?.bar ? t("no chair can take this guest now: send it to the bar, or pick another.")
-      : t("no chair can take this guest now: pick another.");
   }
 
   controls(moves) {
@@ -351,7 +325,7 @@ export class RoomView {
     const steps = state.legal.map(parseStep);
     const has = (kind) => steps.some((s) => s.kind === kind);
     const line = this.selected
-      ? t("{guest}: {what}", { guest: tileWords(this.selected, this.catalogue), what: this.whereTo(moves) })
+      ? t("{guest}: {what}", { guest: tileWords(this.selected, this.catalogue), what: whereTo(moves, state.view.edition) })
       : t("Your turn: pick from your hand.");
     const buttons = [];
     if (moves?.bar) {

@@ -32,6 +32,18 @@ export function movesOf(tile, legal, points) {
   return { chairs, bar, down };
 }
 
+// What a picked guest (or card) may do, in words: a lit chair or place, or why none is lit.
+export function whereTo(moves, edition) {
+  const board = edition === "board";
+  if (moves?.chairs.size) {
+    return board ? t("choose a lit chair (click, or Enter on the café).")
+      : t("choose a lit place (click, or Enter on the café).");
+  }
+  if (!board) return t("no place can take this card now: pick another.");
+  return moves?.bar ? t("no chair can take this guest now: send it to the bar, or pick another.")
+    : t("no chair can take this guest now: pick another.");
+}
+
 // The tiles of a hand that have some legal step.
 export function playableTiles(legal) {
   return new Set(legal.map(parseStep).filter((s) => s.tile).map((s) => s.tile));
