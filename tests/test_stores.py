@@ -143,6 +143,9 @@ def test_an_older_sqlite_databases_name_keys_become_confusable_skeletons(tmp_pat
     store._db.execute("UPDATE players SET name_key = 'ann-before'")  # as the database was before the skeletons
     store._db.execute("ALTER TABLE seats DROP COLUMN left_by")  # and the later migrations undone
     store._db.execute("DROP TABLE chat")
+    store._db.execute("DROP TABLE sessions")
+    store._db.execute("DROP INDEX players_account")
+    store._db.execute("ALTER TABLE players DROP COLUMN password_hash")
     rekeyed = SQLITE_MIGRATIONS.index("ALTER TABLE seats ADD COLUMN left_by INTEGER") - 1  # the skeletons' migration
     store._db.execute(f"PRAGMA user_version = {rekeyed}")
     store.close()
@@ -162,6 +165,8 @@ def test_an_older_postgresql_databases_name_keys_become_confusable_skeletons() -
             db.execute("UPDATE players SET name_key = 'ann-before'")  # as the database was before the skeletons
             db.execute("ALTER TABLE seats DROP COLUMN left_by")  # and the later migrations undone
             db.execute("DROP TABLE chat")
+            db.execute("DROP TABLE sessions")
+            db.execute("ALTER TABLE players DROP COLUMN password_hash")
             db.execute("UPDATE cafe_schema SET version = %s", (MIGRATIONS.index(rekey),))
             assert migrate(db) == len(MIGRATIONS)
         assert store.players_named("\u0410nn") == [ann]

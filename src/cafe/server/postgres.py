@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
 
+from cafe.server.account_rows import AccountRows
 from cafe.server.names import key as name_key
 from cafe.server.store import (
     CHAT_LINES,
@@ -119,6 +121,16 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     );
     CREATE INDEX chat_room ON chat (room, id);
     """,
+    """
+    ALTER TABLE players ADD COLUMN password_hash TEXT;
+    CREATE UNIQUE INDEX players_account ON players (name_key) WHERE password_hash IS NOT NULL;
+    CREATE TABLE sessions (
+        id_hash TEXT PRIMARY KEY,
+        player BIGINT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+        created DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX sessions_player ON sessions (player);
+    """,
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -142,12 +154,27 @@ def migrate(db: psycopg.Connection[Any]) -> int:
     return len(MIGRATIONS)
 
 
-class PostgresStore:
+class PostgresStore(AccountRows):
     """Rooms, seats, players, ratings and every room's step log in PostgreSQL."""
+
+    unique = psycopg.errors.UniqueViolation
 
     def __init__(self, url: str) -> None:
         self._db = psycopg.connect(url, autocommit=True)
         migrate(self._db)
+
+    def rows(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        cursor = self._db.execute(sql.encode(), args)
+        return cursor.fetchall() if cursor.description is not None else []
+
+    def atomic(self) -> AbstractContextManager[None]:
+        return self._db.transaction()  # type: ignore[return-value]  # a Transaction is its own context
+
+    def decoded(self, stored: Any) -> Any:
+        return stored  # psycopg reads JSONB as Python values
+
+    def encoded(self, value: Any) -> Any:
+        return Jsonb(value)
 
     def add_player(self, name: str, token: str) -> int:
         row = self._db.execute(
