@@ -110,7 +110,7 @@ def test_a_wrong_password_and_a_name_without_an_account_get_the_same_answer(cafe
     assert wrong.status_code == nobody.status_code == unclaimed.status_code == 401
     assert wrong.json() == nobody.json() == unclaimed.json() == {"error": "wrong name or password", "code": "signin"}
     german, _ = call(cafe, "/account/sign-in?lang=de", {"name": "Zed", "password": "not the one"})
-    assert german.json()["error"] == "Falscher Name oder falsches Passwort"
+    assert german.json()["error"] == "falscher Name oder falsches Passwort"
 
 
 def test_a_flood_of_sign_ins_is_refused_per_account_and_per_address(tmp_path: Path) -> None:
