@@ -18,7 +18,7 @@ PASSWORD = "correct horse battery"
 
 def claim(page: Page) -> None:
     """The guest of the page makes their name theirs, from the account panel in the header."""
-    page.click("#who a.account-link")
+    page.click("#account-link")
     form = page.locator("form.account-form", has_text="Keep your name")
     form.get_by_label("Choose a password").fill(PASSWORD)
     form.get_by_role("button", name="Claim the name").click()

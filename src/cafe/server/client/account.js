@@ -20,16 +20,18 @@ async function post(path, body = {}) {
 
 let formCount = 0;
 
-// A form of its own: a heading, its fields (each with its label), a place for the refusal, and its button;
-// `send` gets the fields' values and says what went wrong (or nothing).
-function form(title, fields, button, send, extra = null) {
+// A form of its own: a heading, what it is for (`about`), its fields (each with its label), a place for the
+// refusal, and its button (red when what it does cannot be undone); `send` gets the fields' values and says what
+// went wrong (or nothing).
+function form(title, fields, button, send, { about = null, danger = false } = {}) {
   const id = `account-form-${++formCount}`;
   const problem = h("p", { class: "problem", role: "alert", id: `${id}-problem` });
   const inputs = fields.map((f) => h("input", { name: f.name, type: f.type ?? "password", autocomplete: f.autocomplete,
     required: true, maxlength: f.type === "text" ? 24 : 256, ...(f.type === "text" ? {} : { minlength: f.min ?? 1 }),
     "aria-describedby": `${id}-problem` }));
-  const submit = h("button", { type: "submit" }, button);
-  const node = h("form", { class: "account-form", "aria-labelledby": `${id}-title`,
+  const submit = h("button", { type: "submit", class: danger ? "danger" : null }, button);
+  const node = h("form", { class: "account-form", "aria-labelledby": `${id}-title`, novalidate: true, // refusals are
+    // the server's, in the page's language (the browser's own would be in the browser's)
     onsubmit: async (event) => {
       event.preventDefault();
       problem.textContent = "";
@@ -41,7 +43,7 @@ function form(title, fields, button, send, extra = null) {
         inputs.find((input) => input.type === "password")?.select();
       }
     } },
-  h("h3", { id: `${id}-title` }, title), extra,
+  h("h3", { id: `${id}-title` }, title), about,
   fields.map((f, i) => h("label", {}, h("span", {}, f.label), inputs[i])), problem, submit);
   return node;
 }
@@ -85,7 +87,7 @@ export async function accountView(actions) {
           const sure = await ask(t("Delete your account for good? Your name, password and rating are erased, and "
             + "finished games show “deleted player” in your place."), t("Delete the account"), t("Keep it"));
           return sure ? attempt("delete", values) : null;
-        }));
+        }, { danger: true }));
   } else {
     if (me && !me.account && actions.token()) {
       parts.push(form(t("Keep your name"), [newPassword("password", t("Choose a password"))], t("Claim the name"),
@@ -96,9 +98,9 @@ export async function accountView(actions) {
           actions.claimed();
           actions.notice(t("“{name}” is yours now: sign in with it on any device.", { name: answer.name }));
           return null;
-        }, h("p", {}, t("With a password, “{name}” is yours: nobody else can take it, your games and your rating "
+        }, { about: h("p", {}, t("With a password, “{name}” is yours: nobody else can take it, your games and your rating "
           + "stay yours, and you can sign in on any device. Games are rated between players with accounts.",
-        { name: me.name }))));
+        { name: me.name })) }));
     }
     parts.push(signIn);
   }

@@ -83,9 +83,11 @@ const actions = {
 };
 
 // Your name (your own page) and your account, in the header.
+const accountLink = h("a", { href: "#account", id: "account-link" });
+who.after(accountLink);
 function showWho() {
-  replace(who, me ? h("a", { href: `#player=${me.player}`, class: "me" }, me.name) : null,
-    h("a", { href: "#account", class: "account-link" }, me ? t("Account") : t("Sign in")));
+  replace(who, me ? h("a", { href: `#player=${me.player}`, class: "me" }, me.name) : null);
+  accountLink.textContent = me ? t("Account") : t("Sign in");
 }
 
 function receive(message) {
