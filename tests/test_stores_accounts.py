@@ -84,6 +84,14 @@ def test_a_claim_ends_the_token_and_sessions_sign_in_until_they_end(opener: Open
     assert store.password_of(ann) == "another hash" and store.session_player("s2", 0.0) is None
 
 
+def test_an_account_is_never_forgotten_as_an_unused_guest_is(opener: Opener) -> None:
+    store = opener()
+    ann, bob = store.add_player("Ann", "a"), store.add_player("Bob", "b")
+    store.claim(ann, "hash")
+    assert store.forget_players(time.time() + 1) == 1
+    assert store.player_name(ann) == "Ann" and store.player_name(bob) is None
+
+
 def test_erasing_a_person_leaves_a_nameless_seat_in_finished_games(opener: Opener) -> None:
     store = opener()
     ann, bob = store.add_player("Ann", "a"), store.add_player("Bob", "b")
