@@ -17,15 +17,25 @@ import pytest
 from starlette.testclient import TestClient
 
 from cafe.server.app import DATABASE, create_app
+from cafe.server.passwords import nobodys_hash
+from cafe.server.postgres import PostgresStore
+from cafe.server.store import SQLiteStore, Store
+from servers import fresh_database
 from test_server import OPEN, Person, open_room, served
 
 PASSWORD = "correct horse battery"
 COOKIE = "cafe-session"
 
 
-@pytest.fixture
-def cafe(tmp_path: Path) -> Iterator[TestClient]:
-    with served(create_app(tmp_path, away_seconds=0.2, bot_delay=0.0, left_seconds=0.05)) as client:
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.services)])
+def cafe(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    """The café on a real SQLite file, or on PostgreSQL (under scripts/with-services.sh)."""
+    options: dict[str, Any] = {"away_seconds": 0.2, "bot_delay": 0.0, "left_seconds": 0.05}
+    if request.param == "sqlite":
+        with served(create_app(tmp_path, **options)) as client:
+            yield client
+        return
+    with fresh_database() as url, served(create_app(store=PostgresStore(url), **options)) as client:
         yield client
 
 
@@ -103,7 +113,10 @@ def test_the_cookie_is_http_only_same_site_and_secure_over_https(cafe: TestClien
 def test_a_wrong_password_and_a_name_without_an_account_get_the_same_answer(cafe: TestClient) -> None:
     claimed(cafe, "Ann")
     wrong, _ = call(cafe, "/account/sign-in", {"name": "Ann", "password": "not the one"})
+    checked = nobodys_hash.cache_info()
     nobody, _ = call(cafe, "/account/sign-in", {"name": "Zed", "password": "not the one"})
+    after = nobodys_hash.cache_info()
+    assert after.hits + after.misses == checked.hits + checked.misses + 1  # Zed's password was hashed all the same
     guest = Person(cafe, "Cy")  # a guest's name has no password either
     unclaimed, _ = call(cafe, "/account/sign-in", {"name": "Cy", "password": "not the one"})
     assert guest.player
@@ -299,7 +312,7 @@ def test_a_game_between_guests_is_not_rated_and_one_between_accounts_is(cafe: Te
     assert [g["room"] for g in games] == [again, room] and games[0]["rating_after"] is not None
 
 
-def test_deleting_an_account_leaves_only_a_nameless_seat_in_finished_games(cafe: TestClient, tmp_path: Path) -> None:
+def test_deleting_an_account_leaves_only_a_nameless_seat_in_finished_games(cafe: TestClient) -> None:
     ann, bob, room = open_room(cafe, "cards")
     session = call(cafe, "/account/claim", {"token": ann.token, "password": PASSWORD})[1]
     assert session is not None and call(cafe, "/account/claim", {"token": bob.token, "password": PASSWORD})[1]
@@ -322,18 +335,21 @@ def test_deleting_an_account_leaves_only_a_nameless_seat_in_finished_games(cafe:
     assert cafe.get(f"/players/{ann.player}.json").status_code == 404
     assert [row["name"] for row in cafe.get("/leaderboard").json()] == ["Bob"]
     assert call(cafe, "/account/sign-in", {"name": "Ann", "password": PASSWORD})[0].status_code == 401
-    with sqlite3.connect(tmp_path / DATABASE) as db:
-        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        everything = {table: db.execute(f"SELECT * FROM {table}").fetchall() for table in tables}
-        assert "Ann" not in repr(everything) and "Good luck" not in repr(everything)
-        assert db.execute("SELECT count(*) FROM players WHERE id = ?", (ann.player,)).fetchone() == (0,)
-        for table in ("ratings", "results", "chat", "sessions"):
-            assert db.execute(f"SELECT count(*) FROM {table} WHERE player = ?", (ann.player,)).fetchone() == (0,)
-        assert db.execute("SELECT count(*) FROM seats WHERE player = ? OR left_by = ?",
-                          (ann.player, ann.player)).fetchone() == (0,)  # fmt: skip
-        assert db.execute("SELECT seat, player, name FROM seats WHERE room = ?", (room,)).fetchall() == [
-            (0, None, ""), (1, bob.player, "Bob")]  # fmt: skip
-        assert db.execute("SELECT host, name FROM rooms WHERE id = ?", (room,)).fetchone() == (0, "")
+    store: Store = cafe.app.state.hub.store  # type: ignore[attr-defined]
+    listed = (
+        "SELECT name FROM sqlite_master WHERE type = 'table'"
+        if isinstance(store, SQLiteStore)
+        else "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+    )
+    everything = {table: store.rows(f"SELECT * FROM {table}") for (table,) in store.rows(listed)}
+    assert "Ann" not in repr(everything) and "Good luck" not in repr(everything)
+    assert store.rows("SELECT count(*) FROM players WHERE id = %s", ann.player) == [(0,)]
+    for table in ("ratings", "results", "chat", "sessions"):
+        assert store.rows(f"SELECT count(*) FROM {table} WHERE player = %s", ann.player) == [(0,)]
+    assert store.rows("SELECT count(*) FROM seats WHERE player = %s OR left_by = %s", ann.player, ann.player) == [(0,)]
+    assert store.rows("SELECT seat, player, name FROM seats WHERE room = %s ORDER BY seat", room) == [
+        (0, None, ""), (1, bob.player, "Bob")]  # fmt: skip
+    assert store.rows("SELECT host, name FROM rooms WHERE id = %s", room) == [(0, "")]
     assert Person(cafe, "ANN").welcome["name"] == "ANN"  # the name is free again
 
 

@@ -80,6 +80,8 @@ def test_a_claim_ends_the_token_and_sessions_sign_in_until_they_end(opener: Open
     assert store.session_player("s1", 50.0) == (ann, "Ann") and store.session_player("s1", 150.0) is None  # too old
     store.end_session("s1")
     assert store.session_player("s1", 0.0) is None and store.session_player("s2", 0.0) == (ann, "Ann")
+    store.forget_sessions(150.0)  # the sweep: too old to sign anyone in
+    assert store.rows("SELECT count(*) FROM sessions") == [(1,)]
     store.set_password(ann, "another hash")
     assert store.password_of(ann) == "another hash" and store.session_player("s2", 0.0) is None
 

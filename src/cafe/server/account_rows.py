@@ -112,6 +112,10 @@ class AccountRows:
         """Sign the account out everywhere."""
         self.rows("DELETE FROM sessions WHERE player = %s", player)
 
+    def forget_sessions(self: Rows, made_before: float) -> None:
+        """Sessions too old to sign anyone in go."""
+        self.rows("DELETE FROM sessions WHERE created < %s", made_before)
+
     def accounts(self: Rows, players: list[int]) -> set[int]:
         """Those of ``players`` who have an account."""
         if not players:

@@ -10,6 +10,7 @@ are bounded per address and per name, and their answer never tells whether a nam
 
 from __future__ import annotations
 
+import functools
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -37,15 +38,13 @@ STATUS = {"size": 413, "json": 400, "field": 400, "name": 400, "origin": 403, "s
 
 def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route]:
     """The routes, over the running hub (``hub()`` gives it once the application has started)."""
-    limits: dict[str, Any] = {}  # made on the first request, when the hub and its limits exist
 
+    @functools.cache
     def bounds() -> tuple[Throttle, Throttle, Hashing]:
-        if not limits:
-            bound = hub().limits
-            limits["account"] = Throttle(bound.signins_per_account, bound.signin_seconds)
-            limits["address"] = Throttle(bound.signins_per_address, bound.signin_seconds)
-            limits["hashing"] = Hashing(bound.hashers)
-        return limits["account"], limits["address"], limits["hashing"]
+        """Made on the first request, when the hub and its limits exist: per name, per address, and hashing."""
+        bound = hub().limits
+        per_account = Throttle(bound.signins_per_account, bound.signin_seconds)
+        return per_account, Throttle(bound.signins_per_address, bound.signin_seconds), Hashing(bound.hashers)
 
     def throttled(request: Request, name: str | None) -> None:
         """One more attempt at a password from this address (and for this name): refused beyond the bounds."""

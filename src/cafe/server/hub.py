@@ -60,7 +60,6 @@ class Connection:
     pictures: bool = False  # wants the café drawn in SVG with every room state (browsers)
     language: str = "en"  # of the messages meant for this person (cafe.i18n.LANGUAGES)
     session: str | None = None  # the sign-in cookie the WebSocket came with (its hello signs the account in)
-    account: bool = False  # signed in to an account (else a guest, known by the token)
     end: Callable[[], None] = lambda: None  # closes the connection (signed out, or the account deleted)
     rate: float = 20.0  # messages a second on average ...
     burst: float = 40.0  # ... and at most this many at once
@@ -257,7 +256,7 @@ class Hub:
         except ProtocolError as error:
             error.language = language  # refused in the language the hello asked for
             raise
-        connection.player, connection.name, connection.account = player, name, token is None
+        connection.player, connection.name = player, name
         connection.pictures = message.get("svg") is True
         connection.language = language or connection.language
         back = player in self._away and not await self.broker.present(player)
@@ -706,6 +705,7 @@ class Hub:
             forgotten = self.store.forget_players(time.time() - self.limits.unused_player_days * 86_400)
             if forgotten:
                 log.info("forgot %d players who never played", forgotten)
+            self.store.forget_sessions(time.time() - self.limits.session_days * 86_400)
 
     async def _close_quiet(self, room: Room) -> None:
         """No person has been in the room for a while: a waiting room closes; a game whose seats are all
