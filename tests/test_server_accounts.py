@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from cafe.server.app import DATABASE, create_app
 from cafe.server.passwords import nobodys_hash
 from cafe.server.postgres import PostgresStore
 from cafe.server.store import SQLiteStore, Store
-from servers import fresh_database
+from servers import free_port, fresh_database, start_server
 from test_server import OPEN, Person, open_room, served
 
 PASSWORD = "correct horse battery"
@@ -101,13 +102,33 @@ def test_the_cookie_is_http_only_same_site_and_secure_over_https(cafe: TestClien
                        headers={"content-type": "application/json", "x-forwarded-proto": "https"})  # fmt: skip
     cookie = answer.headers["set-cookie"].lower()
     assert "httponly" in cookie and "samesite=strict" in cookie and "path=/" in cookie
-    assert "secure" not in cookie  # the test client's request is plain HTTP; the proxy headers of a stranger count not
+    assert "secure" not in cookie  # the application never reads X-Forwarded-Proto itself (uvicorn does, see below)
     cafe.cookies.clear()
     bob = Person(cafe, "Bob")
     answer = cafe.post("https://testserver/account/claim", content=json.dumps({"token": bob.token,
                        "password": PASSWORD}), headers={"content-type": "application/json"})  # fmt: skip
     assert answer.status_code == 201 and "secure" in answer.headers["set-cookie"].lower(), answer.text
     cafe.cookies.clear()
+
+
+def test_behind_a_proxy_on_the_same_machine_the_cookie_is_secure_when_the_proxy_says_https(tmp_path: Path) -> None:
+    """A real `cafe serve`: uvicorn believes X-Forwarded-Proto from 127.0.0.1 only (FORWARDED_ALLOW_IPS)."""
+    from websockets.sync.client import connect
+
+    port = free_port()
+    server = start_server(port, tmp_path)
+    try:
+        with connect(f"ws://127.0.0.1:{port}/ws") as socket:
+            socket.send(json.dumps({"type": "hello", "name": "Ann"}))
+            token = json.loads(socket.recv())["token"]
+        body = json.dumps({"token": token, "password": PASSWORD}).encode()
+        claim = urllib.request.Request(f"http://127.0.0.1:{port}/account/claim", data=body, headers={
+            "content-type": "application/json", "x-forwarded-proto": "https"})  # fmt: skip
+        with urllib.request.urlopen(claim) as answer:
+            assert answer.status == 201 and "secure" in answer.headers["set-cookie"].lower()
+    finally:
+        server.kill()
+        server.wait()
 
 
 def test_a_wrong_password_and_a_name_without_an_account_get_the_same_answer(cafe: TestClient) -> None:
