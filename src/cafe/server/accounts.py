@@ -110,10 +110,10 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         name = fields.text(message, "name", names.MAX_NAME * 4)
         password = given_password(message, "password")
         throttled(request, name)
-        account = hub().store.account_named(name)
-        if not await bounds()[2].verify(account[2] if account else None, password) or account is None:
+        found = hub().store.account_named(name)
+        if not await bounds()[2].verify(found[2] if found else None, password) or found is None:
             raise ProtocolError("signin", T("wrong name or password"))
-        return signs_in(account[0], account[1], request)
+        return signs_in(found[0], found[1], request)
 
     async def sign_out(request: Request, message: dict[str, Any]) -> Response:
         found = session_cookie(request)
