@@ -1,6 +1,7 @@
 """Accounts in a real browser (Debian's Chromium, Playwright) against a real `cafe serve`: Ann claims her name,
 plays a rated game against Bob (another account, in a context of his own), signs in in a second context and
-finds her rating and her games there; while she is away, a guest cannot take her name."""
+finds her rating and her games there; while she is away, a guest cannot take her name; Bob deletes his account
+and is a deleted player in her games."""
 
 from __future__ import annotations
 
@@ -66,6 +67,7 @@ def test_ann_claims_her_name_plays_a_rated_game_and_finds_it_on_another_device(c
     form.get_by_role("button", name="Sign in").click()
     expect(phone.locator("#status")).to_have_attribute("data-status", "online")
     expect(phone.locator("#who a.me")).to_have_text("Ann")
+    own_page = phone.locator("#who a.me").get_attribute("href")
     phone.click("#who a.me")
     page = phone.locator(".player-page")
     expect(page.locator(".rating")).to_contain_text("Rating:")
@@ -83,3 +85,14 @@ def test_ann_claims_her_name_plays_a_rated_game_and_finds_it_on_another_device(c
         "'ANN' belongs to an account: sign in with its password, or choose another name."
     )
     expect(guest.locator("#status")).to_have_attribute("data-status", "unnamed")
+
+    # Bob deletes his account, after a question: Ann's page lists him as a deleted player
+    bob.click("#account-link")
+    form = bob.locator("form.account-form", has_text="Delete the account")
+    form.get_by_label("Password").fill(PASSWORD)
+    form.get_by_role("button", name="Delete the account").click()
+    bob.locator("dialog.ask").get_by_role("button", name="Delete the account").click()
+    expect(bob.locator("form.welcome")).to_be_visible()  # nobody on this device any more
+    guest.goto(cafe + (own_page or ""))
+    expect(guest.locator(".player-page tr").nth(1)).to_contain_text("deleted player")
+    expect(guest.locator(".player-page")).not_to_contain_text("Bob")
