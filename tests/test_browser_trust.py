@@ -254,7 +254,9 @@ def test_a_bar_stool_below_0_is_asked_once_and_the_game_over_lists_players_by_pl
     ann.click("#who a")  # her own page, from her name in the header
     page = ann.locator(".player-page")
     expect(page.locator("h2")).to_have_text("Ann")
-    expect(page.locator(".rating")).to_have_text("Not rated yet: games between two or more people are rated.")
+    expect(page.locator(".rating")).to_have_text(
+        "Not rated yet: games between two or more players with accounts are rated."
+    )
     expect(page.locator(".how")).to_contain_text("never shown below 0")
     assert serious_violations(ann) == [], "the player page"
     cells = page.locator("tr").nth(1).locator("td").all_inner_texts()

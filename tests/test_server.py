@@ -113,6 +113,17 @@ def open_room(client: TestClient, edition: str = "board") -> tuple[Person, Perso
     return ann, bob, room
 
 
+def make_account(client: TestClient, *people: Person) -> list[str]:
+    """Guests claim their names with a password: their games are rated from now on. Their sessions (cookies)."""
+    sessions = []
+    for person in people:
+        answer = client.post("/account/claim", json={"token": person.token, "password": "correct horse battery"})
+        assert answer.status_code == 201, answer.text
+        sessions.append(answer.cookies["cafe-session"])
+        client.cookies.clear()
+    return sessions
+
+
 def test_health_and_metrics(server: TestClient) -> None:
     assert server.get("/health").json() == {"status": "ok", "database": "ok", "broker": "ok"}
     assert "cafe_rooms 0" in server.get("/metrics").text
@@ -386,6 +397,7 @@ def test_a_fault_of_the_server_is_answered_and_the_connection_lives(
 
 def test_finished_games_between_people_are_rated(server: TestClient) -> None:
     ann, bob, room = open_room(server, edition="cards")
+    make_account(server, ann, bob)
     ann.say(room, "/start")
     people = {0: ann, 1: bob}
     ann.room(status="playing")

@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 from test_server import (
     OPEN,
     Person,
+    make_account,
     open_room,
 )
 
@@ -104,6 +105,7 @@ def test_invisible_and_mixed_names_are_refused_saying_why_and_honest_ones_pass(q
 @pytest.mark.parametrize("goes", ["/leave", "away"])
 def test_who_leaves_a_rated_game_losing_is_rated_as_it_finishes(quick: TestClient, goes: str) -> None:
     ann, bob, room = open_room(quick, "cards")
+    _, bobs = make_account(quick, ann, bob)
     while ann.latest is None or len(ann.latest["seats"]) < 2:  # Bob's seat
         ann.room()
     ann.say(room, "/start")
@@ -140,5 +142,5 @@ def test_who_leaves_a_rated_game_losing_is_rated_as_it_finishes(quick: TestClien
     for person in (ann, bob):
         games = quick.get(f"/players/{person.player}.json").json()["games"]
         assert [g["room"] for g in games] == [room] and games[0]["rating_after"] is not None
-    replay = quick.get(f"/games/{room}.json", headers={"X-Cafe-Token": bob.token}).json()
+    replay = quick.get(f"/games/{room}.json", headers={"cookie": f"cafe-session={bobs}"}).json()
     assert replay["you"] == 1  # Bob's own seat, his hand shown to him in the replay

@@ -144,16 +144,16 @@ def test_a_due_job_is_claimed_by_one_process_until_its_lease_ends(store: Store) 
     store.schedule(clock)
     store.schedule(bot)
     store.schedule(DueJob("bot", "r1", 12, now + 60), move=False)  # already kept: it stays when it was
-    assert store.claim("one", now, 10, 20) == [bot]  # the clock is not due yet
-    assert store.claim("two", now + 1, 10, 20) == []  # held by "one"
-    assert store.claim("two", now + 11, 10, 20) == [bot, clock]  # "one" died: its lease ran out
+    assert store.claim_due("one", now, 10, 20) == [bot]  # the clock is not due yet
+    assert store.claim_due("two", now + 1, 10, 20) == []  # held by "one"
+    assert store.claim_due("two", now + 11, 10, 20) == [bot, clock]  # "one" died: its lease ran out
     store.extend(clock, "two", now + 30)
     store.finish(bot, "one")  # no longer its owner: nothing happens
-    assert store.claim("three", now + 25, 10, 20) == [bot]
+    assert store.claim_due("three", now + 25, 10, 20) == [bot]
     store.release(clock, "two", now + 26)
     store.finish(bot, "three")
-    assert store.claim("three", now + 26, 10, 20) == [DueJob("clock", "r1", 7, now + 26)]  # due again then
-    assert store.claim("three", now + 30, 10, 20) == []  # held by "three" itself, until its lease ends
+    assert store.claim_due("three", now + 26, 10, 20) == [DueJob("clock", "r1", 7, now + 26)]  # due again then
+    assert store.claim_due("three", now + 30, 10, 20) == []  # held by "three" itself, until its lease ends
 
 
 def test_a_new_turns_clock_replaces_the_last_unless_it_runs(store: Store) -> None:
@@ -162,20 +162,20 @@ def test_a_new_turns_clock_replaces_the_last_unless_it_runs(store: Store) -> Non
     store.schedule(DueJob("away", "r1", 9, 10.0))
     store.unschedule("r1", "clock", before=5)
     store.schedule(DueJob("clock", "r1", 5, 30.0))
-    assert store.claim("one", 100.0, 10, 20) == [DueJob("away", "r1", 9, 10.0), DueJob("clock", "r1", 5, 30.0)]
+    assert store.claim_due("one", 100.0, 10, 20) == [DueJob("away", "r1", 9, 10.0), DueJob("clock", "r1", 5, 30.0)]
     store.unschedule("r1", "clock", before=6)  # held by "one": it stays
-    assert store.claim("two", 200.0, 10, 20) == [DueJob("away", "r1", 9, 10.0), DueJob("clock", "r1", 5, 30.0)]
+    assert store.claim_due("two", 200.0, 10, 20) == [DueJob("away", "r1", 9, 10.0), DueJob("clock", "r1", 5, 30.0)]
 
 
 def test_a_job_scheduled_again_while_it_runs_is_due_once_more_when_it_ends(store: Store) -> None:
     bot = DueJob("bot", "r1", 12, 10.0)
     store.schedule(bot)
-    assert store.claim("one", 10.0, 10, 20) == [bot]
+    assert store.claim_due("one", 10.0, 10, 20) == [bot]
     store.schedule(DueJob("bot", "r1", 12, 11.0), move=False)  # what the job checks changed while it ran
     assert store.finish(bot, "one") is True
-    assert store.claim("two", 11.0, 10, 20) == [bot]  # due again at once, for any process
+    assert store.claim_due("two", 11.0, 10, 20) == [bot]  # due again at once, for any process
     assert store.finish(bot, "two") is False
-    assert store.claim("two", 100.0, 10, 20) == []
+    assert store.claim_due("two", 100.0, 10, 20) == []
 
 
 def test_an_older_sqlite_databases_name_keys_become_confusable_skeletons(tmp_path: Path) -> None:
@@ -184,6 +184,9 @@ def test_an_older_sqlite_databases_name_keys_become_confusable_skeletons(tmp_pat
     store._db.execute("UPDATE players SET name_key = 'ann-before'")  # as the database was before the skeletons
     store._db.execute("ALTER TABLE seats DROP COLUMN left_by")  # and the later migrations undone
     store._db.execute("DROP TABLE chat")
+    store._db.execute("DROP TABLE sessions")
+    store._db.execute("DROP INDEX players_account")
+    store._db.execute("ALTER TABLE players DROP COLUMN password_hash")
     rekeyed = SQLITE_MIGRATIONS.index("ALTER TABLE seats ADD COLUMN left_by INTEGER") - 1  # the skeletons' migration
     store._db.execute(f"PRAGMA user_version = {rekeyed}")
     store.close()
@@ -204,6 +207,8 @@ def test_an_older_postgresql_databases_name_keys_become_confusable_skeletons() -
             db.execute("ALTER TABLE seats DROP COLUMN left_by")  # and the later migrations undone
             db.execute("DROP TABLE chat")
             db.execute("DROP TABLE due")
+            db.execute("DROP TABLE sessions")
+            db.execute("ALTER TABLE players DROP COLUMN password_hash")
             db.execute("UPDATE cafe_schema SET version = %s", (MIGRATIONS.index(rekey),))
             assert migrate(db) == len(MIGRATIONS)
         assert store.players_named("\u0410nn") == [ann]

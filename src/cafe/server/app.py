@@ -20,7 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from cafe.ai.levels import LEVELS
 from cafe.i18n import LANGUAGES, T, pick, translate
 from cafe.options import option_catalogue, preset_catalogue
-from cafe.server import games, howto, lessons
+from cafe.server import accounts, games, howto, lessons, sessions
 from cafe.server.broker import Broker
 from cafe.server.hub import Hub
 from cafe.server.limits import Limits
@@ -139,10 +139,13 @@ def create_app(
         address = websocket.client.host if websocket.client else ""
         # until its hello says otherwise: the first language of the browser's own that the café speaks
         wanted = pick(tag.split(";")[0] for tag in websocket.headers.get("accept-language", "").split(","))
-        connection = hub.connect(outbox.put, address, wanted)
+        # a sign-in cookie counts only from the café's own page (another site's page cannot use it)
+        connection = hub.connect(outbox.put, address, wanted, sessions.session_cookie(websocket))
         if connection is None:
             await refuse(websocket, "busy", T("too many connections from your address").render(wanted))
             return
+        closing = asyncio.Event()  # set by the hub: the person signed out everywhere, or is deleted
+        connection.end = closing.set
 
         async def read() -> None:
             while True:
@@ -155,7 +158,7 @@ def create_app(
                 await hub.receive(connection, text)
 
         tasks = [asyncio.ensure_future(read()), asyncio.ensure_future(outbox.run()),
-                 asyncio.ensure_future(outbox.overflowed.wait())]  # fmt: skip
+                 asyncio.ensure_future(outbox.overflowed.wait()), asyncio.ensure_future(closing.wait())]  # fmt: skip
         silent = False
         try:
             ended, _ = await asyncio.wait(tasks, timeout=hub.limits.hello_seconds, return_when=asyncio.FIRST_COMPLETED)
@@ -171,6 +174,8 @@ def create_app(
                     await task
         if silent:  # no hello in time: the connection held a place for nobody
             await refuse(websocket, "hello", T("no hello in time: the connection closes").render(wanted))
+        elif closing.is_set():
+            await refuse(websocket, "signed-out", T("you are signed out").render(connection.language))
 
     return Starlette(
         routes=[
@@ -183,6 +188,7 @@ def create_app(
             *games.routes(running, replaying),
             *howto.routes(),
             *lessons.routes(),
+            *accounts.routes(running, replaying),
             Route("/leaderboard", leaderboard),
             WebSocketRoute("/ws", socket),
         ],

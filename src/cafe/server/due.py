@@ -70,7 +70,7 @@ class DueWork:
         now = time.time()
         if self._next <= now:
             self._next = float("inf")
-        for job in self.store.claim(self.owner, now, self.lease, BATCH):
+        for job in self.store.claim_due(self.owner, now, self.lease, BATCH):
             if job.key not in self._running:
                 self._running[job.key] = asyncio.ensure_future(self._work(job))
 

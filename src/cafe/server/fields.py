@@ -23,14 +23,22 @@ class ProtocolError(Exception):
 
 def parse(text: str, limit: int) -> dict[str, Any]:
     """A client's message as a JSON object with a string ``type``, or a ProtocolError saying what is wrong."""
+    message = json_object(text, limit)
+    if not isinstance(message.get("type"), str):
+        raise ProtocolError("json", T("a message is a JSON object with a 'type'"))
+    return message
+
+
+def json_object(text: str, limit: int) -> dict[str, Any]:
+    """A JSON object of at most ``limit`` bytes, its strings proper Unicode (a message, or a request's body)."""
     if len(text.encode("utf-8", "surrogatepass")) > limit:
         raise ProtocolError("size", T("message too long (at most {limit} bytes)", limit=limit))
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):
         raise ProtocolError("json", T("not a JSON object")) from None
-    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-        raise ProtocolError("json", T("a message is a JSON object with a 'type'"))
+    if not isinstance(message, dict):
+        raise ProtocolError("json", T("not a JSON object"))
     _check_strings(message, 0)
     return message
 

@@ -1,7 +1,7 @@
 """The HTTP side of finished games and players: replays, analyses, and a player's games (docs/protocol.md).
 
-A request may carry the player's token in the ``X-Cafe-Token`` header: a player who took part in a game
-then sees their own hand in its replay.
+A request may carry the player's token in the ``X-Cafe-Token`` header, or an account's sign-in cookie: a player
+who took part in a game then sees their own hand in its replay.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from cafe.server.analyses import Refused
 from cafe.server.hub import Hub
 from cafe.server.ratings import PROVISIONAL, provisional, shown
 from cafe.server.replays import Replays, position_at, replay_json
+from cafe.server.sessions import COOKIE, signed_in
 from cafe.server.store import RoomRow
 
 PLAYER_GAMES = 100  # games a player's page lists, newest first
@@ -46,9 +47,9 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
     application has started)."""
 
     def asker(request: Request) -> int | None:
-        """The player whose token the request carries, if any."""
+        """The player whose token the request carries, or whose account its cookie signs in; if any."""
         token = request.headers.get("x-cafe-token")
-        known = hub().store.player_by_token(token) if token else None
+        known = hub().store.player_by_token(token) if token else signed_in(hub(), request)
         return None if known is None else known[0]
 
     def seat_of_asker(request: Request, row: RoomRow | None) -> int | None:
@@ -78,7 +79,8 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         if isinstance(found, Response):
             return found
         row = hub().store.load_room(room)
-        return JSONResponse({**found, "id": room, "name": row.name if row else room, "you": seat_of_asker(request, row),
+        name = row.name if row and row.name else room  # a table of a deleted person's has no name
+        return JSONResponse({**found, "id": room, "name": name, "you": seat_of_asker(request, row),
                              "analysis": hub().analyses.status(room)})  # fmt: skip
 
     async def position(request: Request) -> Response:
@@ -89,7 +91,8 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         if isinstance(found, Response):
             return found
         ply = min(ply, len(found["steps"]))
-        seat = seat_of_asker(request, hub().store.load_room(room) if "x-cafe-token" in request.headers else None)
+        asks = "x-cafe-token" in request.headers or COOKIE in request.cookies
+        seat = seat_of_asker(request, hub().store.load_room(room) if asks else None)
         at = await replayed(request, ("at", room, ply, seat), lambda record: position_at(record, ply, seat))
         return at if isinstance(at, Response) else JSONResponse(at)
 

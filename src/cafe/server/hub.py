@@ -60,6 +60,8 @@ class Connection:
     in_lobby: bool = False  # follows the lobby: gets a `listing` whenever a room changes
     pictures: bool = False  # wants the café drawn in SVG with every room state (browsers)
     language: str = "en"  # of the messages meant for this person (cafe.i18n.LANGUAGES)
+    session: str | None = None  # the sign-in cookie the WebSocket came with (its hello signs the account in)
+    end: Callable[[], None] = lambda: None  # closes the connection (signed out, or the account deleted)
     rate: float = 20.0  # messages a second on average ...
     burst: float = 40.0  # ... and at most this many at once
     allowance: float = 0.0
@@ -127,16 +129,25 @@ class Hub:
 
     # ------------------------------------------------------------------ connections
 
-    def connect(self, send: Send, address: str = "", language: str = DEFAULT) -> Connection | None:
+    def connect(
+        self, send: Send, address: str = "", language: str = DEFAULT, session: str | None = None
+    ) -> Connection | None:
         """A new connection, or None when its address has as many open as it may.
 
-        ``language``: of its messages until its ``hello`` says otherwise (the browser's Accept-Language)."""
+        ``language``: of its messages until its ``hello`` says otherwise (the browser's Accept-Language);
+        ``session``: the sign-in cookie it came with."""
         if address and self._addresses[address] >= self.limits.per_address:
             return None
         self._next_id += 1
         self._addresses[address] += 1
         connection = Connection(
-            self._next_id, send, address, language=language, rate=self.limits.rate, burst=self.limits.burst
+            self._next_id,
+            send,
+            address,
+            language=language,
+            session=session,
+            rate=self.limits.rate,
+            burst=self.limits.burst,
         )
         self.connections[self._next_id] = connection
         return connection
@@ -274,7 +285,7 @@ class Hub:
             raise ProtocolError("hello", T("this connection has said hello already"))
         language = _language(message)
         try:
-            player, name, token = await self._who(message)
+            player, name, token = await self._who(connection, message)
         except ProtocolError as error:
             error.language = language  # refused in the language the hello asked for
             raise
@@ -289,8 +300,8 @@ class Hub:
         seated = self._seated(player)
         ids = [room.id for room in seated]
         played = bool(self.store.games_of(player, 1))  # a person who never finished a game is offered the tutorial
-        connection.send({"type": "welcome", "player": player, "name": name, "token": token, "seated": ids,
-                         "played": played})  # fmt: skip
+        connection.send({"type": "welcome", "player": player, "name": name, "token": token, "account": token is None,
+                         "seated": ids, "played": played})  # fmt: skip
         await self.lobby(connection, {})
         for room in seated:  # back in the rooms where this player has a seat
             self._follow(connection, room.id)
@@ -298,9 +309,15 @@ class Hub:
             self._send_history(connection, room)
             self._wake_bot(room)  # in case the process that woke it has gone, or nobody was there
 
-    async def _who(self, message: dict[str, Any]) -> tuple[int, str, str]:
-        """The player a hello names, by its token or as a new player with a name nobody here has now (made only
-        once everything is checked): the player, their name and their token."""
+    async def _who(self, connection: Connection, message: dict[str, Any]) -> tuple[int, str, str | None]:
+        """The player a hello names: the account its sign-in cookie holds; else a guest by its token, or a new
+        guest with a name nobody here has now and no account has (made only once everything is checked). The
+        player, their name and their token (None for an account: its cookie signs it in)."""
+        if connection.session is not None:
+            since = time.time() - self.limits.session_days * 86_400
+            signed = self.store.session_player(connection.session, since)
+            if signed is not None:
+                return *signed, None
         token = message.get("token")
         if token is not None:
             if not isinstance(token, str) or len(token) > 100:
@@ -308,12 +325,43 @@ class Hub:
             known = self.store.player_by_token(token)
             if known is None:
                 raise ProtocolError("token", T("unknown token: say hello with a name to start afresh"))
-            return *known, token
-        name = names.name(message)
-        if await self._name_in_use(name):
-            raise ProtocolError("name", T("'{name}' is someone else's name here now: choose another", name=name))
+            player, name = known
+            owner = self.store.account_named(name)
+            if owner is None or owner[0] == player:
+                return player, name, token
+            if "name" not in message:  # an account took this guest's name meanwhile: the guest chooses another
+                raise ProtocolError("name", T("'{name}' is an account's name now: choose another name", name=name))
+            name = await self._free_name(message)
+            self.store.rename(player, name)
+            return player, name, token
+        name = await self._free_name(message)
         token = secrets.token_urlsafe(24)
         return self.store.add_player(name, token), name, token
+
+    async def _free_name(self, message: dict[str, Any]) -> str:
+        """The hello's name, if a guest may take it: no account has it and nobody here has it now."""
+        name = names.name(message)
+        if self.store.account_named(name) is not None:
+            taken = T("'{name}' belongs to an account: sign in with its password, or choose another name", name=name)
+            raise ProtocolError("name", taken)
+        if await self._name_in_use(name):
+            raise ProtocolError("name", T("'{name}' is someone else's name here now: choose another", name=name))
+        return name
+
+    def sign_out(self, player: int) -> None:
+        """The account's connections here close (signed out everywhere, a new password, or deleted); their seats
+        wait for them as after any closed connection."""
+        for connection in [c for c in self.connections.values() if c.player == player]:
+            connection.end()
+
+    async def erased(self, player: int, rooms: list[str]) -> None:
+        """A deleted person's connections close, and the finished games they played leave memory (the store
+        keeps them without their name)."""
+        self.sign_out(player)
+        for room_id in rooms:
+            room = self.rooms.get(room_id)
+            if room is not None and room.status == "finished":
+                await self._forget(room)
 
     async def language(self, connection: Connection, message: dict[str, Any]) -> None:
         """The language of this person's messages (a tag like ``de`` or ``cs-CZ``; English if none is ours)."""
@@ -731,6 +779,7 @@ class Hub:
             forgotten = self.store.forget_players(time.time() - self.limits.unused_player_days * 86_400)
             if forgotten:
                 log.info("forgot %d players who never played", forgotten)
+            self.store.forget_sessions(time.time() - self.limits.session_days * 86_400)
 
     async def _close_quiet(self, room: Room) -> None:
         """No person has been in the room for a while: a waiting room closes; a game whose seats are all

@@ -42,6 +42,11 @@ class Limits:
     hint_seconds: float = 1.0  # the strongest level's thinking time for a hint
     lease_seconds: float = 10.0  # a due job (a bot's step, a clock) held by a process that died is taken up after this
     chat_kept: int = 50  # a room's last chat lines kept in the store, for those who enter or come back
+    signins_per_account: int = 5  # sign-ins (and passwords given to confirm) for one name in signin_seconds ...
+    signins_per_address: int = 20  # ... and from one address
+    signin_seconds: float = 300.0
+    hashers: int = 2  # passwords hashed or checked at once (Argon2id: 64 MiB each)
+    session_days: float = 180.0  # a sign-in lasts this long on its device
 
 
 def parse_limit(text: str, limits: Limits) -> Limits:

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
 
+from cafe.server.account_rows import AccountRows
 from cafe.server.database import Database
 from cafe.server.names import key as name_key
 from cafe.server.store import (
@@ -145,6 +147,16 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     );
     CREATE INDEX due_at ON due (at);
     """,
+    """
+    ALTER TABLE players ADD COLUMN password_hash TEXT;
+    CREATE UNIQUE INDEX players_account ON players (name_key) WHERE password_hash IS NOT NULL;
+    CREATE TABLE sessions (
+        id_hash TEXT PRIMARY KEY,
+        player BIGINT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+        created DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX sessions_player ON sessions (player);
+    """,
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -168,13 +180,28 @@ def migrate(db: psycopg.Connection[Any]) -> int:
     return len(MIGRATIONS)
 
 
-class PostgresStore:
+class PostgresStore(AccountRows):
     """Rooms, seats, players, ratings and every room's step log in PostgreSQL."""
+
+    unique = psycopg.errors.UniqueViolation
 
     def __init__(self, url: str) -> None:
         self._db = Database(url)
         with self._db.connection() as db:
             migrate(db)
+
+    def rows(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        cursor = self._db.execute(sql.encode(), args)
+        return cursor.fetchall() if cursor.description is not None else []
+
+    def atomic(self) -> AbstractContextManager[None]:
+        return self._db.transaction()
+
+    def decoded(self, stored: Any) -> Any:
+        return stored  # psycopg reads JSONB as Python values
+
+    def encoded(self, value: Any) -> Any:
+        return Jsonb(value)
 
     def add_player(self, name: str, token: str) -> int:
         row = self._db.execute(
@@ -373,7 +400,7 @@ class PostgresStore:
     def unschedule(self, room: str, kind: str, before: int) -> None:
         self._db.execute(UNSCHEDULE.encode(), (room, kind, before))
 
-    def claim(self, owner: str, now: float, lease: float, limit: int) -> list[DueJob]:
+    def claim_due(self, owner: str, now: float, lease: float, limit: int) -> list[DueJob]:
         # rows another process is claiming at this instant are passed over, not waited for
         sql = CLAIM.format(due=DUE_NOW + " FOR UPDATE SKIP LOCKED")
         return due_first(self._db.execute(sql.encode(), (owner, now + lease, now, now, limit)).fetchall())

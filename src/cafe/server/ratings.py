@@ -1,7 +1,8 @@
 """Ratings of the café's players: OpenSkill's Plackett-Luce model over the places of rated games.
 
-A finished game is rated when at least two of its seats are people; only the
-people's seats are rated, ranked by their places in the game.
+A finished game is rated when at least two of its seats are people with accounts; only their seats are rated,
+ranked by their places in the game.  Guests play unrated (a rating cannot be farmed with fresh guests), and so do
+computer players.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
-from cafe.server.store import Rating
+from cafe.server.store import Rating, SeatRow
 
 MODEL = PlackettLuce()
 
@@ -28,6 +29,15 @@ def rated_update(players: Sequence[int], places: Sequence[int], known: dict[int,
         player: Rating(team[0].mu, team[0].sigma, (known[player].games if player in known else 0) + 1)
         for player, team in zip(players, updated, strict=True)
     }
+
+
+def rated_among(
+    people: Sequence[SeatRow], places: Sequence[int], accounts: set[int], known: dict[int, Rating]
+) -> dict[int, Rating]:
+    """New ratings after a game: of the seats of people with ``accounts``, by their ``places`` (by seat)."""
+    rated = [seat for seat in people if seat.person in accounts]
+    players = [seat.person for seat in rated if seat.person is not None]
+    return rated_update(players, [places[seat.seat] for seat in rated], known)
 
 
 PROVISIONAL = 5  # rated games before a rating says much: until then it is shown as provisional

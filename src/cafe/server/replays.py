@@ -82,6 +82,11 @@ class Replays:
         self.keep(key, answer)
         return answer
 
+    def drop(self, room: str) -> None:
+        """Forget what was kept of a game (a deleted person's name left it)."""
+        for key in [k for k in self._kept if isinstance(k, tuple) and len(k) > 1 and k[1] == room]:
+            del self._kept[key]
+
     def keep(self, key: Hashable, answer: dict[str, Any]) -> None:
         """Keep ``answer`` under ``key``, the least recently used leaving beyond ``entries``."""
         self._kept[key] = answer

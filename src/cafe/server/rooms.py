@@ -24,7 +24,7 @@ from cafe.options import make_rules
 from cafe.record import Record
 from cafe.server.matches import Match
 from cafe.server.names import key as name_key
-from cafe.server.ratings import rated_update, shown
+from cafe.server.ratings import rated_among, shown
 from cafe.server.store import Ending, Result, RoomRow, SeatRow, StepConflict, Store
 from cafe.steps import parse_step
 from cafe.svg import view_svg
@@ -475,7 +475,7 @@ class Room:
         places = self.game.places() or tuple(1 for _ in self.seats)
         players = [s.person for s in people if s.person is not None]
         known = self.store.ratings(players)
-        ratings = {} if self.hints else rated_update(players, [places[s.seat] for s in people], known)
+        ratings = {} if self.hints else rated_among(people, places, self.store.accounts(players), known)
         results = tuple(
             Result(
                 player,

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from cafe.server.account_rows import AccountRows
 from cafe.server.names import key as name_key
 
 SCHEMA = """
@@ -28,9 +29,17 @@ CREATE TABLE IF NOT EXISTS players (
     name TEXT NOT NULL,
     token_hash TEXT NOT NULL UNIQUE,
     created REAL NOT NULL,
-    name_key TEXT
+    name_key TEXT,
+    password_hash TEXT
 );
 CREATE INDEX IF NOT EXISTS players_name_key ON players (name_key);
+CREATE UNIQUE INDEX IF NOT EXISTS players_account ON players (name_key) WHERE password_hash IS NOT NULL;
+CREATE TABLE IF NOT EXISTS sessions (
+    id_hash TEXT PRIMARY KEY,
+    player INTEGER NOT NULL,
+    created REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_player ON sessions (player);
 CREATE TABLE IF NOT EXISTS rooms (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -124,12 +133,17 @@ MIGRATIONS = [
     "CREATE TABLE IF NOT EXISTS due (key TEXT PRIMARY KEY, kind TEXT NOT NULL, room TEXT NOT NULL, "
     "arg INTEGER NOT NULL, at REAL NOT NULL, owner TEXT, lease REAL, again INTEGER NOT NULL DEFAULT 0)",
     "CREATE INDEX IF NOT EXISTS due_at ON due (at)",
+    # accounts: a password makes a player's name theirs (one account per name key), and sessions sign them in
+    "ALTER TABLE players ADD COLUMN password_hash TEXT",
+    "CREATE UNIQUE INDEX IF NOT EXISTS players_account ON players (name_key) WHERE password_hash IS NOT NULL",
+    "CREATE TABLE IF NOT EXISTS sessions (id_hash TEXT PRIMARY KEY, player INTEGER NOT NULL, created REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS sessions_player ON sessions (player)",
 ]
 
 
-# Players made long ago who never took a seat, hosted a room or were rated (both stores' SQL)
+# Guests made long ago who never took a seat, hosted a room or were rated (both stores' SQL; accounts stay)
 UNUSED_PLAYERS = (
-    "DELETE FROM players WHERE created < %s AND id NOT IN (SELECT player FROM ratings) "
+    "DELETE FROM players WHERE created < %s AND password_hash IS NULL AND id NOT IN (SELECT player FROM ratings) "
     "AND id NOT IN (SELECT player FROM seats WHERE player IS NOT NULL) AND id NOT IN (SELECT host FROM rooms) "
     "AND id NOT IN (SELECT left_by FROM seats WHERE left_by IS NOT NULL)"
 )
@@ -350,7 +364,7 @@ class Store(Protocol):
         """A room's jobs of a kind, with an argument below ``before``, that no process holds go (a new turn's clock
         replaces the last)."""
 
-    def claim(self, owner: str, now: float, lease: float, limit: int) -> list[DueJob]:
+    def claim_due(self, owner: str, now: float, lease: float, limit: int) -> list[DueJob]:
         """Up to ``limit`` jobs due by ``now`` that no process holds (or whose lease ended), held by ``owner``
         until ``now + lease``; each is claimed by one process only."""
 
@@ -366,12 +380,27 @@ class Store(Protocol):
 
     def reachable(self) -> bool:
         """Whether the database answers now (for /health)."""
+    # accounts (cafe.server.account_rows)
+    def account_named(self, name: str) -> tuple[int, str, str] | None: ...
+    def password_of(self, player: int) -> str | None: ...
+    def claim(self, player: int, password_hash: str) -> bool: ...
+    def set_password(self, player: int, password_hash: str) -> None: ...
+    def rename(self, player: int, name: str) -> None: ...
+    def add_session(self, session: str, player: int, now: float) -> None: ...
+    def session_player(self, session: str, since: float) -> tuple[int, str] | None: ...
+    def end_session(self, session: str) -> None: ...
+    def end_sessions(self, player: int) -> None: ...
+    def forget_sessions(self, made_before: float) -> None: ...
+    def accounts(self, players: list[int]) -> set[int]: ...
+    def erase(self, player: int) -> list[str]: ...
 
     def close(self) -> None: ...
 
 
-class SQLiteStore:
+class SQLiteStore(AccountRows):
     """The embedded store: one SQLite file in WAL mode."""
+
+    unique = sqlite3.IntegrityError
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
@@ -404,6 +433,19 @@ class SQLiteStore:
 
     def _write(self, sql: str, *args: Any) -> sqlite3.Cursor:
         return self._db.execute(sql, args)  # a statement alone is a committed transaction
+
+    def rows(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        """Both stores' SQL (``%s`` placeholders) run here, its rows (none for a change)."""
+        return self._db.execute(sql.replace("%s", "?"), args).fetchall()
+
+    def atomic(self) -> contextlib.AbstractContextManager[None]:
+        return self._transaction()
+
+    def decoded(self, stored: Any) -> Any:
+        return json.loads(stored)
+
+    def encoded(self, value: Any) -> Any:
+        return json.dumps(value)
 
     def add_player(self, name: str, token: str) -> int:
         cursor = self._write(
@@ -607,7 +649,7 @@ class SQLiteStore:
     def unschedule(self, room: str, kind: str, before: int) -> None:
         self._write(UNSCHEDULE.replace("%s", "?"), room, kind, before)
 
-    def claim(self, owner: str, now: float, lease: float, limit: int) -> list[DueJob]:
+    def claim_due(self, owner: str, now: float, lease: float, limit: int) -> list[DueJob]:
         sql = CLAIM.format(due=DUE_NOW).replace("%s", "?")
         return due_first(self._write(sql, owner, now + lease, now, now, limit).fetchall())
 

@@ -1,6 +1,7 @@
 // The café in the browser: the lobby at "#", a room at "#room=ID". The server decides everything;
 // this page shows what it says and sends what you click (docs/protocol.md).
 
+import { accountView } from "./account.js";
 import { h, replace, sentence } from "./dom.js";
 import { howToButton } from "./howto.js";
 import { chosenLanguage, LANGUAGES, loadLanguage, rememberLanguage, t } from "./i18n.js";
@@ -32,11 +33,13 @@ let learnView = null; // the tutorial, kept while the page lives
 let autoEnter = false; // the next room state with a seat of yours opens (after a create)
 let carried = []; // the chat of a match's game, carried into the next game's room
 let noticeTimer = null;
+let accountBusy = false; // an account change in flight: the page begins anew when it is done
 
 const inHash = (key) => new URLSearchParams(location.hash.slice(1)).get(key);
 const roomInHash = () => inHash("room");
 const learning = () => new URLSearchParams(location.hash.slice(1)).has("learn"); // "#learn", "#learn=ID"
-const inLobby = () => !roomInHash() && !inHash("game") && !inHash("player") && !learning();
+const inAccount = () => location.hash === "#account";
+const inLobby = () => !roomInHash() && !inHash("game") && !inHash("player") && !learning() && !inAccount();
 
 function showNotice(text) {
   notice.textContent = text;
@@ -78,15 +81,28 @@ const actions = {
   step: (step) => link.send({ type: "step", room: roomInHash(), step, plies: view?.state?.plies }),
   undo: () => link.send({ type: "undo", room: roomInHash(), plies: view?.state?.plies }),
   hint: () => link.send({ type: "hint", room: roomInHash() }),
+  // the account panel's
+  me: () => me,
+  token: () => link.token,
+  forget: () => link.forget(),
+  busy: (busy) => (accountBusy = busy),
+  claimed: () => { me = { ...me, account: true }; route(); },
 };
+
+// Your name (your own page) and your account, in the header.
+const accountLink = h("a", { href: "#account", id: "account-link" });
+who.after(accountLink);
+function showWho() {
+  replace(who, me ? h("a", { href: `#player=${me.player}`, class: "me" }, me.name) : null);
+  accountLink.textContent = me ? t("Account") : t("Sign in");
+}
 
 function receive(message) {
   switch (message.type) {
     case "welcome": {
       const first = me === null;
       me = message;
-      // your name leads to your own page: your games and your rating
-      replace(who, h("a", { href: `#player=${message.player}`, class: "me" }, message.name));
+      showWho(); // your name leads to your own page: your games and your rating
       if (roomInHash()) link.send({ type: "enter", room: roomInHash() });
       else if (first && inLobby() && message.seated?.length === 1) location.hash = `room=${message.seated[0]}`; // back
       break;
@@ -132,6 +148,10 @@ function receive(message) {
       else if (!message.room || !view) showNotice(message.text);
       break;
     case "error":
+      if (message.code === "signed-out") { // signed out everywhere, a new password, or the account deleted
+        if (!accountBusy) location.reload();
+        return;
+      }
       if (message.code === "token") {
         link.forget();
         setStatus("unnamed");
@@ -191,7 +211,16 @@ function route() {
     playerView(inHash("player")).then((page) => { if (inHash("player")) replace(app, page); });
     return;
   }
-  if (!me && !link.token) return askName();
+  if (inAccount()) {
+    view = null;
+    accountView(actions).then((page) => {
+      if (!inAccount()) return;
+      replace(app, page);
+      page.querySelector("h2").focus?.();
+    });
+    return;
+  }
+  if (!me && !link.token && !signedIn) return askName();
   const id = roomInHash();
   if (id) {
     if (!view || view.state?.id !== id) {
@@ -222,6 +251,9 @@ function askName(problem) {
 }
 
 window.addEventListener("hashchange", route);
-if (link.token) link.open();
-if (!inLobby() || link.token) route();
+// signed in (the cookie, which the page cannot read, says so to the server): the hello needs no token
+const signedIn = await fetch("/account").then((answer) => answer.json()).then((found) => found.account, () => false);
+showWho();
+if (link.token || signedIn) link.open();
+if (!inLobby() || link.token || signedIn) route();
 else askName();

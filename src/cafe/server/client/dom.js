@@ -55,6 +55,9 @@ export function announce(region, text) {
 
 const ANNOUNCED = 8;
 
+// A person's name in a finished game: a deleted account's seat has none, and says so.
+export const shownName = (name) => name || t("deleted player");
+
 // A refusal as a sentence: its first letter capital, a full stop at its end ("Der Stuhl h3 ist besetzt.").
 export const sentence = (text) => {
   const whole = text.charAt(0).toUpperCase() + text.slice(1);

@@ -59,7 +59,7 @@ export function lobbyView(rooms, catalogue, actions) {
           h("tr", {}, h("th", {}, t("player")), h("th", {}, t("rating")), h("th", {}, t("games"))),
           players.map((p) => h("tr", {}, h("td", {}, h("a", { href: `#player=${p.player}` }, p.name)),
             h("td", {}, number(p.rating, 1), p.provisional ? ` (${t("provisional")})` : ""), h("td", {}, p.games))))
-      : h("p", {}, t("No rated games yet: games between two or more people are rated."));
+      : h("p", {}, t("No rated games yet: games between two or more players with accounts are rated."));
     board.replaceChildren(h("h2", {}, t("Leaderboard")), table);
   });
   return h("div", { class: "lobby" }, learnEntry(actions.newcomer()), roomsView(rooms, catalogue, actions),
@@ -114,6 +114,7 @@ export function nameView(onName, problem) {
   }, h("h2", {}, t("Welcome to the café")), problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
   h("label", {}, `${t("Your name")} `, input), h("button", { type: "submit" }, t("Enter the café")),
   h("p", { class: "learn-link" }, h("a", { href: "#learn" }, t("New to the game? Learn to play first, no name needed."))));
+  h("p", { class: "sign-in" }, h("a", { href: "#account" }, t("Have an account? Sign in"))));
 }
 
 // One option of the rules: a switch, or a choice of values, each with its line of help.

@@ -1,5 +1,6 @@
-// The WebSocket to the café (docs/protocol.md): says hello with the saved token, reconnects after a
-// drop, and asks for a room's full state when a gap in its sequence numbers shows a lost message.
+// The WebSocket to the café (docs/protocol.md): says hello with the saved token (a guest) or with nothing (an
+// account: the sign-in cookie goes with the WebSocket), reconnects after a drop, and asks for a room's full state
+// when a gap in its sequence numbers shows a lost message.
 
 const TOKEN = "cafe-token";
 
@@ -33,7 +34,8 @@ export class Link {
       this.retry = 500;
       const token = this.token;
       const hello = { type: "hello", svg: true, lang: this.language };
-      this.send(token ? { ...hello, token } : { ...hello, name: this.name });
+      // a guest whose name an account took meanwhile says hello with the token and a new name
+      this.send({ ...hello, ...(token ? { token } : {}), ...(this.name ? { name: this.name } : {}) });
     });
     socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
     socket.addEventListener("close", () => {
@@ -46,7 +48,8 @@ export class Link {
 
   receive(message) {
     if (message.type === "welcome") {
-      localStorage.setItem(TOKEN, message.token);
+      if (message.token) localStorage.setItem(TOKEN, message.token); // an account's hello needs none
+      this.name = null;
       this.onStatus("online");
     }
     const room = message.type === "room" ? message.room.id : message.room;

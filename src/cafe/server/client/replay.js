@@ -3,7 +3,7 @@
 
 import { icon, tileChips } from "./pictures.js";
 import { drawBoard, markSteps } from "./board.js";
-import { h, replace, rulesText, signed } from "./dom.js";
+import { h, replace, rulesText, shownName, signed } from "./dom.js";
 import { language, number, t, tn } from "./i18n.js";
 import { editionName } from "./lobby.js";
 import { stepSentence, stepWords } from "./steps.js";
@@ -50,6 +50,7 @@ export class ReplayView {
       return;
     }
     this.game = await answer.json();
+    this.game.players = this.game.players.map(shownName);
     this.track(this.game.analysis);
     await this.go(this.game.steps.length);
     this.root.focus(); // the arrow keys step through the game at once
@@ -162,8 +163,8 @@ export class ReplayView {
       return h("section", { class: "analysis" }, h("h3", {}, t("Analysis")),
         h("table", {}, h("tr", {}, h("th", {}, t("player")), h("th", {}, t("mean loss")), h("th", {}, t("mistakes")),
           h("th", {}, t("blunders"))),
-        status.analysis.players.map((p) => h("tr", {}, h("td", {}, p.name), h("td", {}, number(p.mean_loss, 2)),
-          h("td", {}, p.mistake), h("td", {}, p.blunder)))));
+        status.analysis.players.map((p) => h("tr", {}, h("td", {}, shownName(p.name)),
+          h("td", {}, number(p.mean_loss, 2)), h("td", {}, p.mistake), h("td", {}, p.blunder)))));
     }
     if (status.state === "none") {
       return h("div", {}, h("button", { class: "go analyse", onclick: () => this.request() }, t("Analyse this game")),
@@ -208,10 +209,11 @@ export async function playerView(id) {
     const by = g.rating_after - (g.rating_before ?? 0);
     return `${before} → ${number(g.rating_after, 1)} (${by >= 0 ? "+" : "−"}${number(Math.abs(by), 1)})`;
   };
-  const others = (g) => g.players.map((name, seat) => (seat === g.seat ? null : `${name} ${g.scores[seat]}`))
+  const others = (g) => g.players
+    .map((name, seat) => (seat === g.seat ? null : `${shownName(name)} ${g.scores[seat]}`))
     .filter((x) => x !== null).join(", ");
   const standing = rating.value === null
-    ? t("Not rated yet: games between two or more people are rated.")
+    ? t("Not rated yet: games between two or more players with accounts are rated.")
     : `${t("Rating: {value}", { value: number(rating.value, 1) })}${rating.provisional ? ` (${t("provisional")})` : ""}`;
   return h("section", { class: "player-page" }, h("h2", {}, player.name),
     h("p", { class: "rating" }, standing),
@@ -224,7 +226,7 @@ export async function playerView(id) {
         h("th", {}, t("opponents")), h("th", {}, t("place")), h("th", {}, t("rating"))),
       player.games.map((g) => h("tr", {},
         h("td", {}, when.format(new Date(g.at * 1000))),
-        h("td", {}, h("a", { href: `#game=${g.room}` }, `${g.name} (${editionName(g.edition)})`)),
+        h("td", {}, h("a", { href: `#game=${g.room}` }, `${g.name || g.room} (${editionName(g.edition)})`)),
         h("td", {}, g.scores[g.seat] ?? ""), h("td", {}, others(g)),
         h("td", {}, g.place), h("td", {}, change(g)))))
       : h("p", {}, t("No finished games yet.")),

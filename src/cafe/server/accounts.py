@@ -1,0 +1,192 @@
+"""Accounts over HTTP (docs/protocol.md): claim a guest's name with a password, sign in and out, change the
+password, delete the account.
+
+A sign-in is a session: a random cookie (``cafe-session``: HttpOnly, SameSite=Strict, Secure over HTTPS) whose
+hash the store keeps; the WebSocket's ``hello`` picks the account up from it.  Every request that changes
+something must come from the café's own page: JSON (which a form of another site cannot send without asking
+first), and an ``Origin`` (or ``Sec-Fetch-Site``) that is the café's own when the browser gives one.  Sign-ins
+are bounded per address and per name, and their answer never tells whether a name has an account.
+"""
+
+from __future__ import annotations
+
+import functools
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from cafe.i18n import T, Text
+from cafe.server import fields, names
+from cafe.server.account_rows import NameTaken, StillPlaying
+from cafe.server.fields import ProtocolError
+from cafe.server.games import asked_language
+from cafe.server.hub import Hub
+from cafe.server.passwords import Hashing, given_password, new_password
+from cafe.server.replays import Replays
+from cafe.server.sessions import COOKIE, same_origin, session_cookie, signed_in
+from cafe.server.throttle import Throttle
+
+MAX_BODY = 2048  # bytes of a request's JSON
+STATUS = {"size": 413, "json": 400, "field": 400, "name": 400, "origin": 403, "signin": 401, "session": 401,
+          "token": 401, "taken": 409, "playing": 409, "rate": 429}  # fmt: skip
+
+
+def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route]:
+    """The routes, over the running hub (``hub()`` gives it once the application has started)."""
+
+    @functools.cache
+    def bounds() -> tuple[Throttle, Throttle, Hashing]:
+        """Made on the first request, when the hub and its limits exist: per name, per address, and hashing."""
+        bound = hub().limits
+        per_account = Throttle(bound.signins_per_account, bound.signin_seconds)
+        return per_account, Throttle(bound.signins_per_address, bound.signin_seconds), Hashing(bound.hashers)
+
+    def throttled(request: Request, name: str | None) -> None:
+        """One more attempt at a password from this address (and for this name): refused beyond the bounds."""
+        per_account, per_address, _ = bounds()
+        address = request.client.host if request.client else ""
+        if not per_address.allow(address) or (name is not None and not per_account.allow(names.key(name))):
+            raise ProtocolError("rate", T("too many attempts: wait a few minutes and try again"))
+
+    def account(request: Request) -> tuple[int, str]:
+        found = signed_in(hub(), request)
+        if found is None:
+            raise ProtocolError("session", T("you are not signed in"))
+        return found
+
+    def signs_in(player: int, name: str, request: Request, status: int = 200) -> Response:
+        """The answer that signs this browser in: a new session in its cookie."""
+        token = secrets.token_urlsafe(32)
+        hub().store.add_session(token, player, time.time())
+        answer = JSONResponse({"player": player, "name": name, "account": True}, status_code=status)
+        answer.set_cookie(COOKIE, token, max_age=int(hub().limits.session_days * 86_400), path="/", httponly=True,
+                          samesite="strict", secure=request.url.scheme == "https")  # fmt: skip
+        return answer
+
+    def signs_out(answer: Response, request: Request) -> Response:
+        answer.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict", secure=request.url.scheme == "https")
+        return answer
+
+    async def confirmed(request: Request, message: dict[str, Any]) -> tuple[int, str]:
+        """The signed-in account, once its password is given again (for a change that cannot be undone)."""
+        player, name = account(request)
+        password = given_password(message, "password")
+        throttled(request, name)
+        if not await bounds()[2].verify(hub().store.password_of(player), password):
+            raise ProtocolError("signin", T("wrong password"))
+        return player, name
+
+    async def me(request: Request) -> Response:
+        found = signed_in(hub(), request)
+        if found is None:
+            return JSONResponse({"account": False})
+        return JSONResponse({"player": found[0], "name": found[1], "account": True})
+
+    async def claim(request: Request, message: dict[str, Any]) -> Response:
+        """A guest (by the token of their browser) makes their name theirs with a password; their games and
+        rating stay theirs."""
+        token = fields.text(message, "token", 100)
+        password = new_password(message, "password")
+        known = hub().store.player_by_token(token)
+        if known is None:
+            raise ProtocolError("token", T("unknown token: say hello with a name to start afresh"))
+        throttled(request, None)  # hashing is dear: bounded per address
+        hashed = await bounds()[2].hash(password)
+        try:
+            if not hub().store.claim(known[0], hashed):
+                raise ProtocolError("token", T("unknown token: say hello with a name to start afresh"))
+        except NameTaken:
+            raise ProtocolError("taken", T("'{name}' belongs to an account already", name=known[1])) from None
+        return signs_in(*known, request, status=201)
+
+    async def sign_in(request: Request, message: dict[str, Any]) -> Response:
+        """Name and password; a name without an account gets the same answer after the same work as a wrong
+        password."""
+        name = fields.text(message, "name", names.MAX_NAME * 4)
+        password = given_password(message, "password")
+        throttled(request, name)
+        found = hub().store.account_named(name)
+        if not await bounds()[2].verify(found[2] if found else None, password) or found is None:
+            raise ProtocolError("signin", T("wrong name or password"))
+        return signs_in(found[0], found[1], request)
+
+    async def sign_out(request: Request, message: dict[str, Any]) -> Response:
+        found = session_cookie(request)
+        if found is not None:
+            hub().store.end_session(found)
+        return signs_out(JSONResponse({"account": False}), request)
+
+    async def everywhere(request: Request, message: dict[str, Any]) -> Response:
+        player, _ = account(request)
+        hub().store.end_sessions(player)
+        hub().sign_out(player)
+        return signs_out(JSONResponse({"account": False}), request)
+
+    async def password(request: Request, message: dict[str, Any]) -> Response:
+        """A new password; every session ends, this browser gets a new one."""
+        new = new_password(message, "new")
+        player, name = await confirmed(request, message)
+        hub().store.set_password(player, await bounds()[2].hash(new))
+        hub().sign_out(player)
+        return signs_in(player, name, request)
+
+    async def delete(request: Request, message: dict[str, Any]) -> Response:
+        """The account and everything of the person go; finished games keep a nameless seat."""
+        player, _ = await confirmed(request, message)
+        try:
+            rooms = hub().store.erase(player)
+        except StillPlaying:
+            raise ProtocolError(
+                "playing", T("you still take part in a game that is not over: delete the account after its end")
+            ) from None
+        for room in rooms:
+            replays().drop(room)
+        await hub().erased(player, rooms)
+        return signs_out(JSONResponse({"account": False}), request)
+
+    def changing(work: Callable[[Request, dict[str, Any]], Awaitable[Response]]) -> Callable[[Request], Any]:
+        """A request that changes something: from the café's own page, a JSON object checked at the edge;
+        a refusal as ``{error, code}`` in the asker's language, nothing changed."""
+
+        async def endpoint(request: Request) -> Response:
+            try:
+                if not same_origin(request):
+                    raise ProtocolError("origin", T("this request must come from the café's own page"))
+                if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+                    raise ProtocolError("json", T("not a JSON object"))
+                return await work(request, fields.json_object(await _body(request), MAX_BODY))
+            except ProtocolError as refused:
+                return refusal(refused.code, refused.text, request)
+
+        return endpoint
+
+    return [
+        Route("/account", me),
+        Route("/account/claim", changing(claim), methods=["POST"]),
+        Route("/account/sign-in", changing(sign_in), methods=["POST"]),
+        Route("/account/sign-out", changing(sign_out), methods=["POST"]),
+        Route("/account/sign-out-everywhere", changing(everywhere), methods=["POST"]),
+        Route("/account/password", changing(password), methods=["POST"]),
+        Route("/account/delete", changing(delete), methods=["POST"]),
+    ]
+
+
+async def _body(request: Request) -> str:
+    """The request's body, read no further than MAX_BODY bytes."""
+    read = b""
+    async for chunk in request.stream():
+        read += chunk
+        if len(read) > MAX_BODY:
+            raise ProtocolError("size", T("message too long (at most {limit} bytes)", limit=MAX_BODY))
+    return read.decode("utf-8", "replace")
+
+
+def refusal(code: str, text: Text, request: Request) -> Response:
+    headers = {"Retry-After": "60"} if code == "rate" else None
+    return JSONResponse({"error": text.render(asked_language(request)), "code": code},
+                        status_code=STATUS.get(code, 400), headers=headers)  # fmt: skip
