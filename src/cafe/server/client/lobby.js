@@ -62,7 +62,9 @@ export function lobbyView(rooms, catalogue, actions) {
       : h("p", {}, t("No rated games yet: games between two or more players with accounts are rated."));
     board.replaceChildren(h("h2", {}, t("Leaderboard")), table);
   });
-  return h("div", { class: "lobby" }, learnEntry(actions.newcomer()), roomsView(rooms, catalogue, actions),
+  // a game of one's own to resume comes first; the tutorial, for a person who has none and never played
+  const newcomer = actions.newcomer() && !actions.mine().length;
+  return h("div", { class: "lobby" }, learnEntry(newcomer), roomsView(rooms, catalogue, actions),
     h("aside", {}, create, board));
 }
 
