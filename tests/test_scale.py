@@ -393,3 +393,19 @@ def test_a_spectator_on_another_process_keeps_a_game_of_computer_players_going(c
     went_on = watched + 4
     while watched < went_on:  # the computer players go on, whichever process their steps fall to
         watched = max(watched, bob.room()["plies"])
+
+
+def test_two_hellos_with_one_new_name_at_the_same_instant_on_two_processes_give_it_to_one(cluster: Cluster) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    ports = [cluster.start(), cluster.start()]
+
+    def hello(port: int, name: str) -> str:
+        with connect(f"ws://127.0.0.1:{port}/ws") as ws:
+            ws.send(json.dumps({"type": "hello", "name": name}))
+            return str(json.loads(ws.recv(timeout=30))["type"])
+
+    with ThreadPoolExecutor(2) as pool:
+        for n in range(20):
+            answers = sorted(pool.map(hello, ports, [f"Twin{n}", f"TWIN{n}"]))
+            assert answers == ["error", "welcome"], (n, answers)

@@ -31,7 +31,7 @@ COOKIE = "cafe-session"
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.services)])
 def cafe(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
     """The café on a real SQLite file, or on PostgreSQL (under scripts/with-services.sh)."""
-    options: dict[str, Any] = {"away_seconds": 0.2, "bot_delay": 0.0, "left_seconds": 0.05}
+    options: dict[str, Any] = {"away_seconds": 0.2, "bot_delay": 0.0, "left_seconds": 0.05, "name_hold_seconds": 0.1}
     if request.param == "sqlite":
         with served(create_app(tmp_path, **options)) as client:
             yield client

@@ -178,6 +178,15 @@ def test_a_job_scheduled_again_while_it_runs_is_due_once_more_when_it_ends(store
     assert store.claim_due("two", 100.0, 10, 20) == []
 
 
+def test_a_new_name_is_held_for_one_person_at_a_time(store: Store) -> None:
+    assert store.hold_name("Ann", 100.0, 60) is True
+    assert store.hold_name("\u0410NN", 130.0, 60) is False  # a look-alike, while it is held
+    assert store.hold_name("Bob", 130.0, 60) is True
+    assert store.hold_name("ann", 161.0, 60) is True  # the hold ended
+    store.forget_holds(300.0)
+    assert store.hold_name("Ann", 300.0, 60) is True
+
+
 def test_an_older_sqlite_databases_name_keys_become_confusable_skeletons(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "cafe.sqlite3")
     ann = store.add_player("Ann", "a")
@@ -207,6 +216,7 @@ def test_an_older_postgresql_databases_name_keys_become_confusable_skeletons() -
             db.execute("ALTER TABLE seats DROP COLUMN left_by")  # and the later migrations undone
             db.execute("DROP TABLE chat")
             db.execute("DROP TABLE due")
+            db.execute("DROP TABLE name_holds")
             db.execute("DROP TABLE sessions")
             db.execute("ALTER TABLE players DROP COLUMN password_hash")
             db.execute("UPDATE cafe_schema SET version = %s", (MIGRATIONS.index(rekey),))

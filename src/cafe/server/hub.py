@@ -344,7 +344,7 @@ class Hub:
         if self.store.account_named(name) is not None:
             taken = T("'{name}' belongs to an account: sign in with its password, or choose another name", name=name)
             raise ProtocolError("name", taken)
-        if await self._name_in_use(name):
+        if await self._name_in_use(name) or not self.store.hold_name(name, time.time(), self.limits.name_hold_seconds):
             raise ProtocolError("name", T("'{name}' is someone else's name here now: choose another", name=name))
         return name
 
@@ -765,8 +765,9 @@ class Hub:
                 if now - self._finished.setdefault(room.id, now) >= self.limits.finished_seconds:
                     await self._forget(room)
                 continue
-            if room.status == "playing":  # what a process that died may have left undone
+            if room.status == "playing":  # what a process that died may have left unscheduled
                 self._wake_bot(room)
+                self._wind_clock(room)
                 for seat in room.seats:  # people whose connections ended with it
                     if seat.player is not None and not await self.broker.present(seat.player):
                         self._expect_back(room, seat.player, move=False)
@@ -776,6 +777,7 @@ class Hub:
                 await self._close_quiet(room)
         if time.time() - self._pruned >= PRUNE_SECONDS:
             self._pruned = time.time()
+            self.store.forget_holds(time.time())
             forgotten = self.store.forget_players(time.time() - self.limits.unused_player_days * 86_400)
             if forgotten:
                 log.info("forgot %d players who never played", forgotten)

@@ -40,6 +40,7 @@ class Limits:
     analysis_queue: int = 20  # finished games waiting for their analysis at most (one per person and address)
     analysis_budget: int = 64  # the analyser's iterations below each candidate turn (docs/analysis.md)
     hint_seconds: float = 1.0  # the strongest level's thinking time for a hint
+    name_hold_seconds: float = 2.0  # a new guest's name is theirs alone this long, until every process sees them
     lease_seconds: float = 10.0  # a due job (a bot's step, a clock) held by a process that died is taken up after this
     chat_kept: int = 50  # a room's last chat lines kept in the store, for those who enter or come back
     signins_per_account: int = 5  # sign-ins (and passwords given to confirm) for one name in signin_seconds ...

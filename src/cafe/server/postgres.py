@@ -29,6 +29,8 @@ from cafe.server.store import (
     EXTEND,
     FINISH,
     FINISH_AGAIN,
+    FORGET_HOLDS,
+    HOLD_NAME,
     PLAYED_GAMES,
     RELEASE,
     SCHEDULE,
@@ -157,6 +159,7 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     );
     CREATE INDEX sessions_player ON sessions (player);
     """,
+    "CREATE TABLE name_holds (name_key TEXT PRIMARY KEY, until DOUBLE PRECISION NOT NULL)",
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -221,6 +224,12 @@ class PostgresStore(AccountRows):
 
     def forget_players(self, created_before: float) -> int:
         return self._db.execute(UNUSED_PLAYERS.encode(), (created_before,)).rowcount
+
+    def hold_name(self, name: str, now: float, seconds: float) -> bool:
+        return self._db.execute(HOLD_NAME.encode(), (name_key(name), now + seconds, now)).rowcount == 1
+
+    def forget_holds(self, now: float) -> None:
+        self._db.execute(FORGET_HOLDS.encode(), (now,))
 
     def player_by_token(self, token: str) -> tuple[int, str] | None:
         row = self._db.execute("SELECT id, name FROM players WHERE token_hash = %s", (token_hash(token),)).fetchone()

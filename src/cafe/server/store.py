@@ -111,6 +111,10 @@ CREATE TABLE IF NOT EXISTS due (
     again INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS due_at ON due (at);
+CREATE TABLE IF NOT EXISTS name_holds (
+    name_key TEXT PRIMARY KEY,
+    until REAL NOT NULL
+);
 """
 
 
@@ -138,6 +142,7 @@ MIGRATIONS = [
     "CREATE UNIQUE INDEX IF NOT EXISTS players_account ON players (name_key) WHERE password_hash IS NOT NULL",
     "CREATE TABLE IF NOT EXISTS sessions (id_hash TEXT PRIMARY KEY, player INTEGER NOT NULL, created REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS sessions_player ON sessions (player)",
+    "CREATE TABLE IF NOT EXISTS name_holds (name_key TEXT PRIMARY KEY, until REAL NOT NULL)",
 ]
 
 
@@ -155,6 +160,15 @@ PLAYED_GAMES = (
     "results.rating_after, results.at FROM results JOIN rooms ON rooms.id = results.room "
     "WHERE results.player = %s ORDER BY results.at DESC LIMIT %s"
 )
+
+
+# A new guest's name held for a moment (a unique key, so that of two people asking for it at the same instant, in
+# one process or two, one gets it); both stores' SQL
+HOLD_NAME = (
+    "INSERT INTO name_holds (name_key, until) VALUES (%s, %s) "
+    "ON CONFLICT (name_key) DO UPDATE SET until = excluded.until WHERE name_holds.until < %s"
+)
+FORGET_HOLDS = "DELETE FROM name_holds WHERE until < %s"
 
 
 # Due work (cafe.server.due), in both stores' SQL.  A job scheduled again moves to its new time; one that a process
@@ -323,6 +337,13 @@ class Store(Protocol):
     def forget_players(self, created_before: float) -> int:
         """Remove players made before then who never sat, hosted or were rated; returns how many."""
 
+    def hold_name(self, name: str, now: float, seconds: float) -> bool:
+        """Hold a name (its key: look-alikes are one) for ``seconds``, unless it is held already: True if it is
+        this caller's now."""
+
+    def forget_holds(self, now: float) -> None:
+        """Holds that ended go."""
+
     def add_room(self, room: RoomRow) -> None: ...
     def set_seats(self, room: str, seats: tuple[SeatRow, ...]) -> None: ...
     def start_room(self, room: str) -> None: ...
@@ -380,6 +401,7 @@ class Store(Protocol):
 
     def reachable(self) -> bool:
         """Whether the database answers now (for /health)."""
+
     # accounts (cafe.server.account_rows)
     def account_named(self, name: str) -> tuple[int, str, str] | None: ...
     def password_of(self, player: int) -> str | None: ...
@@ -464,6 +486,12 @@ class SQLiteStore(AccountRows):
 
     def forget_players(self, created_before: float) -> int:
         return self._write(UNUSED_PLAYERS.replace("%s", "?"), created_before).rowcount
+
+    def hold_name(self, name: str, now: float, seconds: float) -> bool:
+        return self._write(HOLD_NAME.replace("%s", "?"), name_key(name), now + seconds, now).rowcount == 1
+
+    def forget_holds(self, now: float) -> None:
+        self._write(FORGET_HOLDS.replace("%s", "?"), now)
 
     def player_by_token(self, token: str) -> tuple[int, str] | None:
         row = self._db.execute("SELECT id, name FROM players WHERE token_hash = ?", (token_hash(token),)).fetchone()
