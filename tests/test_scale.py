@@ -149,6 +149,20 @@ def test_people_on_different_processes_play_one_game_to_its_end(cluster: Cluster
     assert len(replayed(cluster.url, room)) == final["plies"]
 
 
+def begin_with_a_bot(ann: Player, bob: Player, level: str = "easy") -> tuple[str, dict[int, Player]]:
+    """Ann opens a board game, Bob joins it, a computer player of ``level`` too, and it begins: the room and the
+    people by seat."""
+    ann.send({"type": "create", "edition": "board"})
+    room = ann.room()["id"]
+    bob.send({"type": "say", "room": room, "text": "/join"})
+    ann.send({"type": "say", "room": room, "text": f"/bot {level}"})
+    while len(ann.room()["seats"]) < 3:
+        pass
+    ann.send({"type": "say", "room": room, "text": "/start"})
+    ann.room(status="playing")
+    return room, {0: ann, bob.room(status="playing")["you"]: bob}
+
+
 def play_to(people: dict[int, Player], room: str, watcher: Player, plies: int | None = None) -> None:
     """The people whose turn it is play their first legal step until ``plies`` steps (or the end); the computer
     players play theirs.  ``watcher`` follows every step."""
@@ -170,16 +184,8 @@ def play_to(people: dict[int, Player], room: str, watcher: Player, plies: int | 
 def test_a_killed_process_loses_nothing_and_its_players_go_on_from_another(cluster: Cluster) -> None:
     first, second, third = cluster.start(), cluster.start(), cluster.start()
     ann, bob = Player(first, "Ann"), Player(second, "Bob")
-    ann.send({"type": "create", "edition": "board"})
-    room = ann.room()["id"]
-    bob.send({"type": "say", "room": room, "text": "/join"})
-    ann.send({"type": "say", "room": room, "text": "/bot easy"})
-    while len(ann.room()["seats"]) < 3:
-        pass
-    ann.send({"type": "say", "room": room, "text": "/start"})
-    ann.room(status="playing")
-    seat = bob.room(status="playing")["you"]
-    people = {0: ann, seat: bob}
+    room, people = begin_with_a_bot(ann, bob)
+    seat = next(seat for seat, person in people.items() if person is bob)
     play_to(people, room, ann, plies=15)
     acknowledged = bob.state["plies"]
     seen_turns = bob.state["view"]["turns"]
@@ -357,14 +363,10 @@ def test_a_computer_players_step_left_by_a_killed_process_is_played_by_another(c
 def test_a_job_run_twice_acts_once(cluster: Cluster) -> None:
     """Two processes that both come to a computer player's step (its job claimed anew after a lease ran out)
     store it once: the room's steps as stored agree with what everyone saw."""
-    _, ann, bob, room = game_of_two(cluster, "lease_seconds=0.2")  # leases that run out as they think
-    ann.send({"type": "say", "room": room, "text": "/bot hard"})
-    while len(ann.room()["seats"]) < 3:
-        pass
-    ann.send({"type": "say", "room": room, "text": "/start"})
-    ann.room(status="playing")
-    seat = bob.room(status="playing")["you"]
-    play_to({0: ann, seat: bob}, room, ann, plies=30)
+    first, second = (cluster.start(*QUICK, "lease_seconds=0.2") for _ in range(2))  # leases run out as bots think
+    ann, bob = Player(first, "Ann"), Player(second, "Bob")
+    room, people = begin_with_a_bot(ann, bob, "hard")
+    play_to(people, room, ann, plies=30)
     seen = ann.state["plies"]
     stored = replayed(cluster.url, room)  # replays every stored step: none twice, none illegal
     assert len(stored) >= seen

@@ -20,7 +20,7 @@ from websockets.sync.client import connect
 
 from own_services import OwnPostgres, OwnRedis
 from servers import free_port, start_server
-from test_scale import OPEN, Player, play_to
+from test_scale import OPEN, Player, begin_with_a_bot, play_to
 
 pytestmark = pytest.mark.services
 
@@ -91,16 +91,7 @@ def test_the_cafe_comes_back_by_itself_after_redis_and_postgresql_restart(
 ) -> None:
     postgres, redis, (first, second) = cafe
     ann, bob = Player(first, "Ann"), Player(second, "Bob")
-    ann.send({"type": "create", "edition": "board"})
-    room = ann.room()["id"]
-    bob.send({"type": "say", "room": room, "text": "/join"})
-    ann.send({"type": "say", "room": room, "text": "/bot easy"})
-    while len(ann.room()["seats"]) < 3:
-        pass
-    ann.send({"type": "say", "room": room, "text": "/start"})
-    ann.room(status="playing")
-    seat = bob.room(status="playing")["you"]
-    people = {0: ann, seat: bob}
+    room, people = begin_with_a_bot(ann, bob)
     play_to(people, room, ann, plies=8)
 
     # Redis crashes and comes back empty: every count and every subscription gone
