@@ -189,3 +189,15 @@ export function tileButton(tile, k, catalogue, { selected = false, hinted = fals
     onclick,
   }, tile.slice(0, 3), h("span", {}, tile.endsWith("f") ? "♀" : "♂"));
 }
+
+// The nations a joker may take on its chair, each a button in its colour with the points it scores there; ``pick``
+// gets the chosen step's text.  ``extra``: more buttons after them (a room's "Cancel").
+export function nationChooser(chooser, catalogue, pick, ...extra) {
+  const nations = catalogue.nations;
+  return h("div", { class: "chooser", role: "group", "aria-label": t("the joker's nation") },
+    h("p", {}, t("The joker on {chair} is of which nation?", { chair: chooser.chair })),
+    chooser.steps.map((s) => h("button", {
+      class: `nation${nations[s.nation]?.light ? " light" : ""}`, style: { background: nations[s.nation]?.colour },
+      "data-nation": s.nation, onclick: () => pick(s.text),
+    }, `${nations[s.nation]?.name ?? s.nation} (${signed(s.points)})`)), ...extra);
+}

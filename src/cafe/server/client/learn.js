@@ -3,7 +3,7 @@
 // (POST /lessons/ID) and keeps nothing: the steps of the lesson in progress are here, and what the person has done
 // of the tutorial stays in this browser (localStorage).
 
-import { drawBoard, markSteps, tileButton } from "./board.js";
+import { drawBoard, markSteps, nationChooser, tileButton } from "./board.js";
 import { announce, announcer, h, replace, sentence, signed } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { movesOf, parseStep, tileWords, whereTo } from "./steps.js";
@@ -221,18 +221,11 @@ export class LearnView {
         { guest: tileWords(this.selected, this.catalogue), what: whereTo(moves, state.view.edition) })
       : t("Pick from your hand, or use the buttons.");
     return h("section", { class: "controls" }, line ? h("p", { class: "turn-line" }, line) : null,
-      this.chooser ? this.nationChooser() : null, h("div", { class: "buttons" }, buttons));
+      this.chooser ? nationChooser(this.chooser, this.catalogue, (text) => this.ask(this.state.steps, text)) : null,
+      h("div", { class: "buttons" }, buttons));
   }
 
-  nationChooser() {
-    const nations = this.catalogue.nations;
-    return h("div", { class: "chooser", role: "group", "aria-label": t("the joker's nation") },
-      h("p", {}, t("The joker on {chair} is of which nation?", { chair: this.chooser.chair })),
-      this.chooser.steps.map((s) => h("button", {
-        class: `nation${nations[s.nation]?.light ? " light" : ""}`, style: { background: nations[s.nation]?.colour },
-        "data-nation": s.nation, onclick: () => this.ask(this.state.steps, s.text),
-      }, `${nations[s.nation]?.name ?? s.nation} (${signed(s.points)})`)));
-  }
+
 
   // Every lesson, those done ticked: any may be opened, again too.
   list() {

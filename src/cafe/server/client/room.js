@@ -1,7 +1,7 @@
 // A room: the café, the players, your hand and what you may do, the turn log, the chat, the end.
 
 import { ask } from "./ask.js";
-import { drawBoard, markSteps, tileButton } from "./board.js";
+import { drawBoard, markSteps, nationChooser, tileButton } from "./board.js";
 import { announce, announcer, h, replace, rulesText, sentence, signed } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { editionName } from "./lobby.js";
@@ -342,21 +342,12 @@ export class RoomView {
     if (state.can_undo) buttons.push(h("button", { class: "quiet", onclick: () => this.actions.undo() }, t("Undo")));
     if (state.hints) buttons.push(h("button", { class: "quiet hint", onclick: () => this.actions.hint() }, t("Hint")));
     return h("section", { class: "controls" }, h("p", { class: "turn-line" }, line),
-      this.chooser ? this.nationChooser() : null, h("div", { class: "buttons" }, buttons));
+      this.chooser ? nationChooser(this.chooser, this.catalogue, (text) => this.actions.step(text),
+        h("button", { class: "quiet", onclick: () => { this.chooser = null; this.render(); } }, t("Cancel"))) : null,
+      h("div", { class: "buttons" }, buttons));
   }
 
-  nationChooser() {
-    const nations = this.catalogue.nations;
-    return h("div", { class: "chooser", role: "group", "aria-label": t("the joker's nation") },
-      h("p", {}, t("The joker on {chair} is of which nation?", { chair: this.chooser.chair })),
-      this.chooser.steps.map((s) => h("button", {
-        class: `nation${nations[s.nation]?.light ? " light" : ""}`,
-        style: { background: nations[s.nation]?.colour },
-        "data-nation": s.nation,
-        onclick: () => this.actions.step(s.text),
-      }, `${nations[s.nation]?.name ?? s.nation} (${signed(s.points)})`)),
-      h("button", { class: "quiet", onclick: () => { this.chooser = null; this.render(); } }, t("Cancel")));
-  }
+
 
   select(tile, at) {
     [this.selected, this.selectedAt] = this.selectedAt === at ? [null, null] : [tile, at];
