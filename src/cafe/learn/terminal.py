@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Input, Static
@@ -16,12 +16,12 @@ from cafe.errors import CafeError
 from cafe.i18n import N_, _, translate
 from cafe.learn.lesson import Lesson, attempt, lessons
 from cafe.learn.progress import Progress
-from cafe.play.app import StepSuggester, players_panel
-from cafe.play.drawing import cafe_map, translate_bindings
+from cafe.play.app import SessionApp, StepSuggester
+from cafe.play.drawing import translate_bindings
 from cafe.play.session import Seat, Session, read_step
 
 
-class TutorialApp(App[None]):
+class TutorialApp(SessionApp):
     """Lesson after lesson; each is done when one of its accepted turns is played."""
 
     TITLE = "Café International"
@@ -96,14 +96,6 @@ class TutorialApp(App[None]):
         field = self.query_one(Input)
         field.value = ""
         field.focus()
-
-    def refresh_view(self) -> None:
-        view = self.session.view()
-        self.query_one("#map", Static).update(cafe_map(view, self.marked))
-        self.query_one("#players", Static).update(players_panel(self.session, view))
-
-    def say(self, text: str, style: str = "") -> None:
-        self.query_one("#status", Static).update(Text(text, style=style))
 
     # ------------------------------------------------------------------ typing
 

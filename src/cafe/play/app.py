@@ -105,7 +105,23 @@ class PassKeyboard(ModalScreen[None]):
         self.dismiss()
 
 
-class CafeApp(App[None]):
+class SessionApp(App[None]):
+    """What the game and the tutorial show alike: the café of a session drawn (``#map``, its ``marked`` chairs lit),
+    the players beside it (``#players``), and a status line (``#status``)."""
+
+    session: Session
+    marked: set[str]
+
+    def refresh_view(self) -> None:
+        view = self.session.view()
+        self.query_one("#map", Static).update(cafe_map(view, self.marked))
+        self.query_one("#players", Static).update(players_panel(self.session, view))
+
+    def say(self, text: str, style: str = "") -> None:
+        self.query_one("#status", Static).update(Text(text, style=style))
+
+
+class CafeApp(SessionApp):
     """Café International in the terminal."""
 
     TITLE = "Café International"
@@ -158,14 +174,6 @@ class CafeApp(App[None]):
         self.next_turn()
 
     # ------------------------------------------------------------------ drawing
-
-    def refresh_view(self) -> None:
-        view = self.session.view()
-        self.query_one("#map", Static).update(cafe_map(view, self.marked))
-        self.query_one("#players", Static).update(players_panel(self.session, view))
-
-    def say(self, text: str, style: str = "") -> None:
-        self.query_one("#status", Static).update(Text(text, style=style))
 
     def log_line(self, text: str) -> None:
         self.query_one(RichLog).write(text)
