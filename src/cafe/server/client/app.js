@@ -5,6 +5,7 @@ import { h, replace, sentence } from "./dom.js";
 import { chosenLanguage, LANGUAGES, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { lobbyView, nameView, refreshRooms } from "./lobby.js";
 import { Link } from "./net.js";
+import { PuzzlePage } from "./puzzles.js";
 import { playerView, ReplayView } from "./replay.js";
 import { RoomView } from "./room.js";
 
@@ -30,7 +31,8 @@ let noticeTimer = null;
 
 const inHash = (key) => new URLSearchParams(location.hash.slice(1)).get(key);
 const roomInHash = () => inHash("room");
-const inLobby = () => !roomInHash() && !inHash("game") && !inHash("player");
+const inPuzzles = () => inHash("puzzles") !== null;
+const inLobby = () => !roomInHash() && !inHash("game") && !inHash("player") && !inPuzzles();
 
 function showNotice(text) {
   notice.textContent = text;
@@ -178,6 +180,11 @@ function route() {
     return;
   }
   if (!me && !link.token) return askName();
+  if (inPuzzles()) { // puzzles are rated: the person's token names them
+    view = null;
+    replace(app, new PuzzlePage(catalogue, link.token).root);
+    return;
+  }
   const id = roomInHash();
   if (id) {
     if (!view || view.state?.id !== id) {

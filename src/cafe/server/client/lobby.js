@@ -61,7 +61,10 @@ export function lobbyView(rooms, catalogue, actions) {
       : h("p", {}, t("No rated games yet: games between two or more people are rated."));
     board.replaceChildren(h("h2", {}, t("Leaderboard")), table);
   });
-  return h("div", { class: "lobby" }, roomsView(rooms, catalogue, actions), h("aside", {}, create, board));
+  const puzzles = h("section", { class: "puzzles-link" }, h("h2", {}, t("Puzzles")),
+    h("p", {}, t("Find the clearly best turn in positions from real games, and watch your puzzle rating grow.")),
+    h("a", { href: "#puzzles", class: "button" }, t("Solve puzzles")));
+  return h("div", { class: "lobby" }, roomsView(rooms, catalogue, actions), h("aside", {}, create, puzzles, board));
 }
 
 // The lobby's rooms anew (a room opened, filled or ended), leaving the form to open a table as the person left it,
