@@ -11,7 +11,7 @@ the same puzzles on any machine.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,12 +84,13 @@ def reveals(game: Game, result: StepResult) -> bool:
     return bool(result.drawn) or (isinstance(game, CardGame) and bool(result.completed))
 
 
-def push_turn(game: Game, turn: Sequence[Step]) -> list[StepResult]:
-    """Play a turn's steps up to its end, or up to one that shows something hidden (what follows it depends on
-    what the mover could not see); the engine's error, with its rule id, for an illegal step."""
+def push_turn(game: Game, turn: Sequence[Step], end: bool = True) -> list[StepResult]:
+    """Play a turn's steps up to its end (with ``end``, the turn is ended if its steps did not), or up to one that
+    shows something hidden (what follows it depends on what the mover could not see); the engine's error, with its
+    rule id, for an illegal step."""
     results: list[StepResult] = []
     try:
-        for step in (*turn, Step(Kind.STOP)):
+        for step in (*turn, Step(Kind.STOP)) if end else turn:
             if results and results[-1].turn_over:
                 break
             if results and reveals(game, results[-1]) and step.kind is not Kind.STOP:
@@ -192,19 +193,25 @@ def judge(view: View, budget: int, seed: int, margin: float = MARGIN) -> dict[st
     }
 
 
-def mine_game(edition: str, seed: int, budget: int, margin: float = MARGIN) -> Mined:
-    """Play one game of the computer players from ``seed`` and judge the position at the start of every turn."""
+def positions(edition: str, seed: int) -> Iterator[tuple[Game, View]]:
+    """A game of the computer players from ``seed``, at the start of every turn: the game and its mover's view."""
     seats = 2 + seed % 3
     game = new_game(edition, [f"Player {p + 1}" for p in range(seats)], seed)
     players = [make_player(PLAYERS[(seed + p) % len(PLAYERS)], seed=seed * 101 + p) for p in range(seats)]
-    analysed, kept = 0, []
     while not game.is_over():
         seat = game.current_player
         view = game.view(seat)
         if not view.this_turn:
-            analysed += 1
-            puzzle = judge(view, budget, seed * 1_000 + game.turn_number, margin)
-            if puzzle is not None:
-                kept.append({"id": f"{edition[0]}{seed}-{game.turn_number + 1}", "seed": seed, **puzzle})
+            yield game, view
         game.push(players[seat].choose(view, game.legal_steps()))
+
+
+def mine_game(edition: str, seed: int, budget: int, margin: float = MARGIN) -> Mined:
+    """Judge the position at the start of every turn of a game of the computer players from ``seed``."""
+    analysed, kept = 0, []
+    for game, view in positions(edition, seed):
+        analysed += 1
+        puzzle = judge(view, budget, seed * 1_000 + game.turn_number, margin)
+        if puzzle is not None:
+            kept.append({"id": f"{edition[0]}{seed}-{game.turn_number + 1}", "seed": seed, **puzzle})
     return Mined(analysed, tuple(kept))

@@ -18,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from cafe.ai.analysis import review_turn
 from cafe.errors import CafeError
 from cafe.i18n import N_, T, Text
 from cafe.learn.puzzle_mining import MARGIN, THEMES, Mined, key, mine_game, push_turn, world
@@ -102,6 +103,15 @@ def check(puzzle: Puzzle, turn: str, seed: int = 0) -> bool:
     return any(key(parse_turn(accepted)) == answer for accepted in puzzle.answers)
 
 
+def confirmed(puzzle: Puzzle, budget: int, seed: int = 0) -> tuple[bool, list[tuple[str, float]]]:
+    """Whether the search, at ``budget`` iterations below each candidate turn and with its own ``seed``, still finds
+    an accepted answer the best turn; and the candidates it valued, best first."""
+    game = world(puzzle.position(), seed)
+    ranked, _ = review_turn(game, parse_turn(puzzle.answers[0]), budget, seed)
+    accepted = {key(parse_turn(answer)) for answer in puzzle.answers}
+    return key(parse_turn(ranked[0][0])) in accepted, ranked
+
+
 def path(edition: str) -> Path:
     return Path(str(resources.files("cafe").joinpath("data").joinpath(FILE.format(edition=edition))))
 
@@ -174,5 +184,5 @@ def write(target: Path, plan: Plan, puzzles: list[dict[str, Any]], analysed: int
     data = {"format": FORMAT, "edition": plan.edition, "games": plan.games, "seed": plan.seed,
             "budget": plan.budget, "margin": plan.margin, "analysed": analysed, "puzzles": puzzles}  # fmt: skip
     target.parent.mkdir(parents=True, exist_ok=True)
-    with open(target, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as file:
+    with open(target, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as file:
         file.write(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode())

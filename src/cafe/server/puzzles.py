@@ -132,7 +132,7 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
         """The puzzle's position after the steps of the turn so far: the drawing, the view and what may follow;
         ``done`` once the turn is over (or has shown something hidden: the try is then judged as it stands)."""
         game = world(puzzle.position())
-        results = push_turn(game, steps) if steps else []
+        results = push_turn(game, steps, end=False)
         if len(results) < len(steps):
             raise Refused(400, T("the turn is over before '{step}'", step=str(steps[len(results)])), "R2.2")
         done = bool(results) and (results[-1].turn_over or reveals(game, results[-1]))
