@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from cafe.errors import CafeError
-from cafe.i18n import T, _, translate
+from cafe.i18n import T, _, n_, translate
 
 DEFAULT_BUDGET = 64  # the mining budget of the shipped puzzles; they are confirmed at 8 times it
 
@@ -90,7 +90,7 @@ def run_make(args: argparse.Namespace) -> int:
         task = progress.add_task("games", total=plan.games, kept="")
 
         def show(done: int, total: int, kept: int) -> None:
-            progress.update(task, completed=done, kept=_("{n} puzzles", n=kept))
+            progress.update(task, completed=done, kept=n_("{n} puzzle", "{n} puzzles", kept))
 
         puzzles, analysed = make(plan, _runner(args.jobs, args.cluster), show)
     write(Path(args.out), plan, puzzles, analysed)

@@ -38,8 +38,8 @@ REASONS = {
     "bar": N_("The bar's stools are worth less and less: a guest sent there at the right moment pays."),
     "close": N_("Closing ends the game while the others still hold cards that cost them points."),
     "draw_or_play": N_("Sometimes drawing is better than playing a card that helps the next player more."),
-    "face_down": N_("A card laid face down is a penalty saved at the end; timing it matters."),
-    "full_table": N_("A full table leaves the café with its points: filling it first takes them."),
+    "face_down": N_("With twelve cards in hand one goes face down: which one you give up matters."),
+    "full_table": N_("Filling a table takes its points and clears it away before the next player can use it."),
     "deny": N_("Fewer points now, but the next player is left without the table they needed."),
     "points": N_("The most points now, and nothing left open for the next player."),
 }
