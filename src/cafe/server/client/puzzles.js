@@ -100,7 +100,7 @@ export class PuzzlePage {
     replace(this.panel, this.header(), this.problem ? h("p", { class: "problem", role: "alert" }, this.problem) : null,
       at?.view ? this.players() : null, at?.view && !this.result ? this.hand() : null,
       at?.view && !this.result ? this.controls(moves) : null, this.result ? this.judged() : null);
-    this.root.dataset.puzzle = this.puzzle?.id ?? "";
+    Object.assign(this.root.dataset, { puzzle: this.puzzle?.id ?? "", steps: this.steps.length });
   }
 
   header() {
@@ -166,11 +166,16 @@ export class PuzzlePage {
       buttons.push(h("button", { class: "bar", onclick: () => this.step(moves.bar.text) },
         t("To the bar ({points})", { points: signed(moves.bar.points) })));
     }
-    if (moves?.down) buttons.push(h("button", { onclick: () => this.step(moves.down.text) }, t("Lay face down")));
-    if (has("stop")) buttons.push(h("button", { class: "go", onclick: () => this.step("stop") }, t("End turn")));
-    if (has("pass")) buttons.push(h("button", { onclick: () => this.step("pass") }, t("Pass")));
-    if (has("draw")) buttons.push(h("button", { onclick: () => this.step("draw") }, t("Draw a card")));
-    if (has("close")) buttons.push(h("button", { onclick: () => this.step("close") }, t("Close (end the game)")));
+    if (moves?.down) {
+      buttons.push(h("button", { "data-step": "down", onclick: () => this.step(moves.down.text) }, t("Lay face down")));
+    }
+    const word = { stop: t("End turn"), pass: t("Pass"), draw: t("Draw a card"), close: t("Close (end the game)") };
+    for (const kind of ["stop", "pass", "draw", "close"]) {
+      if (has(kind)) {
+        buttons.push(h("button", { class: kind === "stop" ? "go" : "", "data-step": kind, onclick: () => this.step(kind) },
+          word[kind]));
+      }
+    }
     if (this.steps.length) buttons.push(h("button", { class: "quiet", onclick: () => this.again() }, t("Start the turn again")));
     const line = this.selected ? t("{guest}: {what}", { guest: tileWords(this.selected, this.catalogue),
       what: t("choose a lit chair (click, or Enter on the café).") }) : t("Your turn: pick from your hand.");
