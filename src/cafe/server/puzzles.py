@@ -33,7 +33,8 @@ STEPS = 12  # steps of a turn in progress, at most (no turn has more)
 ID_CHARS = 24
 TURN_CHARS = 200
 NEAREST = 8  # the next puzzle is one of the untried ones whose rating is nearest the person's
-START = {"easy": 22.0, "medium": 25.0, "hard": 28.0}  # a puzzle's rating before any try, by its difficulty
+START = {"easy": 22.0, "medium": 25.0, "hard": 28.0}  # a puzzle's rating before any try, by its difficulty ...
+START_SIGMA = 25 / 6  # ... known better than a new person's: the search graded it
 SHOWN = 60  # a rating is shown as mu times this: 1500 for a new person
 
 
@@ -60,7 +61,7 @@ def rate(person: Rating, puzzle: Rating, solved: bool) -> tuple[Rating, Rating]:
 
 
 def start(puzzle: Puzzle) -> Rating:
-    fresh = MODEL.rating(mu=START[puzzle.difficulty])
+    fresh = MODEL.rating(mu=START[puzzle.difficulty], sigma=START_SIGMA)
     return Rating(fresh.mu, fresh.sigma, 0)
 
 

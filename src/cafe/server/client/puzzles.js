@@ -2,7 +2,7 @@
 // the best. The person plays the turn on the café as in a game (board.js, steps.js); the server says after each
 // step what may follow, judges the try, and moves the person's puzzle rating and the puzzle's (docs/puzzles.md).
 
-import { drawBoard } from "./board.js";
+import { drawBoard, markSteps } from "./board.js";
 import { h, replace, sentence, signed } from "./dom.js";
 import { t } from "./i18n.js";
 import { editionName } from "./lobby.js";
@@ -72,6 +72,7 @@ export class PuzzlePage {
     const turn = this.steps.filter((s) => s !== "stop").join(",") || "stop";
     try {
       this.result = await this.call(`/puzzles/${this.puzzle.id}/try`, { turn });
+      this.at = this.puzzle; // the solution is shown on the position as it was
       this.problem = "";
     } catch (error) {
       this.problem = error.message;
@@ -97,6 +98,7 @@ export class PuzzlePage {
     }
     if (at?.view) drawBoard(this.board, at.svg, lit, (target) => this.pick(target, moves), at.view, this.catalogue);
     else replace(this.board);
+    if (this.result) markSteps(this.board, this.result.answers[0].split(","), "hinted", 1);
     replace(this.panel, this.header(), this.problem ? h("p", { class: "problem", role: "alert" }, this.problem) : null,
       at?.view ? this.players() : null, at?.view && !this.result ? this.hand() : null,
       at?.view && !this.result ? this.controls(moves) : null, this.result ? this.judged() : null);
@@ -129,11 +131,11 @@ export class PuzzlePage {
         + (view.bar_values[view.bar.length] !== undefined
           ? ` · ${t("next stool {points}", { points: signed(view.bar_values[view.bar.length]) })}` : "")
       : t("Table cards left: {n}", { n: view.table_pile_count });
-    return h("section", {}, task, h("table", { class: "players" }, h("tr", {}, h("th", {}, t("player")),
+    return [task, h("section", { class: "position" }, h("table", { class: "players" }, h("tr", {}, h("th", {}, t("player")),
       h("th", {}, t("score")), h("th", {}, view.edition === "board" ? t("hand") : t("cards"))), rows),
     h("p", { class: "counts" }, counts),
     this.steps.length ? h("p", { class: "steps-so-far" }, t("This turn so far: {steps}",
-      { steps: this.steps.map(stepWords).join(", ") })) : null);
+      { steps: this.steps.map(stepWords).join(", ") })) : null)];
   }
 
   hand() {
@@ -217,7 +219,8 @@ export class PuzzlePage {
     return h("section", { class: `result ${r.solved ? "solved" : "failed"}`, role: "status", tabindex: -1 },
       h("h3", {}, r.solved ? t("Solved!") : t("Not the best turn.")),
       h("p", {}, t("Your turn: {turn}", { turn: this.steps.filter((s) => s !== "stop").map(stepWords).join(", ") })),
-      h("p", { class: "solution" }, t("Solution: {answer}", { answer: r.answers.join(" / ") })),
+      h("p", { class: "solution" }, t("Solution: {answer}", { answer: r.answers.join(" / ") }), " ",
+        h("span", { class: "facts" }, t("(marked on the café)"))),
       h("p", {}, t("Theme: {theme}", { theme: r.theme }), " · ",
         t("{margin} points better than any other turn", { margin: r.margin.toFixed(1) })),
       h("p", { class: "reason" }, r.reason),
