@@ -21,7 +21,7 @@ from typing import Any
 from cafe.ai.analysis import review_turn
 from cafe.errors import CafeError
 from cafe.i18n import N_, T, Text
-from cafe.learn.puzzle_mining import MARGIN, THEMES, Mined, key, mine_game, push_turn, world
+from cafe.learn.puzzle_mining import MARGIN, Mined, key, mine_game, push_turn, world
 from cafe.steps import parse_turn
 from cafe.view import View, view_from_json
 
@@ -171,11 +171,15 @@ def make(plan: Plan, run: Callable[[Callable[..., Mined], Sequence[tuple[Any, ..
 
 
 def _varied(puzzles: Sequence[dict[str, Any]], per_theme: int) -> list[dict[str, Any]]:
-    """At most ``per_theme`` puzzles of each theme from one game, the widest margins first."""
+    """Of one game, the widest margins first: one puzzle of each answer (an exchange open for several turns is one
+    puzzle), and at most ``per_theme`` of each theme."""
     out: list[dict[str, Any]] = []
-    for topic in THEMES:
-        same = sorted((p for p in puzzles if p["theme"] == topic), key=lambda p: -p["margin"])
-        out += same[:per_theme]
+    answers: set[tuple[str, ...]] = set()
+    for puzzle in sorted(puzzles, key=lambda p: -p["margin"]):
+        answer = key(parse_turn(puzzle["answers"][0]))
+        if answer not in answers and sum(p["theme"] == puzzle["theme"] for p in out) < per_theme:
+            answers.add(answer)
+            out.append(puzzle)
     return out
 
 
