@@ -134,7 +134,7 @@ export class PuzzlePage {
     return [task, h("section", { class: "position" }, h("table", { class: "players" }, h("tr", {}, h("th", {}, t("player")),
       h("th", {}, t("score")), h("th", {}, view.edition === "board" ? t("hand") : t("cards"))), rows),
     h("p", { class: "counts" }, counts),
-    this.steps.length ? h("p", { class: "steps-so-far" }, t("This turn so far: {steps}",
+    this.steps.length && !this.result ? h("p", { class: "steps-so-far" }, t("This turn so far: {steps}",
       { steps: this.steps.map(stepWords).join(", ") })) : null)];
   }
 
