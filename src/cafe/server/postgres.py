@@ -122,20 +122,20 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     """,
     # puzzles: each person's puzzle rating and streak, each puzzle's rating, and who tried which
     """
-    CREATE TABLE puzzle_players (
+    CREATE TABLE IF NOT EXISTS puzzle_players (
         player BIGINT PRIMARY KEY REFERENCES players (id),
         mu DOUBLE PRECISION NOT NULL,
         sigma DOUBLE PRECISION NOT NULL,
         tries INTEGER NOT NULL,
         streak INTEGER NOT NULL
     );
-    CREATE TABLE puzzle_ratings (
+    CREATE TABLE IF NOT EXISTS puzzle_ratings (
         puzzle TEXT PRIMARY KEY,
         mu DOUBLE PRECISION NOT NULL,
         sigma DOUBLE PRECISION NOT NULL,
         tries INTEGER NOT NULL
     );
-    CREATE TABLE puzzle_tries (
+    CREATE TABLE IF NOT EXISTS puzzle_tries (
         player BIGINT NOT NULL,
         puzzle TEXT NOT NULL,
         solved BOOLEAN NOT NULL,
