@@ -19,7 +19,7 @@ from cafe.card_game import CardGame
 from cafe.cli import main
 from cafe.errors import CafeError
 from cafe.learn.puzzle_command import play
-from cafe.learn.puzzle_mining import MARGIN, THEMES, judge, positions, world
+from cafe.learn.puzzle_mining import DIFFICULTY_WORDS, MARGIN, THEME_WORDS, judge, positions, world
 from cafe.learn.puzzles import EDITIONS, Puzzle, check, shipped
 from cafe.steps import format_turn
 from cafe.view import view_from_json
@@ -35,7 +35,8 @@ def test_every_shipped_puzzle_loads_and_its_answers_are_legal_and_accepted(editi
     for puzzle in puzzles:
         view = view_from_json(puzzle.view)
         assert view.seat == view.current_player == puzzle.mover and not view.this_turn and not view.over
-        assert puzzle.edition == edition and puzzle.theme in THEMES and puzzle.margin >= MARGIN
+        assert puzzle.edition == edition and puzzle.theme in THEME_WORDS and puzzle.difficulty in DIFFICULTY_WORDS
+        assert puzzle.margin >= MARGIN
         assert puzzle.confirm_budget > puzzle.budget
         for answer in puzzle.answers:
             assert check(puzzle, answer), (puzzle.id, answer)

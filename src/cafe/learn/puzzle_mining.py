@@ -32,26 +32,13 @@ from cafe.view import View
 MARGIN = 3.0  # points the best turn must beat every other by, at both budgets
 CONFIRM = 8  # the confirming budget, in mining budgets
 PLAYERS = ("greedy", "greedy", "greedy:noise")  # the computer players whose games are mined, seat by seat in turn
-# A puzzle's themes, most telling first: a turn's theme is the first that fits it
-THEMES = (
-    "exchange",
-    "joker",
-    "single_nation",
-    "bar",
-    "close",
-    "draw_or_play",
-    "face_down",
-    "full_table",
-    "deny",
-    "points",
-)
+# A puzzle's themes in words, the most telling first: a turn's theme is the first that fits it (see theme())
 THEME_WORDS = {
     "exchange": N_("joker exchange"), "joker": N_("jokers"), "single_nation": N_("single-nation table"),
     "bar": N_("the bar's timing"), "close": N_("closing"), "draw_or_play": N_("draw or play"),
-    "face_down": N_("face-down cards"),
-    "full_table": N_("a full table"), "deny": N_("denying a table"), "points": N_("points now"),
+    "face_down": N_("face-down cards"), "full_table": N_("a full table"), "deny": N_("denying a table"),
+    "points": N_("points now"),
 }  # fmt: skip
-DIFFICULTIES = ("easy", "medium", "hard")
 DIFFICULTY_WORDS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
 
 
@@ -125,7 +112,7 @@ def outcome(game: Game, turn: Sequence[Step]) -> tuple[int, int]:
 
 
 def theme(game: Game, best: Sequence[Step], greedy: Sequence[Step]) -> str:
-    """What a turn teaches, the most telling first (see :data:`THEMES`)."""
+    """What a turn teaches, the most telling first (the order of :data:`THEME_WORDS`)."""
     kinds = [step.kind for step in best]
     points, completed = outcome(game, best)
     greedy_points, _ = outcome(game, greedy)
