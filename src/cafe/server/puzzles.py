@@ -32,7 +32,8 @@ BODY_BYTES = 2_000  # a request's body is never longer
 STEPS = 12  # steps of a turn in progress, at most (no turn has more)
 ID_CHARS = 24
 TURN_CHARS = 200
-NEAREST = 8  # the next puzzle is one of the untried ones whose rating is nearest the person's
+NEAREST = 24  # the next puzzle is one of the untried ones whose rating is among the nearest the person's ...
+CLOSEST = 4  # ... of a theme drawn at random among theirs, and among the nearest of that theme
 START = {"easy": 22.0, "medium": 25.0, "hard": 28.0}  # a puzzle's rating before any try, by its difficulty ...
 START_SIGMA = 25 / 6  # ... known better than a new person's: the search graded it
 SHOWN = 60  # a rating is shown as mu times this: 1500 for a new person
@@ -124,7 +125,8 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
         if not fresh:
             raise Refused(404, T("no puzzles are installed"))
         near = sorted(fresh, key=lambda p: abs(ratings.get(p.id, start(p)).mu - rating.mu))[:NEAREST]
-        chosen = random.choice(near)
+        theme = random.choice(sorted({p.theme for p in near}))  # each theme as likely: few themes are common
+        chosen = random.choice([p for p in near if p.theme == theme][:CLOSEST])
         return {**position(chosen, []), "rating": shown(ratings.get(chosen.id, start(chosen))),
                 "difficulty": translate(DIFFICULTY_WORDS[chosen.difficulty], asked_language(request)),
                 "you": {"rating": shown(rating), "tries": rating.games, "streak": streak}}  # fmt: skip
