@@ -6,14 +6,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from cafe.errors import CafeError
 from cafe.i18n import T, _, n_, translate
 
-DEFAULT_BUDGET = 64  # the mining budget of the shipped puzzles; they are confirmed at 8 times it
+if TYPE_CHECKING:
+    from cafe.learn.puzzles import Runner
+
+DEFAULT_BUDGET = 32  # the mining budget of the shipped puzzles; they are confirmed at 8 times it
 
 
 def add_parser(sub: Any) -> None:
@@ -84,22 +87,20 @@ def run_make(args: argparse.Namespace) -> int:
     if args.games < 1 or args.budget < 1 or (args.jobs is not None and args.jobs < 1):
         raise CafeError(T("--games, --budget and --jobs must be at least 1"))
     plan = Plan(args.edition, args.games, args.seed, args.budget)
-    columns = (TextColumn(_("games")), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[kept]}"),
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[kept]}"),
                TimeRemainingColumn())  # fmt: skip
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("games", total=plan.games, kept="")
+        tasks = {"games": progress.add_task(_("games"), total=plan.games, kept=""),
+                 "check": progress.add_task(_("checked again"), total=None, kept="")}  # fmt: skip
 
-        def show(done: int, total: int, kept: int) -> None:
-            progress.update(task, completed=done, kept=n_("{n} puzzle", "{n} puzzles", kept))
+        def show(stage: str, done: int, total: int, kept: int) -> None:
+            progress.update(tasks[stage], completed=done, total=total, kept=n_("{n} puzzle", "{n} puzzles", kept))
 
         puzzles, analysed = make(plan, _runner(args.jobs, args.cluster), show)
     write(Path(args.out), plan, puzzles, analysed)
     print(_("done: {path} ({kept} puzzles from {analysed} positions of {games} games)", path=args.out,
             kept=len(puzzles), analysed=analysed, games=plan.games))  # fmt: skip
     return 0
-
-
-Runner = Callable[[Callable[..., Any], Sequence[tuple[Any, ...]]], Iterator[Any]]
 
 
 def _runner(jobs: int | None, cluster: str | None) -> Runner:

@@ -90,6 +90,15 @@ def push_turn(game: Game, turn: Sequence[Step], end: bool = True) -> list[StepRe
     return results
 
 
+def whole(game: Game, turn: Sequence[Step]) -> tuple[Step, ...]:
+    """A legal turn's steps as the search lists it: with the ``stop`` that ends it where its steps do not (a turn in
+    notation leaves it out); the same turn without it would be searched as one the search may go on with."""
+    results = push_turn(game, turn)
+    for _ in results:
+        game.pop()
+    return tuple(result.step for result in results)
+
+
 def played(game: Game, turn: Sequence[Step]) -> tuple[int, int] | None:
     """What a whole turn scores at once and the tables it completes (single-nation, or full in the card game); None
     if it is illegal, or goes on after showing something hidden: no puzzle's answer depends on that."""
@@ -152,9 +161,9 @@ def judge(view: View, budget: int, seed: int, margin: float = MARGIN) -> dict[st
     ranked, _ = review_turn(game, greedy, budget, seed)
     if len(ranked) < 2 or ranked[0][1] - ranked[1][1] < margin:
         return None
-    best = parse_turn(ranked[0][0])
-    if played(game, best) is None or played(game, greedy) is None:
+    if played(game, parse_turn(ranked[0][0])) is None or played(game, greedy) is None:
         return None  # the answer, or what it is compared with, would depend on what the mover cannot see
+    best = whole(game, parse_turn(ranked[0][0]))
     topic = theme(game, best, greedy)
     same = key(best) == key(greedy)
     if same and topic == "points":

@@ -21,7 +21,7 @@ from typing import Any
 from cafe.ai.analysis import review_turn
 from cafe.errors import CafeError
 from cafe.i18n import N_, T, Text
-from cafe.learn.puzzle_mining import MARGIN, Mined, key, mine_game, push_turn, world
+from cafe.learn.puzzle_mining import MARGIN, key, mine_game, push_turn, whole, world
 from cafe.steps import parse_turn
 from cafe.view import View, view_from_json
 
@@ -107,7 +107,7 @@ def confirmed(puzzle: Puzzle, budget: int, seed: int = 0) -> tuple[bool, list[tu
     """Whether the search, at ``budget`` iterations below each candidate turn and with its own ``seed``, still finds
     an accepted answer the best turn; and the candidates it valued, best first."""
     game = world(puzzle.position(), seed)
-    ranked, _ = review_turn(game, parse_turn(puzzle.answers[0]), budget, seed)
+    ranked, _ = review_turn(game, whole(game, parse_turn(puzzle.answers[0])), budget, seed)
     accepted = {key(parse_turn(answer)) for answer in puzzle.answers}
     return key(parse_turn(ranked[0][0])) in accepted, ranked
 
@@ -154,10 +154,14 @@ class Plan:
     per_game: int = 2  # puzzles kept of one theme from one game: many games rather than one game's many turns
 
 
-def make(plan: Plan, run: Callable[[Callable[..., Mined], Sequence[tuple[Any, ...]]], Iterator[Mined]],
-         progress: Callable[[int, int, int], None] | None = None) -> tuple[list[dict[str, Any]], int]:  # fmt: skip
-    """Mine every game of the plan (``run`` spreads the calls over processes or a cluster); the puzzles sorted by
-    game and turn, whatever order the games finish in, and the positions analysed."""
+Runner = Callable[[Callable[..., Any], Sequence[tuple[Any, ...]]], Iterator[Any]]
+Progress = Callable[[str, int, int, int], None]  # (stage: "games" or "check", done, of how many, puzzles kept)
+
+
+def make(plan: Plan, run: Runner, progress: Progress | None = None) -> tuple[list[dict[str, Any]], int]:
+    """Mine every game of the plan, then search every puzzle kept once more (:func:`recheck`); ``run`` spreads the
+    calls over processes or a cluster.  The puzzles sorted by game and turn, whatever order the calls finish in,
+    and the positions analysed."""
     calls = [(plan.edition, seed, plan.budget, plan.margin) for seed in range(plan.seed, plan.seed + plan.games)]
     kept: list[dict[str, Any]] = []
     analysed = 0
@@ -165,9 +169,27 @@ def make(plan: Plan, run: Callable[[Callable[..., Mined], Sequence[tuple[Any, ..
         analysed += mined.analysed
         kept += _varied(mined.puzzles, plan.per_game)
         if progress is not None:
-            progress(done, plan.games, len(kept))
+            progress("games", done, plan.games, len(kept))
     kept.sort(key=lambda p: (p["seed"], int(p["id"].rsplit("-", 1)[1])))
-    return kept, analysed
+    agree: dict[str, bool] = {}
+    for done, (puzzle_id, agrees) in enumerate(run(recheck, [(p,) for p in kept]), start=1):
+        agree[puzzle_id] = agrees
+        if progress is not None:
+            progress("check", done, len(kept), sum(agree.values()))
+    return [p for p in kept if agree[p["id"]]], analysed
+
+
+RECHECK = 2  # the last search's budget, in confirming budgets
+
+
+def recheck(puzzle: dict[str, Any]) -> tuple[str, bool]:
+    """A kept puzzle searched once more, at twice its confirming budget and with a seed of its own (neither the
+    mining's nor bench/puzzles.py's): whether its answer is still the best turn, by the margin again.  A margin that
+    was the search's luck in the worlds it sampled does not hold twice."""
+    found = Puzzle.from_json(puzzle)
+    turn = int(found.id.rsplit("-", 1)[1])
+    agrees, ranked = confirmed(found, RECHECK * found.confirm_budget, seed=puzzle["seed"] * 1_000 + turn + 2)
+    return found.id, agrees and len(ranked) > 1 and ranked[0][1] - ranked[1][1] >= MARGIN
 
 
 def _varied(puzzles: Sequence[dict[str, Any]], per_theme: int) -> list[dict[str, Any]]:
