@@ -19,9 +19,9 @@ from cafe.card_game import CardGame
 from cafe.cli import main
 from cafe.errors import CafeError
 from cafe.learn.puzzle_command import play
-from cafe.learn.puzzle_mining import DIFFICULTY_WORDS, MARGIN, THEME_WORDS, judge, positions, world
-from cafe.learn.puzzles import EDITIONS, Puzzle, check, shipped
-from cafe.steps import format_turn
+from cafe.learn.puzzle_mining import DIFFICULTY_WORDS, MARGIN, THEME_WORDS, judge, positions, whole, world
+from cafe.learn.puzzles import EDITIONS, Puzzle, check, confirmed, shipped
+from cafe.steps import Kind, format_turn, parse_turn
 from cafe.view import view_from_json
 
 SHIPPED_AT_LEAST = 200  # per edition
@@ -137,3 +137,15 @@ def test_cafe_puzzle_in_the_terminal_says_right_wrong_and_why() -> None:
     assert said.count("Right!") == 1 and said.count("Not the best turn.") == 1
     assert "R7.1" in said  # the unreadable line, and the puzzle stays
     assert f"Solution: {second.answers[0]}" in said and "Solved 1 of 2." in said
+
+
+def test_the_answer_is_searched_as_the_whole_turn_it_is_never_beside_itself() -> None:
+    """An answer that ends with the stop notation leaves out is searched ended: not also as a turn the search could
+    go on with, which valued the answer against itself."""
+    ended = [p for p in shipped("cards") if whole(world(p.position()), parse_turn(p.answers[0]))[-1].kind is Kind.STOP][
+        :3
+    ]
+    assert ended
+    for puzzle in ended:
+        _, ranked = confirmed(puzzle, 16, seed=0)
+        assert len({turn for turn, _ in ranked}) == len(ranked), ranked
