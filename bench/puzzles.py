@@ -1,7 +1,7 @@
 """Every shipped puzzle confirmed again: the search, at a budget larger than the one the puzzle was confirmed with
 and with a seed of its own, must still find the accepted answer the best whole turn.
 
-    python bench/puzzles.py [--edition board|cards] [--budget 512] [--seed 1] [--jobs N]
+    python bench/puzzles.py [--edition board|cards] [--budget 1024] [--seed 1] [--jobs N]
 
 Prints one JSON object: per edition the puzzles checked, those the search still agrees with, and the ids of any it
 does not (with its best turn and the answer's value); exit status 1 if there are any.  tests/test_puzzles_search.py
@@ -19,7 +19,7 @@ from typing import Any
 from cafe.learn.puzzles import EDITIONS, by_id, confirmed, shipped
 from cafe.parallel import as_finished
 
-BUDGET = 512  # twice the shipped puzzles' confirming budget
+BUDGET = 1024  # four times the shipped puzzles' confirming budget, twice their last check's
 
 
 def judged(puzzle_id: str, budget: int, seed: int) -> dict[str, Any]:
