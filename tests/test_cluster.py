@@ -246,3 +246,12 @@ def test_an_outside_engine_missing_on_the_workers_is_said(ray_head: dict[str, st
     run = _cafe("arena", "greedy", "cmd:/no/such/engine", "--games", "2", "--cluster", ray_head["client"])
     _, err = run.communicate()
     assert run.returncode == 1 and "must be installed on every worker" in err and "Traceback" not in err
+
+
+def test_puzzles_made_on_the_cluster_are_the_local_ones_byte_for_byte(ray_head: dict[str, str], tmp_path: Path) -> None:
+    made = ("puzzles", "make", "--edition", "cards", "--games", "3", "--seed", "5", "--budget", "8")
+    for where, out in ((("--jobs", "2"), "local"), (("--cluster", ray_head["client"]), "ray")):
+        run = _cafe(*made, *where, "--out", str(tmp_path / f"{out}.json.gz"))
+        _, err = run.communicate()
+        assert run.returncode == 0, err
+    assert (tmp_path / "local.json.gz").read_bytes() == (tmp_path / "ray.json.gz").read_bytes()

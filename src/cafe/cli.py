@@ -187,6 +187,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_train(sub)
     add_serve(sub)
     add_rules(sub)
+    from cafe.learn.puzzle_command import add_parser as add_puzzles
+
+    add_puzzles(sub)
 
     p = sub.add_parser(
         "engine",

@@ -25,6 +25,7 @@ from cafe.server.broker import Broker
 from cafe.server.hub import Hub
 from cafe.server.limits import Limits
 from cafe.server.outbox import Outbox
+from cafe.server.puzzles import routes as puzzle_routes
 from cafe.server.ratings import provisional, shown
 from cafe.server.replays import Replays
 from cafe.server.store import SQLiteStore, Store
@@ -190,6 +191,7 @@ def create_app(
             *lessons.routes(),
             *accounts.routes(running, replaying),
             Route("/leaderboard", leaderboard),
+            *puzzle_routes(running),
             WebSocketRoute("/ws", socket),
         ],
         lifespan=lifespan,

@@ -41,6 +41,7 @@ from cafe.server.store import (
     DueJob,
     Ending,
     PlayedGame,
+    PuzzleTry,
     Rating,
     RoomRow,
     SeatRow,
@@ -160,6 +161,29 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     CREATE INDEX sessions_player ON sessions (player);
     """,
     "CREATE TABLE name_holds (name_key TEXT PRIMARY KEY, until DOUBLE PRECISION NOT NULL)",
+    # puzzles: each person's puzzle rating and streak, each puzzle's rating, and who tried which
+    """
+    CREATE TABLE IF NOT EXISTS puzzle_players (
+        player BIGINT PRIMARY KEY REFERENCES players (id),
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        tries INTEGER NOT NULL,
+        streak INTEGER NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS puzzle_ratings (
+        puzzle TEXT PRIMARY KEY,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        tries INTEGER NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS puzzle_tries (
+        player BIGINT NOT NULL,
+        puzzle TEXT NOT NULL,
+        solved BOOLEAN NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (player, puzzle)
+    );
+    """,
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -427,6 +451,44 @@ class PostgresStore(AccountRows):
 
     def reachable(self) -> bool:
         return self._db.reachable()
+
+    def puzzle_player(self, player: int) -> tuple[Rating, int] | None:
+        row = self._db.execute(
+            "SELECT mu, sigma, tries, streak FROM puzzle_players WHERE player = %s", (player,)
+        ).fetchone()
+        return None if row is None else (Rating(row[0], row[1], row[2]), int(row[3]))
+
+    def puzzle_ratings(self) -> dict[str, Rating]:
+        rows = self._db.execute("SELECT puzzle, mu, sigma, tries FROM puzzle_ratings").fetchall()
+        return {row[0]: Rating(row[1], row[2], row[3]) for row in rows}
+
+    def puzzles_tried(self, player: int) -> set[str]:
+        rows = self._db.execute("SELECT puzzle FROM puzzle_tries WHERE player = %s", (player,)).fetchall()
+        return {row[0] for row in rows}
+
+    def try_puzzle(self, attempt: PuzzleTry) -> bool:
+        person, rating = attempt.person, attempt.rating
+        try:
+            with self._db.transaction():
+                self._db.execute(
+                    "INSERT INTO puzzle_tries (player, puzzle, solved, at) VALUES (%s, %s, %s, %s)",
+                    (attempt.player, attempt.puzzle, attempt.solved, time.time()),
+                )
+                self._db.execute(
+                    "INSERT INTO puzzle_players (player, mu, sigma, tries, streak) VALUES (%s, %s, %s, %s, %s) "
+                    "ON CONFLICT (player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                    "tries = excluded.tries, streak = excluded.streak",
+                    (attempt.player, person.mu, person.sigma, person.games, attempt.streak),
+                )
+                self._db.execute(
+                    "INSERT INTO puzzle_ratings (puzzle, mu, sigma, tries) VALUES (%s, %s, %s, %s) "
+                    "ON CONFLICT (puzzle) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                    "tries = excluded.tries",
+                    (attempt.puzzle, rating.mu, rating.sigma, rating.games),
+                )
+        except psycopg.errors.UniqueViolation:
+            return False
+        return True
 
     def close(self) -> None:
         self._db.close()

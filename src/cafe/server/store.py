@@ -115,6 +115,26 @@ CREATE TABLE IF NOT EXISTS name_holds (
     name_key TEXT PRIMARY KEY,
     until REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS puzzle_players (
+    player INTEGER PRIMARY KEY,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    tries INTEGER NOT NULL,
+    streak INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS puzzle_ratings (
+    puzzle TEXT PRIMARY KEY,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    tries INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS puzzle_tries (
+    player INTEGER NOT NULL,
+    puzzle TEXT NOT NULL,
+    solved INTEGER NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (player, puzzle)
+);
 """
 
 
@@ -143,6 +163,13 @@ MIGRATIONS = [
     "CREATE TABLE IF NOT EXISTS sessions (id_hash TEXT PRIMARY KEY, player INTEGER NOT NULL, created REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS sessions_player ON sessions (player)",
     "CREATE TABLE IF NOT EXISTS name_holds (name_key TEXT PRIMARY KEY, until REAL NOT NULL)",
+    # puzzles: each person's puzzle rating and streak, each puzzle's rating, and who tried which
+    "CREATE TABLE IF NOT EXISTS puzzle_players (player INTEGER PRIMARY KEY, mu REAL NOT NULL, sigma REAL NOT NULL, "
+    "tries INTEGER NOT NULL, streak INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS puzzle_ratings (puzzle TEXT PRIMARY KEY, mu REAL NOT NULL, sigma REAL NOT NULL, "
+    "tries INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS puzzle_tries (player INTEGER NOT NULL, puzzle TEXT NOT NULL, solved INTEGER NOT NULL, "
+    "at REAL NOT NULL, PRIMARY KEY (player, puzzle))",
 ]
 
 
@@ -150,7 +177,8 @@ MIGRATIONS = [
 UNUSED_PLAYERS = (
     "DELETE FROM players WHERE created < %s AND password_hash IS NULL AND id NOT IN (SELECT player FROM ratings) "
     "AND id NOT IN (SELECT player FROM seats WHERE player IS NOT NULL) AND id NOT IN (SELECT host FROM rooms) "
-    "AND id NOT IN (SELECT left_by FROM seats WHERE left_by IS NOT NULL)"
+    "AND id NOT IN (SELECT left_by FROM seats WHERE left_by IS NOT NULL) "
+    "AND id NOT IN (SELECT player FROM puzzle_players)"
 )
 
 
@@ -261,6 +289,18 @@ class Rating:
     mu: float
     sigma: float
     games: int = 0
+
+
+@dataclass(frozen=True)
+class PuzzleTry:
+    """A person's first try at a puzzle, and both ratings after it (a try again is answered, never rated)."""
+
+    player: int
+    puzzle: str
+    solved: bool
+    person: Rating  # the person's puzzle rating after the try (games: puzzles tried)
+    streak: int  # puzzles solved in a row, this one included
+    rating: Rating  # the puzzle's rating after the try (games: tries)
 
 
 @dataclass(frozen=True)
@@ -415,6 +455,16 @@ class Store(Protocol):
     def forget_sessions(self, made_before: float) -> None: ...
     def accounts(self, players: list[int]) -> set[int]: ...
     def erase(self, player: int) -> list[str]: ...
+    def puzzle_player(self, player: int) -> tuple[Rating, int] | None:
+        """A person's puzzle rating (games: puzzles tried) and streak; None before their first try."""
+
+    def puzzle_ratings(self) -> dict[str, Rating]:
+        """Every puzzle's rating that a try has moved (the others have their difficulty's rating)."""
+
+    def puzzles_tried(self, player: int) -> set[str]: ...
+    def try_puzzle(self, attempt: PuzzleTry) -> bool:
+        """Keep a first try and both ratings after it, at once; False (and nothing changed) if the person had
+        tried that puzzle already."""
 
     def close(self) -> None: ...
 
@@ -694,6 +744,39 @@ class SQLiteStore(AccountRows):
 
     def reachable(self) -> bool:
         return True  # a file of this process's own
+
+    def puzzle_player(self, player: int) -> tuple[Rating, int] | None:
+        row = self._db.execute(
+            "SELECT mu, sigma, tries, streak FROM puzzle_players WHERE player = ?", (player,)
+        ).fetchone()
+        return None if row is None else (Rating(row[0], row[1], row[2]), int(row[3]))
+
+    def puzzle_ratings(self) -> dict[str, Rating]:
+        rows = self._db.execute("SELECT puzzle, mu, sigma, tries FROM puzzle_ratings")
+        return {row[0]: Rating(row[1], row[2], row[3]) for row in rows}
+
+    def puzzles_tried(self, player: int) -> set[str]:
+        return {row[0] for row in self._db.execute("SELECT puzzle FROM puzzle_tries WHERE player = ?", (player,))}
+
+    def try_puzzle(self, attempt: PuzzleTry) -> bool:
+        try:
+            with self._transaction():
+                self._db.execute(
+                    "INSERT INTO puzzle_tries (player, puzzle, solved, at) VALUES (?, ?, ?, ?)",
+                    (attempt.player, attempt.puzzle, int(attempt.solved), time.time()),
+                )
+                person, rating = attempt.person, attempt.rating
+                self._db.execute(
+                    "INSERT OR REPLACE INTO puzzle_players (player, mu, sigma, tries, streak) VALUES (?, ?, ?, ?, ?)",
+                    (attempt.player, person.mu, person.sigma, person.games, attempt.streak),
+                )
+                self._db.execute(
+                    "INSERT OR REPLACE INTO puzzle_ratings (puzzle, mu, sigma, tries) VALUES (?, ?, ?, ?)",
+                    (attempt.puzzle, rating.mu, rating.sigma, rating.games),
+                )
+        except sqlite3.IntegrityError:
+            return False
+        return True
 
     def close(self) -> None:
         self._db.close()

@@ -8,6 +8,7 @@ import { chosenLanguage, LANGUAGES, loadLanguage, rememberLanguage, t } from "./
 import { lobbyView, nameView, refreshRooms } from "./lobby.js";
 import { LearnView } from "./learn.js";
 import { Link } from "./net.js";
+import { PuzzlePage } from "./puzzles.js";
 import { playerView, ReplayView } from "./replay.js";
 import { RoomView } from "./room.js";
 
@@ -39,7 +40,8 @@ const inHash = (key) => new URLSearchParams(location.hash.slice(1)).get(key);
 const roomInHash = () => inHash("room");
 const learning = () => new URLSearchParams(location.hash.slice(1)).has("learn"); // "#learn", "#learn=ID"
 const inAccount = () => location.hash === "#account";
-const inLobby = () => !roomInHash() && !inHash("game") && !inHash("player") && !learning() && !inAccount();
+const inPuzzles = () => inHash("puzzles") !== null;
+const inLobby = () => !roomInHash() && !inHash("game") && !inHash("player") && !learning() && !inAccount() && !inPuzzles();
 
 function showNotice(text) {
   notice.textContent = text;
@@ -221,6 +223,11 @@ function route() {
     return;
   }
   if (!me && !link.token && !signedIn) return askName();
+  if (inPuzzles()) { // puzzles are rated: the person's token names them
+    view = null;
+    replace(app, new PuzzlePage(catalogue, link.token).root);
+    return;
+  }
   const id = roomInHash();
   if (id) {
     if (!view || view.state?.id !== id) {

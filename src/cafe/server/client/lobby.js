@@ -64,8 +64,11 @@ export function lobbyView(rooms, catalogue, actions) {
   });
   // a game of one's own to resume comes first; the tutorial, for a person who has none and never played
   const newcomer = actions.newcomer() && !actions.mine().length;
+  const puzzles = h("section", { class: "puzzles-link" }, h("h2", {}, t("Puzzles")),
+    h("p", {}, t("Find the clearly best turn in positions from real games, and watch your puzzle rating grow.")),
+    h("a", { href: "#puzzles", class: "button" }, t("Solve puzzles")));
   return h("div", { class: "lobby" }, learnEntry(newcomer), roomsView(rooms, catalogue, actions),
-    h("aside", {}, create, board));
+    h("aside", {}, create, puzzles, board));
 }
 
 // The lobby's rooms anew (a room opened, filled or ended), leaving the form to open a table as the person left it,
