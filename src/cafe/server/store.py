@@ -51,7 +51,10 @@ CREATE TABLE IF NOT EXISTS rooms (
     created REAL NOT NULL,
     record TEXT,
     match TEXT,
-    hints INTEGER NOT NULL DEFAULT 0
+    hints INTEGER NOT NULL DEFAULT 0,
+    clock INTEGER NOT NULL DEFAULT 0,
+    late TEXT NOT NULL DEFAULT 'bot',
+    deadline REAL
 );
 CREATE TABLE IF NOT EXISTS seats (
     room TEXT NOT NULL,
@@ -138,6 +141,10 @@ MIGRATIONS = [
     "CREATE UNIQUE INDEX IF NOT EXISTS players_account ON players (name_key) WHERE password_hash IS NOT NULL",
     "CREATE TABLE IF NOT EXISTS sessions (id_hash TEXT PRIMARY KEY, player INTEGER NOT NULL, created REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS sessions_player ON sessions (player)",
+    # games over days: a turn's clock in hours (0: a live game), what running out of it does, and when it runs out
+    "ALTER TABLE rooms ADD COLUMN clock INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE rooms ADD COLUMN late TEXT NOT NULL DEFAULT 'bot'",
+    "ALTER TABLE rooms ADD COLUMN deadline REAL",
 ]
 
 
@@ -262,6 +269,9 @@ class RoomRow:
     steps: tuple[str, ...]
     match: dict[str, Any] | None = None  # a game of a match (cafe.server.matches)
     hints: bool = False  # the host allows hints to everyone (the game is then not rated)
+    clock: int = 0  # hours on each turn's clock in a turn-based game; 0: a live game (Limits.turn_seconds)
+    late: str = "bot"  # when a turn-based clock runs out: "bot" (a computer player plays the turn) or "end"
+    deadline: float | None = None  # when the turn in progress runs out of time (turn-based games)
 
 
 @dataclass(frozen=True)
@@ -325,13 +335,16 @@ class Store(Protocol):
 
     def add_room(self, room: RoomRow) -> None: ...
     def set_seats(self, room: str, seats: tuple[SeatRow, ...]) -> None: ...
-    def start_room(self, room: str) -> None: ...
+    def start_room(self, room: str, deadline: float | None = None) -> None:
+        """The game begins (``deadline``: when its first turn runs out of time, in a turn-based game)."""
+
     def set_match(self, room: str, match: dict[str, Any]) -> None: ...
     def replace_seat(self, room: str, seat: SeatRow) -> None: ...
     def set_host(self, room: str, player: int) -> None: ...
     def set_hints(self, room: str, allowed: bool) -> None: ...
-    def add_step(self, room: str, n: int, seat: int, step: str) -> None:
-        """Append step ``n``; raises :class:`StepConflict` if the room already has a step ``n``."""
+    def add_step(self, room: str, n: int, seat: int, step: str, deadline: float | None = None) -> None:
+        """Append step ``n``; raises :class:`StepConflict` if the room already has a step ``n``. ``deadline``: the
+        next turn's, written with the step that began it (turn-based games)."""
 
     def remove_step(self, room: str, n: int) -> None: ...
     def finish_game(self, room: str, ending: Ending) -> None:
@@ -380,6 +393,7 @@ class Store(Protocol):
 
     def reachable(self) -> bool:
         """Whether the database answers now (for /health)."""
+
     # accounts (cafe.server.account_rows)
     def account_named(self, name: str) -> tuple[int, str, str] | None: ...
     def password_of(self, player: int) -> str | None: ...
@@ -476,10 +490,11 @@ class SQLiteStore(AccountRows):
 
     def _add_room(self, room: RoomRow) -> None:
         self._db.execute(
-            "INSERT INTO rooms (id, name, edition, rules, host, status, seed, created, match, hints) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO rooms (id, name, edition, rules, host, status, seed, created, match, hints, clock, late, "
+            "deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (room.id, room.name, room.edition, json.dumps(room.rules), room.host, room.status, room.seed, time.time(),
-             None if room.match is None else json.dumps(room.match), int(room.hints)),
+             None if room.match is None else json.dumps(room.match), int(room.hints), room.clock, room.late,
+             room.deadline),
         )  # fmt: skip
         self._set_seats(room.id, room.seats)
 
@@ -495,8 +510,8 @@ class SQLiteStore(AccountRows):
             [(room, s.seat, s.player, s.bot, s.name, s.left_by) for s in seats],
         )
 
-    def start_room(self, room: str) -> None:
-        self._write("UPDATE rooms SET status = 'playing' WHERE id = ?", room)
+    def start_room(self, room: str, deadline: float | None = None) -> None:
+        self._write("UPDATE rooms SET status = 'playing', deadline = ? WHERE id = ?", deadline, room)
 
     def set_match(self, room: str, match: dict[str, Any]) -> None:
         self._write("UPDATE rooms SET match = ? WHERE id = ?", json.dumps(match), room)
@@ -513,11 +528,15 @@ class SQLiteStore(AccountRows):
     def set_hints(self, room: str, allowed: bool) -> None:
         self._write("UPDATE rooms SET hints = ? WHERE id = ?", int(allowed), room)
 
-    def add_step(self, room: str, n: int, seat: int, step: str) -> None:
+    def add_step(self, room: str, n: int, seat: int, step: str, deadline: float | None = None) -> None:
         try:
-            self._write(
-                "INSERT INTO steps (room, n, seat, step, at) VALUES (?, ?, ?, ?, ?)", room, n, seat, step, time.time()
-            )
+            with self._transaction():
+                self._db.execute(
+                    "INSERT INTO steps (room, n, seat, step, at) VALUES (?, ?, ?, ?, ?)",
+                    (room, n, seat, step, time.time()),
+                )
+                if deadline is not None:
+                    self._db.execute("UPDATE rooms SET deadline = ? WHERE id = ?", (deadline, room))
         except sqlite3.IntegrityError:
             raise StepConflict(f"step {n} of room {room} is already stored") from None
 
@@ -587,7 +606,8 @@ class SQLiteStore(AccountRows):
     def _rooms(self, where: str, *args: Any) -> list[RoomRow]:
         rooms = []
         for row in self._db.execute(
-            f"SELECT id, name, edition, rules, host, status, seed, match, hints FROM rooms WHERE {where} "
+            f"SELECT id, name, edition, rules, host, status, seed, match, hints, clock, late, deadline FROM rooms "
+            f"WHERE {where} "
             "ORDER BY created",
             args,
         ).fetchall():
@@ -612,6 +632,9 @@ class SQLiteStore(AccountRows):
                     steps,
                     match,
                     bool(row[8]),
+                    row[9],
+                    row[10],
+                    row[11],
                 )
             )
         return rooms
