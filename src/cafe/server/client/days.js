@@ -57,8 +57,8 @@ export function daysLine(state, actions) {
   const next = !yourTurn(state) ? ordered(actions.mine().filter((s) => s.id !== state.id && yourTurn(s)))[0] : null;
   const go = next ? h("button", { class: "next-game", onclick: () => actions.enter(next.id) },
     t("Your next game: {name}", { name: next.name })) : null;
-  return h("div", { class: "days" }, h("p", {}, `${clockText(state.clock)} (${late})`,
-    turnNote(state) ? h("strong", { class: "turn-left" }, ` · ${turnNote(state)}`) : null), end, go);
+  return h("div", { class: "days" }, h("p", {}, `${clockText(state.clock)} (${late})`),
+    turnNote(state) ? h("p", { class: "turn-left" }, turnNote(state)) : null, end, go);
 }
 
 // The tab's title and its badge: how many of your games wait for you, other than the one on the screen.
