@@ -1,6 +1,7 @@
-"""A game over days in a real browser (Debian's Chromium, Playwright) against a real `cafe serve`: Ann opens a
-turn-based table, Ben joins from a browser context of his own, each moves from their own, and Ann finds the game
-waiting for her first among "Your games", with the time left on it, while the tab's title and a badge say so."""
+"""Games over days in a real browser (Debian's Chromium, Playwright) against a real `cafe serve`: Ann and Ben each
+open a turn-based table and join the other's, each moves from their own browser context, Ben is offered his next
+waiting game after his move, and Ann finds the game waiting for her first among "Your games", with the time left
+on it, while the tab's title and a badge say so."""
 
 from __future__ import annotations
 
@@ -47,21 +48,38 @@ def test_two_people_play_over_days_and_the_one_to_move_finds_it_first_with_the_t
     row.locator("button").click()
     ben.click("text=Take a seat")
     expect(ann.locator(".seats")).to_contain_text("Ben")
+    ben.click("text=Lobby")
+    his = open_table(ben, "72", "bot")  # a second game, where Ben moves first
+    ann.click("text=Lobby")
+    ann.locator(f".rooms [data-room='{his}'] button").click()
+    ann.click("text=Take a seat")
+    expect(ben.locator(".seats")).to_contain_text("Ann")
+    ben.click("text=Start the game")
+    expect(ben.locator(".room-view")).to_have_attribute("data-mine", "true")
+    ann.click("text=Lobby")
+    ann.locator(f".yours [data-room='{room}'] button").click()
     ann.click("text=Start the game")
     expect(ann.locator(".room-view")).to_have_attribute("data-mine", "true")
     expect(ann.locator(".days .turn-left")).to_contain_text(re.compile(r"your turn · .*left"))
     play_turn(ann)
+    ben.click("text=Lobby")
+    ben.locator(f".yours [data-room='{room}'] button").click()
     expect(ben.locator(".room-view")).to_have_attribute("data-mine", "true")
     play_turn(ben)  # from his own context
+    ben.click("text=Your next game")  # his game waiting for him, offered after his move
+    expect(ben.locator(".room-view")).to_have_attribute("data-room", his)
 
     ann.click("text=Lobby")
     yours = ann.locator(".yours li")
-    expect(yours).to_have_count(2)
-    expect(yours.first).to_have_attribute("data-room", room)  # the game waiting for her first, before her table
+    expect(yours).to_have_count(3)
+    expect(yours.first).to_have_attribute("data-room", room)  # the game waiting for her first
     expect(yours.first.locator(".room-turn")).to_contain_text(re.compile(r"your turn · (23 hours|1 day)"))
-    expect(yours.nth(1)).to_have_attribute("data-room", other)
+    expect(yours.nth(1)).to_have_attribute("data-room", his)  # then Ben's turn, then her table waiting for players
+    his_turn = re.compile(r"Ben's turn · (3 days|2 days, 23 hours) left")
+    expect(yours.nth(1).locator(".room-turn")).to_contain_text(his_turn)
+    expect(yours.nth(2)).to_have_attribute("data-room", other)
     expect(ann.locator("#waiting-badge")).to_have_text("1 game waits for you")
     expect(ann).to_have_title(re.compile(r"^\(1\) "))
     ben.click("text=Lobby")
     expect(ben.locator(f".yours [data-room='{room}'] .room-turn")).to_contain_text("Ann's turn")
-    expect(ben.locator("#waiting-badge")).to_be_hidden()
+    expect(ben.locator("#waiting-badge")).to_have_text("1 game waits for you")  # his own, not Ann's
