@@ -66,11 +66,11 @@ export function signal(games, shown) {
   const waiting = games.filter((s) => s.id !== shown && yourTurn(s)).length;
   const base = document.title.replace(/^\(\d+\) /, "");
   document.title = waiting ? `(${waiting}) ${base}` : base;
-  let badge = document.getElementById("waiting-badge");
-  if (!badge) {
-    badge = h("a", { id: "waiting-badge", href: "#", class: "badge" });
-    document.getElementById("who")?.before(badge);
+  const badge = document.getElementById("waiting-badge");
+  if (!waiting) badge?.remove();
+  else if (badge) badge.textContent = tn("{n} game waits for you", "{n} games wait for you", waiting);
+  else {
+    document.getElementById("who")?.before(h("a", { id: "waiting-badge", href: "#", class: "badge" },
+      tn("{n} game waits for you", "{n} games wait for you", waiting)));
   }
-  badge.hidden = !waiting;
-  badge.textContent = waiting ? tn("{n} game waits for you", "{n} games wait for you", waiting) : "";
 }
