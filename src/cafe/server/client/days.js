@@ -43,7 +43,8 @@ export function turnNote(state) {
   const whose = yourTurn(state) ? t("your turn")
     : t("{name}'s turn", { name: state.seats[state.view.current_player]?.name ?? "" });
   const time = left(state);
-  return time === null ? whose : `${whose} · ${t("{time} left", { time: duration(time) })}`;
+  if (time === null) return whose;
+  return `${whose} · ${time > 0 ? t("{time} left", { time: duration(time) }) : t("the time is up")}`;
 }
 
 // A room's line of its clock, its time left, and what the players may do: end the game for a player out of time,
