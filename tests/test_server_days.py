@@ -141,3 +141,20 @@ def test_a_turn_based_clock_runs_out_across_a_restart_of_the_server(tmp_path: Pa
             OPEN.pop().close()
         server.kill()
         server.wait()
+
+
+def test_a_table_for_a_game_over_days_waits_for_players_longer_than_a_live_one(tmp_path: Path) -> None:
+    with served(create_app(tmp_path, waiting_seconds=0.2, sweep_seconds=0.05)) as client:
+        ann, bob = Person(client, "Ann"), Person(client, "Bob")
+        ann.send({"type": "create", "edition": "board", "name": "live"})
+        live = ann.room()["id"]
+        ann.send({"type": "create", "edition": "board", "name": "days", "clock": 24})
+        days = ann.room()["id"]
+        bob.send({"type": "lobby"})
+        bob.expect("lobby")
+        ann.close()  # nobody is at either table now
+        listing = bob.expect("listing")["room"]
+        while (listing["id"], listing["status"]) != (live, "closed"):  # the live table closes ...
+            listing = bob.expect("listing")["room"]
+        bob.send({"type": "lobby"})
+        assert [room["id"] for room in bob.expect("lobby")["rooms"]] == [days]  # quiet as long, and still open

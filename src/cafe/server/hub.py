@@ -781,7 +781,7 @@ class Hub:
                         self._expect_back(room, seat.player, move=False)
             if await self._someone_there(room):
                 self._quiet.pop(room.id, None)
-            elif now - self._quiet.setdefault(room.id, now) >= self.limits.waiting_seconds:
+            elif now - self._quiet.setdefault(room.id, now) >= self._patience(room):
                 await self._close_quiet(room)
         if time.time() - self._pruned >= PRUNE_SECONDS:
             self._pruned = time.time()
@@ -789,6 +789,11 @@ class Hub:
             if forgotten:
                 log.info("forgot %d players who never played", forgotten)
             self.store.forget_sessions(time.time() - self.limits.session_days * 86_400)
+
+    def _patience(self, room: Room) -> float:
+        """How long a room waits for a person before it closes: a table for a game over days waits one of its
+        turns (its players come by now and then), any other ``waiting_seconds``."""
+        return max(self.limits.waiting_seconds, room.clock * self.limits.clock_hour)
 
     async def _close_quiet(self, room: Room) -> None:
         """No person has been in the room for a while: a waiting room closes; a game whose seats are all
