@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -196,6 +197,8 @@ def test_an_older_sqlite_databases_name_keys_become_confusable_skeletons(tmp_pat
     store._db.execute("DROP TABLE sessions")
     store._db.execute("DROP INDEX players_account")
     store._db.execute("ALTER TABLE players DROP COLUMN password_hash")
+    for column in ("clock", "late", "deadline"):
+        store._db.execute(f"ALTER TABLE rooms DROP COLUMN {column}")
     rekeyed = SQLITE_MIGRATIONS.index("ALTER TABLE seats ADD COLUMN left_by INTEGER") - 1  # the skeletons' migration
     store._db.execute(f"PRAGMA user_version = {rekeyed}")
     store.close()
@@ -219,6 +222,7 @@ def test_an_older_postgresql_databases_name_keys_become_confusable_skeletons() -
             db.execute("DROP TABLE name_holds")
             db.execute("DROP TABLE sessions")
             db.execute("ALTER TABLE players DROP COLUMN password_hash")
+            db.execute("ALTER TABLE rooms DROP COLUMN clock, DROP COLUMN late, DROP COLUMN deadline")
             db.execute("UPDATE cafe_schema SET version = %s", (MIGRATIONS.index(rekey),))
             assert migrate(db) == len(MIGRATIONS)
         assert store.players_named("\u0410nn") == [ann]
@@ -274,3 +278,23 @@ def test_serve_names_a_database_it_cannot_use(capsys: pytest.CaptureFixture[str]
     assert "postgresql://" in capsys.readouterr().err
     assert main(["serve", "--database", "postgresql://nobody@127.0.0.1:1/none"]) == 1
     assert "cannot open the database" in capsys.readouterr().err
+
+
+def test_a_turn_based_rooms_clock_and_its_turns_deadline_come_back(store: Store) -> None:
+    days = RoomRow("r2", "Ann's table", "board", {"preset": "printed"}, 1, "waiting", 7, (), (), clock=48, late="end")
+    store.add_room(days)
+    store.set_seats("r2", (SeatRow(0, "Ann", player=1), SeatRow(1, "Bob", player=2)))
+    store.start_room("r2", deadline=1000.0)
+    assert store.load_room("r2") == replace(days, status="playing", seats=store.load_room("r2").seats, deadline=1000.0)
+    store.add_step("r2", 0, 0, "USAm@h3")  # within the turn: the deadline stays
+    store.add_step("r2", 1, 0, "stop", deadline=2000.0)  # the turn ends: the next one's clock, with the step
+    row = store.load_room("r2")
+    assert row is not None and (row.clock, row.late, row.deadline, row.steps) == (
+        48,
+        "end",
+        2000.0,
+        ("USAm@h3", "stop"),
+    )
+    with pytest.raises(StepConflict):
+        store.add_step("r2", 1, 0, "stop", deadline=3000.0)
+    assert store.load_room("r2").deadline == 2000.0  # a refused step moves no clock

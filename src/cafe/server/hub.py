@@ -37,7 +37,7 @@ from cafe.server.due import DueWork
 from cafe.server.fields import ProtocolError
 from cafe.server.limits import Limits
 from cafe.server.matches import BEST_OF
-from cafe.server.rooms import REPLACEMENT_BOT, Outcome, Room, table_name
+from cafe.server.rooms import CLOCKS, LATE, REPLACEMENT_BOT, Outcome, Room, table_name
 from cafe.server.store import ChatLine, DueJob, RoomRow, Store, Unavailable
 from cafe.server.thinking import Busy, Hints, Kind, Pool
 
@@ -109,7 +109,7 @@ class Hub:
         self._departing: set[int] = set()  # people whose last connection closed, not yet said to have left
         self.analyses = Analyses(store, self.limits.analysts, self.limits.analysis_budget, self.limits.analysis_queue)
         for row in store.open_rooms():
-            self.rooms[row.id] = Room.restore(store, row)
+            self.rooms[row.id] = Room.restore(store, row, self.limits.clock_hour)
 
     async def start(self) -> None:
         """Begin hearing room events; computer players whose turn it is go on (after a restart)."""
@@ -171,8 +171,8 @@ class Hub:
             self._unfollow(room_id)
             room = self.rooms.get(room_id)
             seat = room.seat_of(player) if room is not None else None
-            if room is not None and seat is not None and room.status == "playing":
-                self._expect_back(room, player, move=True)
+            if room is not None and seat is not None and room.status == "playing" and not room.clock:
+                self._expect_back(room, player, move=True)  # leaving a turn-based game's page is normal
 
     def _follow(self, connection: Connection, room: str) -> None:
         """The connection hears the room's events from now on; the broker knows someone here does (a game's
@@ -397,6 +397,7 @@ class Hub:
                 "field",
                 T("'match' is the number of games of a match: {choices}", choices=" or ".join(map(str, BEST_OF))),
             )
+        clock = _clock(message)
         assert connection.player is not None
         try:
             asked = message.get("rules", "printed")
@@ -418,7 +419,8 @@ class Hub:
                 "busy",
                 T("you host {hosting} tables already (waiting or playing): wait until one ends", hosting=hosting),
             )
-        room = Room.create(self.store, secrets.token_hex(4), name, edition, rules, connection.player, best_of)
+        room = Room.create(self.store, secrets.token_hex(4), name, edition, rules, connection.player, best_of,
+                           (*clock, self.limits.clock_hour))  # fmt: skip
         self.rooms[room.id] = room
         self._follow(connection, room.id)
         connection.in_lobby = False
@@ -521,7 +523,7 @@ class Hub:
 
     def _add(self, row: RoomRow) -> Room:
         """A stored room, new to this process: everyone following the match's previous game follows it."""
-        room = self.rooms[row.id] = Room.restore(self.store, row)
+        room = self.rooms[row.id] = Room.restore(self.store, row, self.limits.clock_hour)
         previous = room.match.previous if room.match else None
         for connection in self.connections.values():
             if previous in connection.rooms:
@@ -706,17 +708,20 @@ class Hub:
                 await self._after(room, room.play(seat, step))
 
     def _wind_clock(self, room: Room) -> None:
-        """A person's turn runs on a clock (Limits.turn_seconds), wound once a turn in whichever process changes
-        the room first; the last turn's clock, if it has not run, goes."""
+        """A person's turn runs on a clock (a turn-based game's own, else Limits.turn_seconds), wound once a turn in
+        whichever process changes the room first; the last turn's clock, if it has not run, goes."""
         game = room.game
-        if self.limits.turn_seconds <= 0 or game is None or room.status != "playing" or game.is_over():
+        live = not room.clock
+        if (live and self.limits.turn_seconds <= 0) or game is None or room.status != "playing" or game.is_over():
             return
         turn = game.turn_number
         if self._clocks.get(room.id) == turn or room.bot_to_move() is not None:
             return
         self._clocks[room.id] = turn
         self.due.unschedule(room.id, "clock", before=turn)
-        self.due.schedule(DueJob("clock", room.id, turn, time.time() + self.limits.turn_seconds), move=False)
+        at = time.time() + self.limits.turn_seconds if live else room.deadline
+        if at is not None:  # a turn-based clock runs out at the time stored with the room: restarts change nothing
+            self.due.schedule(DueJob("clock", room.id, turn, at), move=False)
 
     async def _take_over(self, room: Room, turn: int) -> None:
         """The clock of ``turn`` ran out: if the turn is still going on, a computer player plays the rest of it for
@@ -735,8 +740,12 @@ class Hub:
 
             if not still():
                 return
-            stand_in = make_player(REPLACEMENT_BOT, seed=room.seed + turn)
             name = room.seats[seat].name
+            if room.clock and room.late == "end":  # the others decide: they may end the game, or wait on
+                up = T("{name}'s time is up: the others may end the game (/end), or wait", name=name)
+                await self._after(room, Outcome(announce=up, changed=True))
+                return
+            stand_in = make_player(REPLACEMENT_BOT, seed=room.seed + turn)
             await self._after(
                 room, Outcome(announce=T("{name}'s time is up: a computer player plays this turn", name=name))
             )
@@ -768,12 +777,12 @@ class Hub:
             if room.status == "playing":  # what a process that died may have left unscheduled
                 self._wake_bot(room)
                 self._wind_clock(room)
-                for seat in room.seats:  # people whose connections ended with it
+                for seat in room.seats if not room.clock else ():  # people whose connections ended with it
                     if seat.player is not None and not await self.broker.present(seat.player):
                         self._expect_back(room, seat.player, move=False)
             if await self._someone_there(room):
                 self._quiet.pop(room.id, None)
-            elif now - self._quiet.setdefault(room.id, now) >= self.limits.waiting_seconds:
+            elif now - self._quiet.setdefault(room.id, now) >= self._patience(room):
                 await self._close_quiet(room)
         if time.time() - self._pruned >= PRUNE_SECONDS:
             self._pruned = time.time()
@@ -782,6 +791,11 @@ class Hub:
             if forgotten:
                 log.info("forgot %d players who never played", forgotten)
             self.store.forget_sessions(time.time() - self.limits.session_days * 86_400)
+
+    def _patience(self, room: Room) -> float:
+        """How long a room waits for a person before it closes: a table for a game over days waits one of its
+        turns (its players come by now and then), any other ``waiting_seconds``."""
+        return max(self.limits.waiting_seconds, room.clock * self.limits.clock_hour)
 
     async def _close_quiet(self, room: Room) -> None:
         """No person has been in the room for a while: a waiting room closes; a game whose seats are all
@@ -809,6 +823,8 @@ class Hub:
             None if s.player is None or s.player not in self._away else round(now - self._away[s.player], 1)
             for s in room.seats
         ]
+        if room.deadline is not None and room.status == "playing":  # the turn's time left (the readers' clocks differ)
+            state["left"] = round(room.deadline - now, 1)
         message = {"type": "room", "seq": seq, "room": state}
         if connection.pictures:
             message["svg"] = room.picture()
@@ -839,6 +855,19 @@ class Hub:
 def _language(message: dict[str, Any]) -> str | None:
     """The language a message asks for in ``lang`` (None: it does not say), or a ProtocolError."""
     return None if message.get("lang") is None else pick([fields.text(message, "lang", 35)])
+
+
+def _clock(message: dict[str, Any]) -> tuple[int, str]:
+    """A new table's clock: the hours of each turn (0: a live game) and what running out of them does."""
+    hours = message.get("clock", 0)
+    if hours not in CLOCKS or isinstance(hours, bool):
+        choices = ", ".join(map(str, CLOCKS))
+        said = T("'clock' is the hours on each turn's clock: {choices} (0: a live game)", choices=choices)
+        raise ProtocolError("field", said)
+    late = message.get("late", "bot")
+    if late not in LATE:
+        raise ProtocolError("field", T("'late' is what running out of time does: bot or end"))
+    return hours, late
 
 
 HINT_STEPS = 12  # a hint's steps at most (a turn is rarely longer)

@@ -14,6 +14,7 @@ class Limits:
     away_seconds: float = 120.0  # a seated player gone this long from a game in progress is replaced by a bot
     left_seconds: float = 5.0  # a seated player gone this long is announced as gone (a reload is not)
     turn_seconds: float = 300.0  # a person's turn lasting longer is played by a computer player (0: no clock)
+    clock_hour: float = 3600.0  # seconds in an hour of a turn-based game's clock (shorter only to try clocks out)
     bot_delay: float = 0.3  # seconds a computer player waits before its step, so that people can follow
     thinkers: int = 2  # computer players thinking at once (the rest wait their turn)
     side_thinkers: int = 1  # of those, threads that hints and games of computer players only may use at once

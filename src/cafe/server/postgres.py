@@ -184,6 +184,12 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
         PRIMARY KEY (player, puzzle)
     );
     """,
+    # games over days: a turn's clock in hours (0: a live game), what running out of it does, and when it runs out
+    """
+    ALTER TABLE rooms ADD COLUMN clock INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE rooms ADD COLUMN late TEXT NOT NULL DEFAULT 'bot';
+    ALTER TABLE rooms ADD COLUMN deadline DOUBLE PRECISION;
+    """,
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -265,10 +271,10 @@ class PostgresStore(AccountRows):
 
     def _add_room(self, room: RoomRow) -> None:
         self._db.execute(
-            "INSERT INTO rooms (id, name, edition, rules, host, status, seed, created, match, hints) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            "INSERT INTO rooms (id, name, edition, rules, host, status, seed, created, match, hints, clock, late, "
+            "deadline) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (room.id, room.name, room.edition, Jsonb(room.rules), room.host, room.status, room.seed, time.time(),
-             None if room.match is None else Jsonb(room.match), room.hints),
+             None if room.match is None else Jsonb(room.match), room.hints, room.clock, room.late, room.deadline),
         )  # fmt: skip
         self._set_seats(room.id, room.seats)
 
@@ -284,8 +290,8 @@ class PostgresStore(AccountRows):
                 [(room, s.seat, s.player, s.bot, s.name, s.left_by) for s in seats],
             )
 
-    def start_room(self, room: str) -> None:
-        self._db.execute("UPDATE rooms SET status = 'playing' WHERE id = %s", (room,))
+    def start_room(self, room: str, deadline: float | None = None) -> None:
+        self._db.execute("UPDATE rooms SET status = 'playing', deadline = %s WHERE id = %s", (deadline, room))
 
     def set_match(self, room: str, match: dict[str, Any]) -> None:
         self._db.execute("UPDATE rooms SET match = %s WHERE id = %s", (Jsonb(match), room))
@@ -302,12 +308,15 @@ class PostgresStore(AccountRows):
     def set_hints(self, room: str, allowed: bool) -> None:
         self._db.execute("UPDATE rooms SET hints = %s WHERE id = %s", (allowed, room))
 
-    def add_step(self, room: str, n: int, seat: int, step: str) -> None:
+    def add_step(self, room: str, n: int, seat: int, step: str, deadline: float | None = None) -> None:
         try:
-            self._db.execute(
-                "INSERT INTO steps (room, n, seat, step, at) VALUES (%s, %s, %s, %s, %s)",
-                (room, n, seat, step, time.time()),
-            )
+            with self._db.transaction():
+                self._db.execute(
+                    "INSERT INTO steps (room, n, seat, step, at) VALUES (%s, %s, %s, %s, %s)",
+                    (room, n, seat, step, time.time()),
+                )
+                if deadline is not None:
+                    self._db.execute("UPDATE rooms SET deadline = %s WHERE id = %s", (deadline, room))
         except psycopg.errors.UniqueViolation:
             raise StepConflict(f"step {n} of room {room} is already stored") from None
 
@@ -372,7 +381,7 @@ class PostgresStore(AccountRows):
 
     def _rooms(self, where: str, *args: Any) -> list[RoomRow]:
         """The rooms matching ``where``, each with its seats and steps (three queries in all)."""
-        columns = "id, name, edition, rules, host, status, seed, match, hints"
+        columns = "id, name, edition, rules, host, status, seed, match, hints, clock, late, deadline"
         rooms = self._db.execute(
             f"SELECT {columns} FROM rooms WHERE {where} ORDER BY created".encode(), args
         ).fetchall()
@@ -392,7 +401,7 @@ class PostgresStore(AccountRows):
             steps.setdefault(room, []).append(step)
         return [
             RoomRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], tuple(seats.get(r[0], ())), tuple(steps.get(r[0], ())),
-                    r[7], r[8])
+                    r[7], r[8], r[9], r[10], r[11])
             for r in rooms
         ]  # fmt: skip
 

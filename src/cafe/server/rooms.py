@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,10 +31,13 @@ from cafe.steps import parse_step
 from cafe.svg import view_svg
 
 MIN_PLAYERS = 2
+CLOCKS = (0, 12, 24, 48, 72, 168)  # hours on a turn's clock a table may be opened with (0: a live game)
+LATE = ("bot", "end")  # when a turn-based clock runs out: a computer player plays the turn, or the others may end
 REPLACEMENT_BOT = "medium"  # who takes over the seat of a player who left a game
 HELP = N_(
     "/join: take a seat · /leave: give it up (in a game, a computer player takes over) · "
-    "/start: begin the game (host) · /bot LEVEL: seat a computer player (host; easy, medium, hard, expert, master) · "
+    "/start: begin the game (host) · /end: end a turn-based game whose player ran out of time · "
+    "/bot LEVEL: seat a computer player (host; easy, medium, hard, expert, master) · "
     "/kick SEAT or NAME: remove a seat before the start (host) · /hints on|off: hints for everyone, and the game is "
     "not rated (host) · /help: this text. Anything else is chat."
 )
@@ -95,17 +99,31 @@ class Room:
     version: int = 0  # the changes this copy has heard of (the broker counts them for every process)
     hinted: set[int] = field(default_factory=set)  # the turns (from 0) in which a player asked for a hint
     hints: bool = False  # the host allows hints to everyone: the game is not rated
+    clock: int = 0  # hours on each turn's clock (CLOCKS); 0: a live game, on the server's own short clock
+    late: str = "bot"  # what running out of a turn-based clock does (LATE)
+    deadline: float | None = None  # when the turn in progress runs out of time (time.time(); turn-based games)
+    hour: float = 3600.0  # seconds in an hour of the clock (Limits.clock_hour)
+    ended: tuple[int, ...] | None = None  # each seat's place in a game the players ended before its end
     _picture: str | None = field(default=None, repr=False)  # the SVG of the current position, once drawn
 
     @classmethod
     def create(
-        cls, store: Store, room_id: str, name: str, edition: str, rules: Any, host: int, best_of: int | None = None
+        cls,
+        store: Store,
+        room_id: str,
+        name: str,
+        edition: str,
+        rules: Any,
+        host: int,
+        best_of: int | None = None,
+        clock: tuple[int, str, float] = (0, "bot", 3600.0),
     ) -> Room:
         """A new waiting room, for one game or a match; the rules are checked now (a clear error, not a broken
-        room later)."""
+        room later). ``clock``: the hours on a turn's clock (0: live), what running out does, seconds in an hour."""
         make_rules(edition, rules)  # raises a RulesError naming what is wrong, an unknown edition included
         match = None if best_of is None else Match.begin(best_of)
-        room = cls(room_id, name, edition, rules, host, _seed(), store, match=match)
+        hours, late, hour = clock
+        room = cls(room_id, name, edition, rules, host, _seed(), store, match=match, clock=hours, late=late, hour=hour)
         room._store_new()
         return room
 
@@ -117,21 +135,21 @@ class Room:
         name = f"{first} · {match.game}"  # the game's number: the same in every language ("Jürgens Tisch · 2")
         seats = tuple(_numbered(self.seats[1:] + self.seats[:1]))
         return RoomRow(secrets.token_hex(4), name, self.edition, self.rules, self.host, "playing", _seed(), seats, (),
-                       match.to_json(), self.hints)  # fmt: skip
+                       match.to_json(), self.hints, self.clock, self.late, self._deadline())  # fmt: skip
 
     def _store_new(self) -> None:
         """Store this new room, waiting (its seats and start follow)."""
         row = RoomRow(self.id, self.name, self.edition, self.rules, self.host, "waiting", self.seed, (), (),
-                      self._match_json(), self.hints)  # fmt: skip
+                      self._match_json(), self.hints, self.clock, self.late)  # fmt: skip
         self.store.add_room(row)
 
     def _match_json(self) -> dict[str, Any] | None:
         return None if self.match is None else self.match.to_json()
 
     @classmethod
-    def restore(cls, store: Store, row: RoomRow) -> Room:
+    def restore(cls, store: Store, row: RoomRow, hour: float = 3600.0) -> Room:
         """A room as it is stored (after a restart, or made by another process): its game replayed."""
-        room = cls(row.id, row.name, row.edition, row.rules, row.host, row.seed, store)
+        room = cls(row.id, row.name, row.edition, row.rules, row.host, row.seed, store, hour=hour)
         room.refresh(row)
         return room
 
@@ -142,7 +160,7 @@ class Room:
             self.status = "closed"
             return
         self.name, self.host, self.status, self.seats = row.name, row.host, row.status, list(row.seats)
-        self.hints = row.hints
+        self.hints, self.clock, self.late, self.deadline = row.hints, row.clock, row.late, row.deadline
         self.match = None if row.match is None else Match.from_json(row.match)
         if row.status not in ("playing", "finished"):
             self.game, self.bots = None, {}
@@ -184,6 +202,8 @@ class Room:
             "max_players": self.max_players,
             "match": self._match_json(),
             "hints": self.hints,
+            "clock": self.clock,
+            "late": self.late,
         }
 
     def state_for(self, player: int) -> dict[str, Any]:
@@ -200,8 +220,11 @@ class Room:
             out["points"] = {str(step): game.step_points(step) for step in legal}
             out["can_undo"] = mine and game.can_take_back()
             out["hints"] = mine and self.hints_allowed()
+            out["can_end"] = self.late_seat(player) is not None
             if game.is_over():  # each seat's final place, as the rules rank them (RULES.md §2.8, §4.6)
                 out["places"] = list(game.places() or [1 for _ in self.seats])
+            elif self.ended is not None and self.status == "finished":  # ended for a player out of time
+                out["places"], out["view"]["over"] = list(self.ended), True
         return out
 
     def _log(self, seat: int | None) -> list[dict[str, Any]]:
@@ -236,6 +259,21 @@ class Room:
         computer players; games between people are rated, to the end)."""
         return self.hints or sum(seat.person is not None for seat in self.seats) <= 1
 
+    def late_seat(self, player: int, now: float | None = None) -> int | None:
+        """The seat whose turn-based clock ran out, if ``player`` (seated elsewhere at the table) may end the game
+        for it (the host chose so at the opening)."""
+        game, seat = self.game, self.seat_of(player)
+        if game is None or self.status != "playing" or game.is_over() or self.late != "end" or seat is None:
+            return None
+        late = game.current_player
+        if self.deadline is None or (now or time.time()) < self.deadline or late == seat or late in self.bots:
+            return None
+        return late
+
+    def _deadline(self) -> float | None:
+        """When a turn beginning now runs out of time (None: a live game, on the server's clock)."""
+        return time.time() + self.clock * self.hour if self.clock else None
+
     def bot_to_move(self) -> tuple[int, Player] | None:
         """The computer player whose turn it is, if any."""
         if self.game is None or self.game.is_over():
@@ -257,6 +295,7 @@ class Room:
             "bot": self._bot,
             "kick": self._kick,
             "hints": self._hints,
+            "end": self._end,
         }.get(word)
         if word == "help":
             return Outcome(answer=T(HELP))
@@ -319,7 +358,8 @@ class Room:
             return Outcome(error=T("the game has already started"))
         if len(self.seats) < MIN_PLAYERS:
             return Outcome(error=T("at least {n} players are needed: /join, or /bot LEVEL", n=MIN_PLAYERS))
-        self.store.start_room(self.id)
+        self.deadline = self._deadline()
+        self.store.start_room(self.id, self.deadline)
         if self.match is not None:
             self.match = Match.begin(self.match.best_of, tuple(s.name for s in self.seats))
             self.store.set_match(self.id, self.match.to_json())
@@ -379,6 +419,21 @@ class Room:
                 announce=T("Hints are allowed to everyone at this table; the game will not be rated"), changed=True
             )
         return Outcome(announce=T("No hints at this table (a game between people is rated)"), changed=True)
+
+    def _end(self, player: int, name: str, arg: str) -> Outcome:
+        """Another player ends a turn-based game whose player ran out of time: the late player is placed last, the
+        others by their points (as Board Game Arena lets them)."""
+        late = self.late_seat(player)
+        if late is None:
+            return Outcome(error=T("only the others at a table whose player ran out of time may end the game"))
+        assert self.game is not None
+        scores = self.game.scores
+        others = [s for s in range(len(self.seats)) if s != late]
+        places = [1 + sum(scores[o] > scores[s] for o in others) for s in range(len(self.seats))]
+        places[late] = len(self.seats)
+        ended = T("{name} ends the game: {late} ran out of time and is placed last", name=name,
+                  late=self.seats[late].name)  # fmt: skip
+        return self._finish(None, tuple(places), ended)
 
     def _remove(self, seat: int) -> None:
         del self.seats[seat]
@@ -446,18 +501,20 @@ class Room:
             self.game.push(step)
         except CafeError as error:
             return Outcome(error=error.text, rule=error.rule or None)
-        n = self.plies - 1
+        n, deadline = self.plies - 1, self.deadline
         try:
             if self.game.is_over():
                 return self._finish((n, seat, str(step)))
-            self.store.add_step(self.id, n, seat, str(step))
+            if self.clock and self.game.results[-1].turn_over:  # a new turn: a new clock
+                deadline = self._deadline()
+            self.store.add_step(self.id, n, seat, str(step), deadline if deadline != self.deadline else None)
         except StepConflict:  # another server process stored this step number first: nothing changes here
             self.game.pop()
             return Outcome(error=T("the game moved on meanwhile; sync and try again"))
         except Exception:
             self.game.pop()
             raise
-        self._picture = None
+        self._picture, self.deadline = None, deadline
         return Outcome(changed=True, stepped=True)
 
     def abandon(self) -> Outcome:
@@ -467,12 +524,15 @@ class Room:
         self.status = "finished"
         return Outcome(changed=True, announce=T("Nobody is left at the table: the game is abandoned"))
 
-    def _finish(self, last_step: tuple[int, int, str]) -> Outcome:
-        """The game is over: its last step, record, ratings and match (and the match's next game) in one write."""
+    def _finish(
+        self, last_step: tuple[int, int, str] | None, ended: tuple[int, ...] | None = None, why: Text | None = None
+    ) -> Outcome:
+        """The game is over: its last step, record, ratings and match (and the match's next game) in one write.
+        ``ended``: each seat's place, for a game the players ended before its end (``why`` says so)."""
         assert self.game is not None
         record = Record.of(self.game).to_json()
         people = [s for s in self.seats if s.person is not None]  # those who left included: rated as they finish
-        places = self.game.places() or tuple(1 for _ in self.seats)
+        places = ended or self.game.places() or tuple(1 for _ in self.seats)
         players = [s.person for s in people if s.person is not None]
         known = self.store.ratings(players)
         ratings = {} if self.hints else rated_among(people, places, self.store.accounts(players), known)
@@ -486,7 +546,7 @@ class Room:
             )
             for s, player in zip(people, players, strict=True)
         )
-        winner = self.game.winner()
+        winner = self.game.winner() if ended is None else (places.index(1) if places.count(1) == 1 else None)
         scores = ", ".join(f"{s.name} {score}" for s, score in zip(self.seats, self.game.scores, strict=True))
         who = T("a shared first place") if winner is None else T("{name} wins", name=self.seats[winner].name)
         announce = T("Game over: {who} ({scores})", who=who, scores=scores)
@@ -508,8 +568,10 @@ class Room:
             )
         ending = Ending(record, ratings, last_step, None if match is None else match.to_json(), following, results)
         self.store.finish_game(self.id, ending)
-        self.status, self.match, self._picture = "finished", match, None
-        return Outcome(changed=True, announce=announce, stepped=True, next_game=following)
+        self.status, self.match, self._picture, self.ended = "finished", match, None, ended
+        if why is not None:
+            announce = T("{why}. {then}", why=why, then=announce)
+        return Outcome(changed=True, announce=announce, stepped=last_step is not None, next_game=following)
 
 
 def _seed() -> int:

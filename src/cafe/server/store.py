@@ -51,7 +51,10 @@ CREATE TABLE IF NOT EXISTS rooms (
     created REAL NOT NULL,
     record TEXT,
     match TEXT,
-    hints INTEGER NOT NULL DEFAULT 0
+    hints INTEGER NOT NULL DEFAULT 0,
+    clock INTEGER NOT NULL DEFAULT 0,
+    late TEXT NOT NULL DEFAULT 'bot',
+    deadline REAL
 );
 CREATE TABLE IF NOT EXISTS seats (
     room TEXT NOT NULL,
@@ -170,6 +173,10 @@ MIGRATIONS = [
     "tries INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS puzzle_tries (player INTEGER NOT NULL, puzzle TEXT NOT NULL, solved INTEGER NOT NULL, "
     "at REAL NOT NULL, PRIMARY KEY (player, puzzle))",
+    # games over days: a turn's clock in hours (0: a live game), what running out of it does, and when it runs out
+    "ALTER TABLE rooms ADD COLUMN clock INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE rooms ADD COLUMN late TEXT NOT NULL DEFAULT 'bot'",
+    "ALTER TABLE rooms ADD COLUMN deadline REAL",
 ]
 
 
@@ -316,6 +323,9 @@ class RoomRow:
     steps: tuple[str, ...]
     match: dict[str, Any] | None = None  # a game of a match (cafe.server.matches)
     hints: bool = False  # the host allows hints to everyone (the game is then not rated)
+    clock: int = 0  # hours on each turn's clock in a turn-based game; 0: a live game (Limits.turn_seconds)
+    late: str = "bot"  # when a turn-based clock runs out: "bot" (a computer player plays the turn) or "end"
+    deadline: float | None = None  # when the turn in progress runs out of time (turn-based games)
 
 
 @dataclass(frozen=True)
@@ -386,13 +396,16 @@ class Store(Protocol):
 
     def add_room(self, room: RoomRow) -> None: ...
     def set_seats(self, room: str, seats: tuple[SeatRow, ...]) -> None: ...
-    def start_room(self, room: str) -> None: ...
+    def start_room(self, room: str, deadline: float | None = None) -> None:
+        """The game begins (``deadline``: when its first turn runs out of time, in a turn-based game)."""
+
     def set_match(self, room: str, match: dict[str, Any]) -> None: ...
     def replace_seat(self, room: str, seat: SeatRow) -> None: ...
     def set_host(self, room: str, player: int) -> None: ...
     def set_hints(self, room: str, allowed: bool) -> None: ...
-    def add_step(self, room: str, n: int, seat: int, step: str) -> None:
-        """Append step ``n``; raises :class:`StepConflict` if the room already has a step ``n``."""
+    def add_step(self, room: str, n: int, seat: int, step: str, deadline: float | None = None) -> None:
+        """Append step ``n``; raises :class:`StepConflict` if the room already has a step ``n``. ``deadline``: the
+        next turn's, written with the step that began it (turn-based games)."""
 
     def remove_step(self, room: str, n: int) -> None: ...
     def finish_game(self, room: str, ending: Ending) -> None:
@@ -554,10 +567,11 @@ class SQLiteStore(AccountRows):
 
     def _add_room(self, room: RoomRow) -> None:
         self._db.execute(
-            "INSERT INTO rooms (id, name, edition, rules, host, status, seed, created, match, hints) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO rooms (id, name, edition, rules, host, status, seed, created, match, hints, clock, late, "
+            "deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (room.id, room.name, room.edition, json.dumps(room.rules), room.host, room.status, room.seed, time.time(),
-             None if room.match is None else json.dumps(room.match), int(room.hints)),
+             None if room.match is None else json.dumps(room.match), int(room.hints), room.clock, room.late,
+             room.deadline),
         )  # fmt: skip
         self._set_seats(room.id, room.seats)
 
@@ -573,8 +587,8 @@ class SQLiteStore(AccountRows):
             [(room, s.seat, s.player, s.bot, s.name, s.left_by) for s in seats],
         )
 
-    def start_room(self, room: str) -> None:
-        self._write("UPDATE rooms SET status = 'playing' WHERE id = ?", room)
+    def start_room(self, room: str, deadline: float | None = None) -> None:
+        self._write("UPDATE rooms SET status = 'playing', deadline = ? WHERE id = ?", deadline, room)
 
     def set_match(self, room: str, match: dict[str, Any]) -> None:
         self._write("UPDATE rooms SET match = ? WHERE id = ?", json.dumps(match), room)
@@ -591,11 +605,15 @@ class SQLiteStore(AccountRows):
     def set_hints(self, room: str, allowed: bool) -> None:
         self._write("UPDATE rooms SET hints = ? WHERE id = ?", int(allowed), room)
 
-    def add_step(self, room: str, n: int, seat: int, step: str) -> None:
+    def add_step(self, room: str, n: int, seat: int, step: str, deadline: float | None = None) -> None:
         try:
-            self._write(
-                "INSERT INTO steps (room, n, seat, step, at) VALUES (?, ?, ?, ?, ?)", room, n, seat, step, time.time()
-            )
+            with self._transaction():
+                self._db.execute(
+                    "INSERT INTO steps (room, n, seat, step, at) VALUES (?, ?, ?, ?, ?)",
+                    (room, n, seat, step, time.time()),
+                )
+                if deadline is not None:
+                    self._db.execute("UPDATE rooms SET deadline = ? WHERE id = ?", (deadline, room))
         except sqlite3.IntegrityError:
             raise StepConflict(f"step {n} of room {room} is already stored") from None
 
@@ -665,7 +683,8 @@ class SQLiteStore(AccountRows):
     def _rooms(self, where: str, *args: Any) -> list[RoomRow]:
         rooms = []
         for row in self._db.execute(
-            f"SELECT id, name, edition, rules, host, status, seed, match, hints FROM rooms WHERE {where} "
+            f"SELECT id, name, edition, rules, host, status, seed, match, hints, clock, late, deadline FROM rooms "
+            f"WHERE {where} "
             "ORDER BY created",
             args,
         ).fetchall():
@@ -690,6 +709,9 @@ class SQLiteStore(AccountRows):
                     steps,
                     match,
                     bool(row[8]),
+                    row[9],
+                    row[10],
+                    row[11],
                 )
             )
         return rooms

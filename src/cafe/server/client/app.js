@@ -4,6 +4,7 @@
 import { accountView } from "./account.js";
 import { h, replace, sentence } from "./dom.js";
 import { howToButton } from "./howto.js";
+import { signal } from "./days.js";
 import { chosenLanguage, LANGUAGES, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { lobbyView, nameView, refreshRooms } from "./lobby.js";
 import { LearnView } from "./learn.js";
@@ -68,9 +69,9 @@ function languagePicker() {
 const actions = {
   player: () => me?.player,
   notice: showNotice,
-  create: (edition, rules, name, match) => {
+  create: (edition, rules, name, match, days = {}) => {
     autoEnter = true;
-    link.send({ type: "create", edition, rules, ...(name ? { name } : {}), ...(match ? { match } : {}) });
+    link.send({ type: "create", edition, rules, ...(name ? { name } : {}), ...(match ? { match } : {}), ...days });
   },
   enter: (id) => (location.hash = `room=${id}`),
   leaderboard: async () => (await fetch("/leaderboard")).json(),
@@ -121,7 +122,9 @@ function receive(message) {
     case "room": {
       const id = message.room.id;
       const old = states.get(id);
+      message.room.heard = Date.now(); // its turn's time left ("left") counts from now
       states.set(id, { state: message.room, svg: message.svg ?? old?.svg });
+      signal(actions.mine(), roomInHash()); // the title and badge: your games waiting for you elsewhere
       const mine = message.room.you !== null && message.room.status !== "finished";
       if (autoEnter && !roomInHash() && mine) {
         autoEnter = false;
@@ -193,6 +196,7 @@ function show(id) {
 }
 
 function route() {
+  signal(actions.mine(), roomInHash());
   replayView?.close();
   replayView = null;
   if (inHash("game")) { // a finished game's own page: no connection needed to look at it

@@ -3,6 +3,7 @@
 import { h, rulesText } from "./dom.js";
 import { number, t, tn } from "./i18n.js";
 import { learnEntry } from "./learn.js";
+import { CLOCKS, clockText, ordered, turnNote, yourTurn } from "./days.js";
 
 export const editionName = (edition) => (edition === "board" ? t("board game") : t("card game"));
 const STATUS = { waiting: () => t("waiting"), playing: () => t("playing"), finished: () => t("finished") };
@@ -41,15 +42,22 @@ export function lobbyView(rooms, catalogue, actions) {
     maxlength: 40 });
   const match = h("select", { name: "match", "aria-label": t("one game or a match") },
     h("option", { value: "" }, t("one game")), h("option", { value: "5" }, t("a match: best of five")));
+  const clock = h("select", { name: "clock", "aria-label": t("time for each turn") },
+    CLOCKS.map((hours) => h("option", { value: hours }, hours ? clockText(hours) : t("live: a few minutes a turn"))));
+  const late = h("select", { name: "late", "aria-label": t("when a turn's time is up"), hidden: true },
+    h("option", { value: "bot" }, t("out of time: a computer player plays the turn")),
+    h("option", { value: "end" }, t("out of time: the others may end the game")));
+  clock.addEventListener("change", () => (late.hidden = clock.value === "0"));
   const create = h("form", {
     class: "create",
     onsubmit: (event) => {
       event.preventDefault();
-      actions.create(edition.value, chosen(), name.value.trim(), match.value ? Number(match.value) : null);
+      const days = clock.value !== "0" ? { clock: Number(clock.value), late: late.value } : {};
+      actions.create(edition.value, chosen(), name.value.trim(), match.value ? Number(match.value) : null, days);
     },
   }, h("h2", {}, t("Open a table")), edition, rules,
   h("details", { class: "more" }, h("summary", {}, t("More options")), more),
-  match, name, h("p", { class: "problem", role: "alert", id: "create-problem" }),
+  match, clock, late, name, h("p", { class: "problem", role: "alert", id: "create-problem" }),
   h("button", { type: "submit" }, t("Create room")));
 
   const board = h("section", { class: "leaderboard" }, h("h2", {}, t("Leaderboard")), h("p", {}, t("loading…")));
@@ -81,14 +89,15 @@ export function refreshRooms(lobby, rooms, catalogue, actions) {
 
 function roomsView(rooms, catalogue, actions) {
   const list = [...rooms.values()].filter((room) => room.status === "waiting" || room.status === "playing");
-  const mine = actions.mine();
+  const mine = ordered(actions.mine()); // those waiting for you first
   const seated = new Set(mine.map((room) => room.id));
   const goIn = (room) => (seated.has(room.id) ? t("Resume") : room.status === "waiting" ? t("Enter") : t("Watch"));
   const yours = mine.length
     ? h("section", { class: "yours" }, h("h2", {}, t("Your games")), h("ul", {}, mine.map((room) =>
-      h("li", { class: `room ${room.status}`, "data-room": room.id },
+      h("li", { class: `room ${room.status}${yourTurn(room) ? " waits" : ""}`, "data-room": room.id },
         h("div", { class: "room-name" }, room.name),
         h("div", { class: "room-seats" }, room.seats.map((s) => s.name).join(", ")),
+        turnNote(room) ? h("div", { class: "room-turn" }, turnNote(room)) : null,
         h("button", { class: "go", onclick: () => actions.enter(room.id), "aria-label": `${t("Resume")}: ${room.name}` },
           t("Resume"))))))
     : null;
@@ -99,7 +108,8 @@ function roomsView(rooms, catalogue, actions) {
         `${editionName(room.edition)} · ${rulesText(room.rules, catalogue, room.edition)} · `,
         `${t("seats: {taken}/{seats}", { taken: room.seats.length, seats: room.max_players })} · `,
         STATUS[room.status]?.() ?? room.status,
-        room.match ? ` · ${t("match, game {game} of {best_of} at most", room.match)}` : ""),
+        room.match ? ` · ${t("match, game {game} of {best_of} at most", room.match)}` : "",
+        room.clock ? ` · ${clockText(room.clock)}` : ""),
       h("div", { class: "room-seats" }, room.seats.map((s) => s.name).join(", ") || t("no one yet")),
       h("button", { onclick: () => actions.enter(room.id), "aria-label": `${goIn(room)}: ${room.name}` }, goIn(room))));
   return h("div", { class: "rooms-side" }, yours, h("section", { class: "rooms" }, h("h2", {}, t("Rooms")),

@@ -4,6 +4,7 @@ import { ask } from "./ask.js";
 import { drawBoard, markSteps, nationChooser, tileButton } from "./board.js";
 import { announce, announcer, h, replace, rulesText, sentence, signed } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { daysLine } from "./days.js";
 import { editionName } from "./lobby.js";
 import { movesOf, parseStep, playableTiles, stepSentence, stepWords, tileWords, whereTo } from "./steps.js";
 
@@ -211,6 +212,7 @@ export class RoomView {
       : state.match ? h("p", { class: "match" }, t("A match: best of {best_of}", state.match)) : null;
     return h("div", { class: "room-head" },
       h("h2", { tabindex: -1, "data-focus": "name" }, state.name), h("span", { class: "facts" }, facts), match,
+      daysLine(state, this.actions),
       h("button", { class: "quiet", onclick: () => this.actions.lobby() }, t("Lobby")), leave);
   }
 
