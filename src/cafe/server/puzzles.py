@@ -3,7 +3,8 @@
 Every request names its person by the ``X-Cafe-Token`` header (the token of a guest's hello), or by the sign-in
 cookie of an account.  A first try at a puzzle moves the person's puzzle rating and the puzzle's own, with
 OpenSkill's model as the leaderboard's (:mod:`cafe.server.ratings`): the person and the puzzle play one game, and
-whoever is right wins it.  A try again is answered but rates nothing.  What a puzzle shows is its mover's view only (cafe.learn.puzzles).
+whoever is right wins it.  A try again is answered but rates nothing.  What a puzzle shows is its mover's view
+only (cafe.learn.puzzles).
 """
 
 from __future__ import annotations
