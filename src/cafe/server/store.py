@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cafe.server.account_rows import AccountRows
+from cafe.server.invitations import InvitationRows, Offer
 from cafe.server.names import key as name_key
 
 SCHEMA = """
@@ -111,6 +112,16 @@ CREATE TABLE IF NOT EXISTS due (
     again INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS due_at ON due (at);
+CREATE TABLE IF NOT EXISTS invitations (
+    room TEXT PRIMARY KEY,
+    code TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rematches (
+    room TEXT PRIMARY KEY,
+    accepted TEXT NOT NULL,
+    until REAL NOT NULL,
+    next TEXT
+);
 """
 
 
@@ -138,6 +149,10 @@ MIGRATIONS = [
     "CREATE UNIQUE INDEX IF NOT EXISTS players_account ON players (name_key) WHERE password_hash IS NOT NULL",
     "CREATE TABLE IF NOT EXISTS sessions (id_hash TEXT PRIMARY KEY, player INTEGER NOT NULL, created REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS sessions_player ON sessions (player)",
+    # private tables (their invitation code) and rematch offers (cafe.server.invitations)
+    "CREATE TABLE IF NOT EXISTS invitations (room TEXT PRIMARY KEY, code TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS rematches (room TEXT PRIMARY KEY, accepted TEXT NOT NULL, until REAL NOT NULL, "
+    "next TEXT)",
 ]
 
 
@@ -380,6 +395,7 @@ class Store(Protocol):
 
     def reachable(self) -> bool:
         """Whether the database answers now (for /health)."""
+
     # accounts (cafe.server.account_rows)
     def account_named(self, name: str) -> tuple[int, str, str] | None: ...
     def password_of(self, player: int) -> str | None: ...
@@ -393,11 +409,15 @@ class Store(Protocol):
     def forget_sessions(self, made_before: float) -> None: ...
     def accounts(self, players: list[int]) -> set[int]: ...
     def erase(self, player: int) -> list[str]: ...
+    def invitation(self, room: str) -> str | None: ...
+    def set_invitation(self, room: str, code: str | None) -> None: ...
+    def rematch(self, room: str) -> Offer | None: ...
+    def set_rematch(self, room: str, offer: Offer | None) -> None: ...
 
     def close(self) -> None: ...
 
 
-class SQLiteStore(AccountRows):
+class SQLiteStore(AccountRows, InvitationRows):
     """The embedded store: one SQLite file in WAL mode."""
 
     unique = sqlite3.IntegrityError
