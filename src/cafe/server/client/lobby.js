@@ -118,7 +118,7 @@ export function nameView(onName, problem) {
     },
   }, h("h2", {}, t("Welcome to the café")), problem ? h("p", { class: "problem", role: "alert" }, problem) : null,
   h("label", {}, `${t("Your name")} `, input), h("button", { type: "submit" }, t("Enter the café")),
-  h("p", { class: "learn-link" }, h("a", { href: "#learn" }, t("New to the game? Learn to play first, no name needed."))));
+  h("p", { class: "learn-link" }, h("a", { href: "#learn" }, t("New to the game? Learn to play first, no name needed."))),
   h("p", { class: "sign-in" }, h("a", { href: "#account" }, t("Have an account? Sign in"))));
 }
 
