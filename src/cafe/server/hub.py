@@ -219,6 +219,12 @@ class Hub:
             gone_for = None if away is None else round(time.time() - away, 1)  # the readers' clocks may differ
             body = {"player": player, "seat": seat, "away": away, "for": gone_for, "message": said.to_json()}
             await self.broker.publish(room.id, "presence", body)
+        if away is not None:  # a rematch offered to them is off: they are gone
+            for room in [r for r in self.rooms.values() if r.offer is not None and r.offer.next is None]:
+                if room.seat_of(player) is not None:
+                    async with self._changing(room):
+                        left = T("{name} has left: the rematch is off", name=name)
+                        await self._after(room, room.withdraw(left))
 
     def _expect_back(self, room: Room, player: int, move: bool) -> None:
         """A seated person is gone: unless they are back by then, a computer player takes over their seat after
@@ -398,6 +404,9 @@ class Hub:
                 T("'match' is the number of games of a match: {choices}", choices=" or ".join(map(str, BEST_OF))),
             )
         clock = _clock(message)
+        private = message.get("private", False)
+        if not isinstance(private, bool):
+            raise ProtocolError("field", T("'private' is true or false"))
         assert connection.player is not None
         try:
             asked = message.get("rules", "printed")
@@ -421,6 +430,8 @@ class Hub:
             )
         room = Room.create(self.store, secrets.token_hex(4), name, edition, rules, connection.player, best_of,
                            (*clock, self.limits.clock_hour))  # fmt: skip
+        if private:
+            room.set_private(True)
         self.rooms[room.id] = room
         self._follow(connection, room.id)
         connection.in_lobby = False
@@ -434,6 +445,56 @@ class Hub:
         self._send_room(connection, room)
         self._send_history(connection, room)
         self._wake_bot(room)
+
+    async def join(self, connection: Connection, message: dict[str, Any]) -> None:
+        """A person opened a table's invitation link: they follow the room and, if the code is right, sit down."""
+        code = fields.text(message, "code", 40)
+        room_id = message.get("room")
+        room = None
+        if isinstance(room_id, str) and len(room_id) <= 16:
+            room = self.rooms.get(room_id) or self._load(room_id)
+        if room is None or room.status not in ("waiting", "playing"):
+            raise ProtocolError("invitation", T("this invitation has expired: its table is closed or its game over"))
+        self._follow(connection, room.id)
+        connection.in_lobby = False
+        self._send_room(connection, room)
+        self._send_history(connection, room)
+        player, name = player_of(connection), connection.name
+        await self._apply(connection, room, lambda: room.join_invited(player, name, code))
+
+    async def rematch(self, connection: Connection, message: dict[str, Any]) -> None:
+        """Ask for a rematch at the end of a game, accept one (``accept``, by default), or decline it."""
+        room = self.rooms.get(str(message.get("room"))[:16])
+        if room is None:  # a finished game stays in memory a while; after that, the table is gone
+            raise ProtocolError("room", T("no room '{room}'", room=str(message.get("room"))[:16]))
+        accept = message.get("accept", True)
+        if not isinstance(accept, bool):
+            raise ProtocolError("field", T("'accept' is true or false"))
+        player, name = player_of(connection), connection.name
+        async with self._changing(room):
+            outcome, following = room.rematch(player, name, accept, self.limits.rematch_seconds)
+            await self._answer(connection, room, outcome)
+            if following is not None:
+                await self._open_rematch(room, following)
+            elif room.offer is not None and outcome.error is None:  # it lapses unless everyone accepts in time
+                self.due.schedule(DueJob("rematch", room.id, 0, room.offer.until))
+
+    async def _open_rematch(self, room: Room, row: RoomRow) -> None:
+        """Everyone accepted: the rematch's room opens, and those following the game follow it."""
+        following = self._add(row)
+        for connection in self.connections.values():
+            if room.id in connection.rooms:
+                self._follow(connection, following.id)
+        async with self._changing(following):
+            begins = T("The rematch begins: {names}", names=", ".join(s.name for s in following.seats))
+            await self._after(following, Outcome(announce=begins, changed=True))
+
+    async def _lapse(self, room: Room) -> None:
+        """A rematch offer's time is up: unless everyone accepted meanwhile, it is off."""
+        async with self._changing(room):
+            offer = room.offer
+            if offer is not None and offer.next is None and offer.until <= time.time():
+                await self._after(room, room.withdraw(T("Not everyone accepted in time: the rematch is off")))
 
     async def sync(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
@@ -667,6 +728,8 @@ class Hub:
             await self._take_over(room, job.arg)
         elif job.kind == "away":
             await self._replace_if_away(room, job.arg)
+        elif job.kind == "rematch":
+            await self._lapse(room)
 
     async def _someone_there(self, room: Room) -> bool:
         """A person follows the room here, or one of its seated people is connected anywhere."""
@@ -904,4 +967,6 @@ HANDLERS: dict[str, Handler] = {
     "undo": Hub.undo,
     "hint": Hub.hint,
     "language": Hub.language,
+    "join": Hub.join,
+    "rematch": Hub.rematch,
 }

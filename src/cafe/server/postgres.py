@@ -20,6 +20,7 @@ from psycopg.types.json import Jsonb
 
 from cafe.server.account_rows import AccountRows
 from cafe.server.database import Database
+from cafe.server.invitations import InvitationRows
 from cafe.server.names import key as name_key
 from cafe.server.store import (
     CHAT_LINES,
@@ -190,6 +191,18 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     ALTER TABLE rooms ADD COLUMN late TEXT NOT NULL DEFAULT 'bot';
     ALTER TABLE rooms ADD COLUMN deadline DOUBLE PRECISION;
     """,
+    """
+    CREATE TABLE invitations (
+        room TEXT PRIMARY KEY REFERENCES rooms (id) ON DELETE CASCADE,
+        code TEXT NOT NULL
+    );
+    CREATE TABLE rematches (
+        room TEXT PRIMARY KEY REFERENCES rooms (id) ON DELETE CASCADE,
+        accepted TEXT NOT NULL,
+        until DOUBLE PRECISION NOT NULL,
+        next TEXT
+    );
+    """,
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -213,7 +226,7 @@ def migrate(db: psycopg.Connection[Any]) -> int:
     return len(MIGRATIONS)
 
 
-class PostgresStore(AccountRows):
+class PostgresStore(AccountRows, InvitationRows):
     """Rooms, seats, players, ratings and every room's step log in PostgreSQL."""
 
     unique = psycopg.errors.UniqueViolation

@@ -23,6 +23,7 @@ from cafe.errors import CafeError
 from cafe.i18n import DEFAULT, N_, T, Text
 from cafe.options import make_rules
 from cafe.record import Record
+from cafe.server.invitations import Offer, code_matches, new_code
 from cafe.server.matches import Match
 from cafe.server.names import key as name_key
 from cafe.server.ratings import rated_among, shown
@@ -39,7 +40,8 @@ HELP = N_(
     "/start: begin the game (host) · /end: end a turn-based game whose player ran out of time · "
     "/bot LEVEL: seat a computer player (host; easy, medium, hard, expert, master) · "
     "/kick SEAT or NAME: remove a seat before the start (host) · /hints on|off: hints for everyone, and the game is "
-    "not rated (host) · /help: this text. Anything else is chat."
+    "not rated (host) · /private on|off: only those with the table's link may sit (host) · /help: this text. "
+    "Anything else is chat."
 )
 LEVEL_WORDS = {  # the computer players' levels as people read them (the client shows the same words)
     "easy": N_("easy"),
@@ -104,6 +106,8 @@ class Room:
     deadline: float | None = None  # when the turn in progress runs out of time (time.time(); turn-based games)
     hour: float = 3600.0  # seconds in an hour of the clock (Limits.clock_hour)
     ended: tuple[int, ...] | None = None  # each seat's place in a game the players ended before its end
+    invitation: str | None = None  # a private table's code: only who brings it sits (cafe.server.invitations)
+    offer: Offer | None = None  # the rematch offered at the end of the game
     _picture: str | None = field(default=None, repr=False)  # the SVG of the current position, once drawn
 
     @classmethod
@@ -161,6 +165,8 @@ class Room:
             return
         self.name, self.host, self.status, self.seats = row.name, row.host, row.status, list(row.seats)
         self.hints, self.clock, self.late, self.deadline = row.hints, row.clock, row.late, row.deadline
+        self.invitation = self.store.invitation(self.id)
+        self.offer = self.store.rematch(self.id) if row.status == "finished" else None
         self.match = None if row.match is None else Match.from_json(row.match)
         if row.status not in ("playing", "finished"):
             self.game, self.bots = None, {}
@@ -204,12 +210,17 @@ class Room:
             "hints": self.hints,
             "clock": self.clock,
             "late": self.late,
+            "private": self.invitation is not None,
         }
 
     def state_for(self, player: int) -> dict[str, Any]:
         """Everything one player may know of the room: its own view only, and its legal steps on its turn."""
         seat = self.seat_of(player)
         out = {**self.summary(), "host": self.host, "you": seat, "plies": self.plies}
+        if seat is not None and self.invitation is not None and self.status == "waiting":
+            out["invite"] = self.invitation  # the seated may invite others; nobody else reads the code
+        if self.status == "finished":
+            out["rematch"] = self._offer_json()
         if self.game is not None:
             game = self.game
             out["view"] = game.view(seat).to_json()
@@ -296,6 +307,7 @@ class Room:
             "kick": self._kick,
             "hints": self._hints,
             "end": self._end,
+            "private": self._private,
         }.get(word)
         if word == "help":
             return Outcome(answer=T(HELP))
@@ -310,6 +322,21 @@ class Room:
             return Outcome(error=T("the game has started: watch, or join another room"))
         if self.seat_of(player) is not None:
             return Outcome(error=T("you already have a seat"))
+        if self.invitation is not None and player != self.host:
+            return Outcome(error=T("this table is private: only those with its invitation link may sit"))
+        return self._sit(player, name)
+
+    def join_invited(self, player: int, name: str, code: str) -> Outcome:
+        """A person who opened the table's invitation link sits down (at a public table, like anyone)."""
+        if self.invitation is not None and not code_matches(self.invitation, code):
+            return Outcome(error=T("this invitation is not valid (any more): ask for a new link"))
+        if self.status != "waiting":
+            return Outcome(error=T("the game has started: watch, or join another room"))
+        if self.seat_of(player) is not None:
+            return Outcome(answer=T("you already have a seat"))
+        return self._sit(player, name)
+
+    def _sit(self, player: int, name: str) -> Outcome:
         if len(self.seats) >= self.max_players:
             return Outcome(error=T("every seat is taken ({max_players} players at most)", max_players=self.max_players))
         self.seats.append(SeatRow(len(self.seats), name, player=player))
@@ -349,6 +376,8 @@ class Room:
         """A waiting room closes: nobody is left to start it."""
         self.status = "closed"
         self.store.drop_room(self.id)
+        if self.invitation is not None:
+            self.store.set_invitation(self.id, None)
         return Outcome(announce=why or T("Nobody has been here for a while: the room closes"), changed=True)
 
     def _start(self, player: int, name: str, arg: str) -> Outcome:
@@ -434,6 +463,85 @@ class Room:
         ended = T("{name} ends the game: {late} ran out of time and is placed last", name=name,
                   late=self.seats[late].name)  # fmt: skip
         return self._finish(None, tuple(places), ended)
+
+    def _private(self, player: int, name: str, arg: str) -> Outcome:
+        if player != self.host:
+            return Outcome(error=T("only the host can make the table private"))
+        if self.status != "waiting":
+            return Outcome(error=T("a table is made private or public before the start"))
+        if arg.lower() not in ("on", "off"):
+            return Outcome(error=T("/private on, or /private off"))
+        self.set_private(arg.lower() == "on")
+        if self.invitation is not None:
+            return Outcome(
+                announce=T("The table is private: only those with its invitation link may sit"), changed=True
+            )
+        return Outcome(announce=T("The table is open to everyone in the lobby"), changed=True)
+
+    def set_private(self, private: bool) -> None:
+        """Make the table private with a fresh code (an old link no longer seats anyone), or public."""
+        self.invitation = new_code() if private else None
+        self.store.set_invitation(self.id, self.invitation)
+
+    # ------------------------------------------------------------------ rematch
+
+    def _offer_json(self) -> dict[str, Any] | None:
+        """The rematch offer as the room shows it: the seats that accepted, the seconds left, the new room."""
+        offer = self.offer
+        if offer is None or (offer.next is None and offer.until <= time.time()):
+            return None
+        seats = [s.seat for p in offer.accepted for s in self.seats if s.player == p]
+        left = max(0.0, round(offer.until - time.time(), 1))
+        return {"accepted": seats, "for": left, "next": offer.next}
+
+    def rematch(self, player: int, name: str, accept: bool, seconds: float) -> tuple[Outcome, RoomRow | None]:
+        """A person who played asks for a rematch, accepts one, or declines it; once every person has accepted,
+        the new game's room (stored, playing): the same people and computer players, the seats turned by one."""
+        people = [s.player for s in self.seats if s.player is not None]
+        offer = self.offer if self.offer is not None and (self.offer.next or self.offer.until > time.time()) else None
+        if self.status != "finished" or self.game is None or not self.game.is_over():
+            return Outcome(error=T("a rematch is offered once the game is over")), None
+        if player not in people:
+            return Outcome(error=T("only those who played this game can ask for a rematch")), None
+        if self.match is not None:
+            return Outcome(error=T("a match plays its own games: open a new table for another")), None
+        if offer is not None and offer.next is not None:
+            return Outcome(error=T("the rematch has begun already")), None
+        if not accept:
+            if offer is None:
+                return Outcome(error=T("there is no rematch offer to decline")), None
+            return self.withdraw(T("{name} declines the rematch", name=name)), None
+        gone = [s.left_by for s in self.seats if s.left_by is not None]
+        if gone:
+            left = self.store.player_name(gone[0]) or "?"
+            return Outcome(error=T("{name} left the game: a rematch needs the same players", name=left)), None
+        if offer is not None and player in offer.accepted:
+            return Outcome(error=T("you have accepted the rematch already: waiting for the others")), None
+        accepted = (*offer.accepted, player) if offer is not None else (player,)
+        until = offer.until if offer is not None else time.time() + seconds
+        if set(people) - set(accepted):
+            self.offer = Offer(accepted, until)
+            self.store.set_rematch(self.id, self.offer)
+            if offer is None:
+                minutes = max(1, round(seconds / 60))
+                said = T("{name} offers a rematch with the seats turned (for {minutes} min)", name=name,
+                         minutes=minutes)  # fmt: skip
+            else:
+                said = T("{name} accepts the rematch", name=name)
+            return Outcome(announce=said, changed=True), None
+        seats = tuple(_numbered(self.seats[1:] + self.seats[:1]))
+        row = RoomRow(secrets.token_hex(4), self.name, self.edition, self.rules, self.host, "playing", _seed(), seats,
+                      (), None, self.hints)  # fmt: skip
+        self.store.add_room(row)
+        self.offer = Offer(accepted, until, row.id)
+        self.store.set_rematch(self.id, self.offer)
+        return Outcome(announce=T("Everyone accepts: the rematch begins"), changed=True), row
+
+    def withdraw(self, why: Text) -> Outcome:
+        """The rematch offer is off (declined, lapsed, or someone left): nothing begins."""
+        self.offer = None
+        self.store.set_rematch(self.id, None)
+        return Outcome(announce=why, changed=True)
 
     def _remove(self, seat: int) -> None:
         del self.seats[seat]

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cafe.server.account_rows import AccountRows
+from cafe.server.invitations import InvitationRows, Offer
 from cafe.server.names import key as name_key
 
 SCHEMA = """
@@ -138,6 +139,16 @@ CREATE TABLE IF NOT EXISTS puzzle_tries (
     at REAL NOT NULL,
     PRIMARY KEY (player, puzzle)
 );
+CREATE TABLE IF NOT EXISTS invitations (
+    room TEXT PRIMARY KEY,
+    code TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rematches (
+    room TEXT PRIMARY KEY,
+    accepted TEXT NOT NULL,
+    until REAL NOT NULL,
+    next TEXT
+);
 """
 
 
@@ -177,6 +188,10 @@ MIGRATIONS = [
     "ALTER TABLE rooms ADD COLUMN clock INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE rooms ADD COLUMN late TEXT NOT NULL DEFAULT 'bot'",
     "ALTER TABLE rooms ADD COLUMN deadline REAL",
+    # private tables (their invitation code) and rematch offers (cafe.server.invitations)
+    "CREATE TABLE IF NOT EXISTS invitations (room TEXT PRIMARY KEY, code TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS rematches (room TEXT PRIMARY KEY, accepted TEXT NOT NULL, until REAL NOT NULL, "
+    "next TEXT)",
 ]
 
 
@@ -479,10 +494,15 @@ class Store(Protocol):
         """Keep a first try and both ratings after it, at once; False (and nothing changed) if the person had
         tried that puzzle already."""
 
+    def invitation(self, room: str) -> str | None: ...
+    def set_invitation(self, room: str, code: str | None) -> None: ...
+    def rematch(self, room: str) -> Offer | None: ...
+    def set_rematch(self, room: str, offer: Offer | None) -> None: ...
+
     def close(self) -> None: ...
 
 
-class SQLiteStore(AccountRows):
+class SQLiteStore(AccountRows, InvitationRows):
     """The embedded store: one SQLite file in WAL mode."""
 
     unique = sqlite3.IntegrityError

@@ -69,10 +69,14 @@ function languagePicker() {
 const actions = {
   player: () => me?.player,
   notice: showNotice,
-  create: (edition, rules, name, match, days = {}) => {
+  create: (edition, rules, name, match, days = {}, secret = false) => {
     autoEnter = true;
-    link.send({ type: "create", edition, rules, ...(name ? { name } : {}), ...(match ? { match } : {}), ...days });
+    link.send({ type: "create", edition, rules, ...(name ? { name } : {}), ...(match ? { match } : {}), ...days,
+      ...(secret ? { private: true } : {}) });
   },
+  // a private table's link: the café's address with the room and its invitation code
+  inviteLink: (state) => `${location.origin}${location.pathname}#room=${state.id}&invite=${state.invite}`,
+  rematch: (accept) => link.send({ type: "rematch", room: roomInHash(), accept }),
   enter: (id) => (location.hash = `room=${id}`),
   leaderboard: async () => (await fetch("/leaderboard")).json(),
   newcomer: () => me?.played === false, // never finished a game: the lobby offers the tutorial first
@@ -106,7 +110,8 @@ function receive(message) {
       const first = me === null;
       me = message;
       showWho(); // your name leads to your own page: your games and your rating
-      if (roomInHash()) link.send({ type: "enter", room: roomInHash() });
+      if (inHash("invite")) acceptInvitation();
+      else if (roomInHash()) link.send({ type: "enter", room: roomInHash() });
       else if (first && inLobby() && message.seated?.length === 1) location.hash = `room=${message.seated[0]}`; // back
       break;
     }
@@ -132,6 +137,8 @@ function receive(message) {
       } else if (message.room.match?.previous && message.room.match.previous === roomInHash()) {
         carried = view ? view.lines : [];
         location.hash = `room=${id}`; // the match's next game
+      } else if (message.room.rematch?.next && roomInHash() === id) {
+        location.hash = `room=${message.room.rematch.next}`; // everyone accepted: the rematch begins
       } else if (roomInHash() === id) show(id);
       else if (!view && inLobby() && message.room.you !== null) route(); // among "Your games"
       break;
@@ -233,6 +240,7 @@ function route() {
     return;
   }
   const id = roomInHash();
+  if (id && inHash("invite") && me) return acceptInvitation();
   if (id) {
     if (!view || view.state?.id !== id) {
       view = null;
@@ -255,6 +263,14 @@ function listed() {
   const lobby = app.querySelector(".lobby");
   if (lobby) refreshRooms(lobby, rooms, catalogue, actions);
   else route();
+}
+
+// An invitation link opened: the room, and a seat if the code is right; the code leaves the address bar.
+function acceptInvitation() {
+  const [room, code] = [roomInHash(), inHash("invite")];
+  history.replaceState(null, "", `#room=${room}`);
+  view = null;
+  link.send({ type: "join", room, code });
 }
 
 function askName(problem) {

@@ -40,6 +40,7 @@ export function lobbyView(rooms, catalogue, actions) {
   };
   const name = h("input", { name: "name", placeholder: t("room name (optional)"), "aria-label": t("room name (optional)"),
     maxlength: 40 });
+  const secret = h("input", { type: "checkbox", name: "private" });
   const match = h("select", { name: "match", "aria-label": t("one game or a match") },
     h("option", { value: "" }, t("one game")), h("option", { value: "5" }, t("a match: best of five")));
   const clock = h("select", { name: "clock", "aria-label": t("time for each turn") },
@@ -53,11 +54,14 @@ export function lobbyView(rooms, catalogue, actions) {
     onsubmit: (event) => {
       event.preventDefault();
       const days = clock.value !== "0" ? { clock: Number(clock.value), late: late.value } : {};
-      actions.create(edition.value, chosen(), name.value.trim(), match.value ? Number(match.value) : null, days);
+      actions.create(edition.value, chosen(), name.value.trim(), match.value ? Number(match.value) : null, days,
+        secret.checked);
     },
   }, h("h2", {}, t("Open a table")), edition, rules,
   h("details", { class: "more" }, h("summary", {}, t("More options")), more),
-  match, clock, late, name, h("p", { class: "problem", role: "alert", id: "create-problem" }),
+  match, clock, late, name, h("label", { class: "option private" }, secret, h("span", {}, t("Private table")),
+    h("small", {}, t("Only those you invite by its link may sit."))),
+  h("p", { class: "problem", role: "alert", id: "create-problem" }),
   h("button", { type: "submit" }, t("Create room")));
 
   const board = h("section", { class: "leaderboard" }, h("h2", {}, t("Leaderboard")), h("p", {}, t("loading…")));
@@ -108,6 +112,7 @@ function roomsView(rooms, catalogue, actions) {
         `${editionName(room.edition)} · ${rulesText(room.rules, catalogue, room.edition)} · `,
         `${t("seats: {taken}/{seats}", { taken: room.seats.length, seats: room.max_players })} · `,
         STATUS[room.status]?.() ?? room.status,
+        room.private ? ` · ${t("private")}` : "",
         room.match ? ` · ${t("match, game {game} of {best_of} at most", room.match)}` : "",
         room.clock ? ` · ${clockText(room.clock)}` : ""),
       h("div", { class: "room-seats" }, room.seats.map((s) => s.name).join(", ") || t("no one yet")),

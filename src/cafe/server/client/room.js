@@ -255,8 +255,11 @@ export class RoomView {
               "aria-label": t("remove {name}", { name: seat.name }) }, t("remove")) : null))),
       h("p", {}, tn("{n} of at most {seats} seats taken; 2 are needed to start.",
         "{n} of at most {seats} seats taken; 2 are needed to start.", state.seats.length, { seats: state.max_players })),
-      state.you === null && state.seats.length < state.max_players
-        ? h("button", { "data-focus": "join", onclick: () => this.actions.say("/join") }, t("Take a seat")) : null,
+      state.private && state.you === null
+        ? h("p", { class: "private-note" }, t("This table is private: only those with its invitation link may sit."))
+        : state.you === null && state.seats.length < state.max_players
+          ? h("button", { "data-focus": "join", onclick: () => this.actions.say("/join") }, t("Take a seat")) : null,
+      state.invite ? this.invitation() : null,
       host ? h("div", { class: "host" }, level,
         h("button", { "data-focus": "bot", onclick: () => this.actions.say(`/bot ${level.value}`) },
           t("Add computer player")),
@@ -266,8 +269,51 @@ export class RoomView {
             onclick: () => this.actions.say(state.hints ? "/hints off" : "/hints on") },
             state.hints ? t("No hints") : t("Allow hints (not rated)"))
           : h("p", { class: "hints-note" }, t("Hints are there for the asking: you play against computer players only.")),
+        h("button", { class: "quiet", "data-focus": "private",
+          onclick: () => this.actions.say(state.private ? "/private off" : "/private on") },
+        state.private ? t("Open to everyone") : t("Make private")),
         h("button", { class: "go", "data-focus": "start", disabled: state.seats.length < 2,
           onclick: () => this.actions.say("/start") }, t("Start the game"))) : h("p", {}, t("The host starts the game.")));
+  }
+
+  // "Invite": the table's link to the clipboard; where the browser will not, the link itself, selected to copy.
+  invitation() {
+    const url = this.actions.inviteLink(this.state);
+    const shown = h("input", { class: "invite-link", readonly: true, value: url, "aria-label": t("Invitation link"),
+      hidden: !this.inviteShown });
+    const said = h("p", { class: "invite-said", role: "status" }, this.inviteSaid ?? "");
+    const copy = async () => {
+      try {
+        await navigator.clipboard.writeText(url);
+        this.inviteSaid = t("The link is copied: send it to whom you invite.");
+      } catch {
+        this.inviteShown = true;
+        this.inviteSaid = t("Copy this link and send it to whom you invite:");
+      }
+      this.render();
+      if (this.inviteShown) this.root.querySelector(".invite-link")?.select();
+    };
+    return h("div", { class: "invite" },
+      h("button", { "data-focus": "invite", onclick: copy }, t("Invite")), said, shown);
+  }
+
+  // At the end: a rematch with the seats turned, offered, accepted or declined by those who played.
+  rematch() {
+    const { rematch: offer, seats, you } = this.state;
+    if (you === null || seats[you]?.bot) return null;
+    if (!offer) {
+      return h("p", { class: "rematch" }, h("button", { class: "go", "data-focus": "rematch",
+        onclick: () => this.actions.rematch(true) }, t("Rematch (seats turned)")));
+    }
+    const waiting = seats.filter((s) => !s.bot && !offer.accepted.includes(s.seat)).map((s) => s.name).join(", ");
+    if (offer.accepted.includes(you)) {
+      return h("p", { class: "rematch" }, t("Rematch: waiting for {names}…", { names: waiting }));
+    }
+    return h("div", { class: "rematch" },
+      h("p", {}, t("A rematch is offered, with the seats turned.")),
+      h("button", { class: "go", "data-focus": "rematch", onclick: () => this.actions.rematch(true) },
+        t("Accept the rematch")),
+      h("button", { class: "quiet", onclick: () => this.actions.rematch(false) }, t("Decline")));
   }
 
   players() {
@@ -409,6 +455,7 @@ export class RoomView {
       h("p", {}, h("a", { href: `#game=${id}`, class: "replay-link" }, t("Replay and analyse this game"))),
       h("p", {}, h("a", { href: `/records/${id}.json`, download: `cafe-${id}.json`, class: "record" },
         t("Download the game record")), ` (${t("replay it with")} `, h("code", {}, "cafe replay"), ")"),
+      this.rematch(),
       h("button", { onclick: () => this.actions.lobby() }, t("Back to the lobby")));
   }
 }
