@@ -223,6 +223,7 @@ def test_an_older_postgresql_databases_name_keys_become_confusable_skeletons() -
             db.execute("DROP TABLE sessions")
             db.execute("ALTER TABLE players DROP COLUMN password_hash")
             db.execute("ALTER TABLE rooms DROP COLUMN clock, DROP COLUMN late, DROP COLUMN deadline")
+            db.execute("DROP TABLE invitations, rematches")
             db.execute("UPDATE cafe_schema SET version = %s", (MIGRATIONS.index(rekey),))
             assert migrate(db) == len(MIGRATIONS)
         assert store.players_named("\u0410nn") == [ann]

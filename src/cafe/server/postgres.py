@@ -162,6 +162,24 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     CREATE INDEX sessions_player ON sessions (player);
     """,
     "CREATE TABLE name_holds (name_key TEXT PRIMARY KEY, until DOUBLE PRECISION NOT NULL)",
+    # games over days: a turn's clock in hours (0: a live game), what running out of it does, and when it runs out
+    """
+    ALTER TABLE rooms ADD COLUMN clock INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE rooms ADD COLUMN late TEXT NOT NULL DEFAULT 'bot';
+    ALTER TABLE rooms ADD COLUMN deadline DOUBLE PRECISION;
+    """,
+    """
+    CREATE TABLE invitations (
+        room TEXT PRIMARY KEY REFERENCES rooms (id) ON DELETE CASCADE,
+        code TEXT NOT NULL
+    );
+    CREATE TABLE rematches (
+        room TEXT PRIMARY KEY REFERENCES rooms (id) ON DELETE CASCADE,
+        accepted TEXT NOT NULL,
+        until DOUBLE PRECISION NOT NULL,
+        next TEXT
+    );
+    """,
     # puzzles: each person's puzzle rating and streak, each puzzle's rating, and who tried which
     """
     CREATE TABLE IF NOT EXISTS puzzle_players (
@@ -183,24 +201,6 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
         solved BOOLEAN NOT NULL,
         at DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (player, puzzle)
-    );
-    """,
-    # games over days: a turn's clock in hours (0: a live game), what running out of it does, and when it runs out
-    """
-    ALTER TABLE rooms ADD COLUMN clock INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE rooms ADD COLUMN late TEXT NOT NULL DEFAULT 'bot';
-    ALTER TABLE rooms ADD COLUMN deadline DOUBLE PRECISION;
-    """,
-    """
-    CREATE TABLE invitations (
-        room TEXT PRIMARY KEY REFERENCES rooms (id) ON DELETE CASCADE,
-        code TEXT NOT NULL
-    );
-    CREATE TABLE rematches (
-        room TEXT PRIMARY KEY REFERENCES rooms (id) ON DELETE CASCADE,
-        accepted TEXT NOT NULL,
-        until DOUBLE PRECISION NOT NULL,
-        next TEXT
     );
     """,
 ]

@@ -177,13 +177,6 @@ MIGRATIONS = [
     "CREATE TABLE IF NOT EXISTS sessions (id_hash TEXT PRIMARY KEY, player INTEGER NOT NULL, created REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS sessions_player ON sessions (player)",
     "CREATE TABLE IF NOT EXISTS name_holds (name_key TEXT PRIMARY KEY, until REAL NOT NULL)",
-    # puzzles: each person's puzzle rating and streak, each puzzle's rating, and who tried which
-    "CREATE TABLE IF NOT EXISTS puzzle_players (player INTEGER PRIMARY KEY, mu REAL NOT NULL, sigma REAL NOT NULL, "
-    "tries INTEGER NOT NULL, streak INTEGER NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS puzzle_ratings (puzzle TEXT PRIMARY KEY, mu REAL NOT NULL, sigma REAL NOT NULL, "
-    "tries INTEGER NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS puzzle_tries (player INTEGER NOT NULL, puzzle TEXT NOT NULL, solved INTEGER NOT NULL, "
-    "at REAL NOT NULL, PRIMARY KEY (player, puzzle))",
     # games over days: a turn's clock in hours (0: a live game), what running out of it does, and when it runs out
     "ALTER TABLE rooms ADD COLUMN clock INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE rooms ADD COLUMN late TEXT NOT NULL DEFAULT 'bot'",
@@ -192,6 +185,13 @@ MIGRATIONS = [
     "CREATE TABLE IF NOT EXISTS invitations (room TEXT PRIMARY KEY, code TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS rematches (room TEXT PRIMARY KEY, accepted TEXT NOT NULL, until REAL NOT NULL, "
     "next TEXT)",
+    # puzzles: each person's puzzle rating and streak, each puzzle's rating, and who tried which
+    "CREATE TABLE IF NOT EXISTS puzzle_players (player INTEGER PRIMARY KEY, mu REAL NOT NULL, sigma REAL NOT NULL, "
+    "tries INTEGER NOT NULL, streak INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS puzzle_ratings (puzzle TEXT PRIMARY KEY, mu REAL NOT NULL, sigma REAL NOT NULL, "
+    "tries INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS puzzle_tries (player INTEGER NOT NULL, puzzle TEXT NOT NULL, solved INTEGER NOT NULL, "
+    "at REAL NOT NULL, PRIMARY KEY (player, puzzle))",
 ]
 
 
