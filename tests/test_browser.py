@@ -44,6 +44,19 @@ def click_something_legal(page: Page) -> None:
     raise AssertionError(f"nothing to click on my turn: {page.locator('.panel').inner_text()}")
 
 
+def play_to_the_end(*pages: Page) -> None:
+    """The people on ``pages`` play their game to its end, each clicking something legal on their turn."""
+    for _ in range(MAX_CLICKS):
+        if all(page.locator(".game-over").count() for page in pages):
+            return
+        page = next((p for p in pages if p.locator(".room-view").count() and my_turn(p)), None)
+        if page is None:
+            pages[0].wait_for_timeout(50)
+            continue
+        click_something_legal(page)
+    raise AssertionError("the game did not end")
+
+
 def test_two_people_and_a_bot_play_a_whole_game_in_the_browser(cafe: str, browser: Browser) -> None:
     ann = arrive(browser, cafe, "Ann")
     ann.click("text=Create room")

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from browsing import arrive, my_turn
-from test_browser import MAX_CLICKS, click_something_legal
+from browsing import arrive
+from test_browser import play_to_the_end
 from test_browser_access import serious_violations
 
 pytestmark = pytest.mark.browser
@@ -43,16 +43,7 @@ def test_ann_claims_her_name_plays_a_rated_game_and_finds_it_on_another_device(c
     bob.click("text=Take a seat")
     expect(ann.locator(".seats")).to_contain_text("Bob")
     ann.click("text=Start the game")
-    for _ in range(MAX_CLICKS):
-        if ann.locator(".game-over").count() and bob.locator(".game-over").count():
-            break
-        page = next((p for p in (ann, bob) if p.locator(".room-view").count() and my_turn(p)), None)
-        if page is None:
-            ann.wait_for_timeout(50)
-            continue
-        click_something_legal(page)
-    else:
-        raise AssertionError("the game did not end")
+    play_to_the_end(ann, bob)
 
     # another device: Ann signs in with her name, written another way
     phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()

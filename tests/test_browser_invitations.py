@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from browsing import arrive, my_turn
-from test_browser import MAX_CLICKS, click_something_legal
+from browsing import arrive
+from test_browser import play_to_the_end
 
 pytestmark = pytest.mark.browser
 
@@ -36,16 +36,7 @@ def test_ann_invites_ben_by_link_and_they_play_a_rematch_with_the_seats_turned(c
     assert "invite=" not in ben.url  # the code leaves the address bar
 
     ann.click("text=Start the game")
-    for _ in range(MAX_CLICKS):
-        if ann.locator(".game-over").count() and ben.locator(".game-over").count():
-            break
-        page = next((p for p in (ann, ben) if p.locator(".room-view").count() and my_turn(p)), None)
-        if page is None:
-            ann.wait_for_timeout(50)
-            continue
-        click_something_legal(page)
-    else:
-        raise AssertionError("the game did not end")
+    play_to_the_end(ann, ben)
 
     ann.click("text=Rematch (seats turned)")
     expect(ben.locator(".rematch")).to_contain_text("A rematch is offered, with the seats turned.")

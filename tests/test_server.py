@@ -395,11 +395,10 @@ def test_a_fault_of_the_server_is_answered_and_the_connection_lives(
     assert cid.expect("lobby")["rooms"] == []
 
 
-def test_finished_games_between_people_are_rated(server: TestClient) -> None:
-    ann, bob, room = open_room(server, edition="cards")
-    make_account(server, ann, bob)
-    ann.say(room, "/start")
+def play_out(ann: Person, bob: Person, room: str) -> dict[str, Any]:
+    """Ann and Bob play their game to its end, each the first legal step: its last state."""
     people = {0: ann, 1: bob}
+    ann.say(room, "/start")
     ann.room(status="playing")
     bob.room(status="playing")
     plies = 0
@@ -409,6 +408,13 @@ def test_finished_games_between_people_are_rated(server: TestClient) -> None:
         time.sleep(0.05)  # two people's pace stays within the rate limit
         mover.send({"type": "step", "room": room, "step": mine["legal"][0], "plies": plies})
         plies += 1
+    return state
+
+
+def test_finished_games_between_people_are_rated(server: TestClient) -> None:
+    ann, bob, room = open_room(server, edition="cards")
+    make_account(server, ann, bob)
+    state = play_out(ann, bob, room)
     board = server.get("/leaderboard").json()
     assert sorted(row["name"] for row in board) == ["Ann", "Bob"]
     assert all(row["games"] == 1 for row in board)

@@ -22,7 +22,7 @@ from cafe.server.passwords import nobodys_hash
 from cafe.server.postgres import PostgresStore
 from cafe.server.store import SQLiteStore, Store
 from servers import free_port, fresh_database, start_server
-from test_server import OPEN, Person, open_room, served
+from test_server import OPEN, Person, open_room, play_out, served
 
 PASSWORD = "correct horse battery"
 COOKIE = "cafe-session"
@@ -290,22 +290,6 @@ def test_two_accounts_cannot_have_names_that_look_alike(cafe: TestClient) -> Non
     answer, session = call(cafe, "/account/claim", {"token": "an-older-guest's-token", "password": PASSWORD})
     assert answer.status_code == 409 and answer.json()["error"] == "'\u0410nn' belongs to an account already"
     assert session is None and store.password_of(older) is None
-
-
-def play_out(ann: Person, bob: Person, room: str) -> dict[str, Any]:
-    """Ann and Bob play their game to its end, each the first legal step: its last state."""
-    people = {0: ann, 1: bob}
-    ann.say(room, "/start")
-    ann.room(status="playing")
-    bob.room(status="playing")
-    plies = 0
-    while (state := ann.at(plies))["status"] == "playing":
-        mover = people[state["view"]["current_player"]]
-        mine = mover.at(plies)
-        time.sleep(0.05)  # two people's pace stays within the rate limit
-        mover.send({"type": "step", "room": room, "step": mine["legal"][0], "plies": plies})
-        plies += 1
-    return state
 
 
 def test_a_game_between_guests_is_not_rated_and_one_between_accounts_is(cafe: TestClient) -> None:

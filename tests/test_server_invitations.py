@@ -16,8 +16,7 @@ from cafe.server.app import create_app
 from cafe.server.postgres import PostgresStore
 from cafe.server.store import RoomRow, SQLiteStore, Store
 from servers import fresh_database
-from test_server import Person, against_a_bot, open_room, served
-from test_server_accounts import play_out
+from test_server import Person, against_a_bot, open_room, play_out, served
 
 
 @pytest.fixture
