@@ -720,8 +720,9 @@ class Hub:
         room = self.rooms.get(job.room) or self._load(job.room)
         if room is None:  # closed or finished meanwhile: nothing left to do
             return
-        if await self.broker.version(room.id) != room.version:  # changed by another process a moment ago
-            self._reload(room, await self.broker.version(room.id))
+        version = await self.broker.version(room.id)
+        if version != room.version:  # changed by another process a moment ago
+            self._reload(room, version)
         if job.kind == "bot":
             await self._bot_step(room, job.arg)
         elif job.kind == "clock":
