@@ -88,7 +88,7 @@ def test_two_people_and_a_bot_play_a_whole_game_in_the_browser(cafe: str, browse
             ann.wait_for_timeout(50)  # a computer player's turn
             continue
         before = plies(page)
-        assert page.locator("button.hint").count() == 0  # a game between people is rated: no hints
+        assert page.locator("button.hint").count() == 0  # a game between people: no hints unless the host allowed them
         if not refused:  # a guest onto a chair that is not lit: the server says no, nothing changes
             page.locator(".tile:not([disabled])").first.click()
             page.locator("#board [data-chair]:not(.lit)").first.click()

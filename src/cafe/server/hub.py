@@ -527,7 +527,8 @@ class Hub:
         if game is None or room.status != "playing" or seat is None or game.current_player != seat:
             raise ProtocolError("refused", T("a hint is for the player whose turn it is"))
         if not room.hints_allowed():
-            raise ProtocolError("refused", T("no hints in a game against other people: it is rated"))
+            refusal = T("no hints in a game against other people, unless the host allowed them before the start")
+            raise ProtocolError("refused", refusal)
         turn = game.turn_number
         position = (room.id, seat, tuple(str(result.step) for result in game.results))
         helper = strongest(room.seed + turn, self.limits.hint_seconds)

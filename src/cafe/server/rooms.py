@@ -447,7 +447,7 @@ class Room:
             return Outcome(
                 announce=T("Hints are allowed to everyone at this table; the game will not be rated"), changed=True
             )
-        return Outcome(announce=T("No hints at this table (a game between people is rated)"), changed=True)
+        return Outcome(announce=T("No hints at this table while other people play at it"), changed=True)
 
     def _end(self, player: int, name: str, arg: str) -> Outcome:
         """Another player ends a turn-based game whose player ran out of time: the late player is placed last, the
