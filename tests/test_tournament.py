@@ -383,5 +383,7 @@ def test_bad_input_leaves_the_tournament_as_it_was() -> None:
         assert json.dumps(t.to_json()) == before
     with pytest.raises(TournamentError, match="two entries at least"):
         Tournament(Settings(rounds=1), [Entry("a", "A"), Entry("a", "A again")])
+    with pytest.raises(TournamentError, match="500 entries at most"):
+        Tournament(Settings(rounds=1), entries(501))
     with pytest.raises(TournamentError, match="2 to 4 players, not 5"):
         Tournament(Settings(rounds=1, table_size=5), entries(8))

@@ -12,7 +12,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
-SEARCH_STEPS = 200_000  # placements tried before the search keeps what it has (a count, the same on any machine)
+SEARCH_STEPS = 50_000  # placements tried before the search keeps what it has (a count, the same on any machine)
 
 
 def table_sizes(entries: int, size: int) -> list[int]:

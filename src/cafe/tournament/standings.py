@@ -56,9 +56,12 @@ def standings(settings: Settings, entries: list[Entry], rounds: list[Round]) -> 
             for seated in table.seats:
                 mates[seated] += [other for other in table.seats if other != seated]
     matches = _matches(rounds) if settings.format == "league" else defaultdict(Fraction)
+    by_entry: dict[str, list[SeatOutcome]] = defaultdict(list)
+    for outcome in outcomes:
+        by_entry[outcome.entry].append(outcome)
     rows = []
     for entry in entries:
-        mine = [outcome for outcome in outcomes if outcome.entry == entry.id]
+        mine = by_entry[entry.id]
         rows.append(
             Standing(
                 0,

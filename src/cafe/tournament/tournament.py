@@ -18,6 +18,7 @@ from cafe.tournament.standings import Standing, standings
 
 EDITIONS = ("board", "cards")
 TABLE_SIZES = range(2, 5)
+MOST_ENTRIES = 500  # the pairing's search goes one call deeper per entry seated
 STATE_VERSION = 1
 
 
@@ -109,6 +110,7 @@ class Tournament:
     # storing
 
     def to_json(self) -> dict[str, Any]:
+        """The whole state, the seed with it: for the café's store, never for a player (the seed fixes every bag)."""
         return {
             "version": STATE_VERSION,
             "settings": self.settings.to_json(),
@@ -182,6 +184,8 @@ def _check_settings(settings: Settings, entries: list[Entry]) -> None:
     ids = [entry.id for entry in entries]
     if len(ids) < 2 or len(set(ids)) != len(ids):
         raise TournamentError(T("a tournament needs two entries at least, each once"))
+    if len(ids) > MOST_ENTRIES:
+        raise TournamentError(T("a tournament takes {most} entries at most", most=MOST_ENTRIES))
     if settings.table_size not in TABLE_SIZES:
         raise TournamentError(T("tables seat 2 to 4 players, not {size}", size=settings.table_size))
     if settings.format == "swiss" and settings.rounds < 1:
