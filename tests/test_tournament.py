@@ -161,7 +161,7 @@ def naive_totals(t: Tournament) -> dict[str, tuple[Fraction, Fraction, int, Frac
                     if u is not table and len(u.games) > g and u.games[g].scores is not None
                     and len(u.seats) == len(table.seats)
                 ]  # fmt: skip
-                for s, entry in enumerate(table.seats):
+                for s, entry in enumerate(table.order(g + 1)):
                     if result.absent[s]:
                         mp, win, score = F(0), F(0), 0
                     elif result.scores is None:
@@ -234,8 +234,22 @@ def test_round_robin_of_three_or_four_sits_everyone_at_one_table_and_refuses_oth
 
 
 def league_game(t: Tournament, winner: int | None) -> None:
-    scores = [5, 5] if winner is None else [9 if seat == winner else 1 for seat in range(2)]
+    """The match's next game, won by the table's player ``winner`` (0: the first seated at the table), or tied."""
+    table = t.rounds[0].tables[0]
+    order = t.seats(1, 1, len(table.games) + 1)
+    scores = [5 if winner is None else 9 if entry == table.seats[winner] else 1 for entry in order]
     t.record(1, 1, played(*scores))
+
+
+def test_a_league_match_turns_the_seats_each_game() -> None:
+    t = Tournament(Settings(format="league", table_size=3), entries(3))
+    seats = t.pair().tables[0].seats
+    assert [t.seats(1, 1, game) for game in (1, 2, 3, 4)] == [
+        seats,
+        (seats[1], seats[2], seats[0]),
+        (seats[2], seats[0], seats[1]),
+        seats,
+    ]
 
 
 def test_a_league_match_ends_when_one_has_won_three_games() -> None:
@@ -268,16 +282,18 @@ def test_a_league_match_goes_to_five_games_and_shared_wins_count_their_share() -
         assert t.next_game(1, 1) is not None
         league_game(t, winner)
     assert t.next_game(1, 1) is None  # 3.5 to 1.5 after the fifth
+    seats = t.rounds[0].tables[0].seats
+    assert {s.entry: (s.matches, s.wins) for s in t.standings()} == {seats[0]: (1, F(7, 2)), seats[1]: (0, F(3, 2))}
 
 
 def test_a_forfeit_ends_a_league_match_for_the_one_present() -> None:
     t = Tournament(Settings(format="league", table_size=2), entries(2))
     t.pair()
-    league_game(t, 1)
-    t.record(1, 1, GameResult.unplayed([False, True]))
+    league_game(t, 0)
+    t.record(1, 1, GameResult.unplayed([False, True]))  # game 2: the table's second player in seat 1, the first absent
     assert t.next_game(1, 1) is None
     seats = t.rounds[0].tables[0].seats
-    assert {s.entry: s.matches for s in t.standings()} == {seats[0]: 1, seats[1]: 0}
+    assert {s.entry: s.matches for s in t.standings()} == {seats[1]: 1, seats[0]: 0}
 
 
 # deals, withdrawals, the stored state

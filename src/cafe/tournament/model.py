@@ -116,10 +116,16 @@ def _places(ordered: list[int]) -> list[int]:
 @dataclass
 class Table:
     """Who sits where (entry ids, seat 1 first: seat 1 begins at every table) and the games played there: one, or
-    up to five in a league match."""
+    up to five in a league match, whose seats turn by one each game (:meth:`order`)."""
 
     seats: tuple[str, ...]
     games: list[GameResult] = field(default_factory=list)
+
+    def order(self, game: int) -> tuple[str, ...]:
+        """The seats of game ``game`` (from 1), in which its result is given: the first game's are the table's, and
+        each next game's are turned by one, so that in a match each player begins in turn (at every table alike)."""
+        turn = (game - 1) % len(self.seats)
+        return self.seats[turn:] + self.seats[:turn]
 
     def to_json(self) -> dict[str, Any]:
         return {"seats": list(self.seats), "games": [game.to_json() for game in self.games]}

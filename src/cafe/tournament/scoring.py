@@ -69,7 +69,7 @@ def round_outcomes(played: Round, compare: str) -> list[SeatOutcome]:
         for number, result in enumerate(table.games, start=1):
             wins = win_shares(result)
             group = groups[number, len(table.seats)]
-            for seat, entry in enumerate(table.seats):
+            for seat, entry in enumerate(table.order(number)):
                 if result.absent[seat]:
                     points, score = Fraction(0), 0
                 elif result.scores is None:

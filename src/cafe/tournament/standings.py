@@ -97,8 +97,7 @@ def _matches(rounds: list[Round]) -> dict[str, Fraction]:
     totals: dict[str, Fraction] = defaultdict(Fraction)
     for played in rounds:
         for table in played.tables:
-            seats = len(table.seats)
-            if table.games and match_over(table.games, seats):
-                for entry, share in zip(table.seats, match_shares(table.games, seats), strict=True):
+            if table.games and match_over(table):
+                for entry, share in match_shares(table).items():
                     totals[entry] += share
     return totals

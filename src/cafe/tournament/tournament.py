@@ -82,11 +82,17 @@ class Tournament:
         """The number of the game the table plays next (from 1), or ``None`` once its play in the round is over."""
         table = self._table(round_number, table_number)
         if self.settings.format == "league":
-            return None if table.games and match_over(table.games, len(table.seats)) else len(table.games) + 1
+            return None if table.games and match_over(table) else len(table.games) + 1
         return None if table.games else 1
 
+    def seats(self, round_number: int, table_number: int, game: int) -> tuple[str, ...]:
+        """Who sits where in game ``game`` of the table (seat 1 first, and begins): the order the café seats the
+        game's players in and gives its result in."""
+        return self._table(round_number, table_number).order(game)
+
     def record(self, round_number: int, table_number: int, result: GameResult) -> None:
-        """Record the table's next game (see :class:`GameResult` for forfeits)."""
+        """Record the table's next game, seat by seat in the order of :meth:`seats` (see :class:`GameResult` for
+        forfeits)."""
         table = self._table(round_number, table_number)
         if self.next_game(round_number, table_number) is None:
             raise TournamentError(
