@@ -14,6 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cafe import BoardGame, CardGame
+from cafe.ai.levels import make_player
+from cafe.arena.match import new_game, play
 from cafe.tournament.model import Entry, GameResult, Round, Settings, Table, TournamentError
 from cafe.tournament.scoring import round_outcomes
 from cafe.tournament.tournament import Tournament
@@ -403,3 +405,19 @@ def test_bad_input_leaves_the_tournament_as_it_was() -> None:
         Tournament(Settings(rounds=1), entries(501))
     with pytest.raises(TournamentError, match="2 to 4 players, not 5"):
         Tournament(Settings(rounds=1, table_size=5), entries(8))
+
+
+@pytest.mark.parametrize("edition", ["board", "cards"])
+def test_tables_on_one_deal_played_alike_tie_every_seat(edition: str) -> None:
+    """Real games: the same player (greedy, seeded by its seat) in every seat of every table plays each round's
+    deal alike at every table, so every seat ties with the same seat elsewhere: 1/2 a round for everyone."""
+    t = Tournament(Settings(edition=edition, rounds=2, table_size=3, seed=5), entries(6))
+    for _ in range(2):
+        round_ = t.pair()
+        for number, table in enumerate(round_.tables, start=1):
+            game = new_game(edition, list(table.seats), t.deal_seed(round_.number))
+            seats, _ = play(game, [make_player("greedy", seed=seat) for seat in range(3)])
+            t.record(round_.number, number, GameResult.played([s.score for s in seats], [s.place for s in seats]))
+    assert {s.match_points for s in t.standings()} == {1}
+    first, second = (t.rounds[0].tables[i].games[0] for i in (0, 1))
+    assert first == second and first.scores != (0, 0, 0)
