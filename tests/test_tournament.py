@@ -210,6 +210,9 @@ def test_the_standings_recomputed_from_the_results_agree(form: tuple[str, int], 
     assert keys == sorted(keys)
     again = Tournament.from_json(json.loads(json.dumps(t.to_json())))
     assert again.standings() == rows
+    shown = json.loads(json.dumps([row.to_json() for row in rows]))  # what a page of standings would read
+    assert [row["entry"] for row in shown] == [row.entry for row in rows]
+    assert [row["match_points"] for row in shown] == [float(row.match_points) for row in rows]
 
 
 # the formats
@@ -261,6 +264,8 @@ def test_a_league_match_ends_when_one_has_won_three_games() -> None:
         assert t.next_game(1, 1) is not None
         league_game(t, 0)
     assert t.next_game(1, 1) is None and t.is_over()
+    with pytest.raises(TournamentError, match="no round is left"):
+        t.pair()
     winner = t.rounds[0].tables[0].seats[0]
     top = t.standings()[0]
     assert (top.entry, top.matches, top.wins) == (winner, 1, 3)
@@ -405,6 +410,15 @@ def test_bad_input_leaves_the_tournament_as_it_was() -> None:
         Tournament(Settings(rounds=1), entries(501))
     with pytest.raises(TournamentError, match="2 to 4 players, not 5"):
         Tournament(Settings(rounds=1, table_size=5), entries(8))
+    for wrong, message in [
+        (Settings(compare="place"), "a score or a margin, not place"),
+        (Settings(rounds=0), "one round at least"),
+    ]:
+        with pytest.raises(TournamentError, match=message):
+            Tournament(wrong, entries(4))
+    with pytest.raises(TournamentError, match="both scores and places"):
+        t.record(1, 1, GameResult((3, 4), None, (False, False)))
+    assert json.dumps(t.to_json()) == before
 
 
 @pytest.mark.parametrize("edition", ["board", "cards"])

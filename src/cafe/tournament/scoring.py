@@ -69,16 +69,14 @@ def round_outcomes(played: Round, compare: str) -> list[SeatOutcome]:
         for number, result in enumerate(table.games, start=1):
             wins = win_shares(result)
             group = groups[number, len(table.seats)]
+            values = None if result.scores is None else seat_values(result.scores, compare)
             for seat, entry in enumerate(table.order(number)):
                 if result.absent[seat]:
                     points, score = Fraction(0), 0
-                elif result.scores is None:
+                elif result.scores is None or values is None:
                     points, score = AVERAGE_PLUS if any(result.absent) else AVERAGE, 0
                 else:
-                    points, score = (
-                        _match_points(group, seat_values(result.scores, compare)[seat], seat),
-                        result.scores[seat],
-                    )
+                    points, score = _match_points(group, values[seat], seat), result.scores[seat]
                 mates = tuple(other for other in table.seats if other != entry)
                 out.append(SeatOutcome(entry, played.number, number, points, wins[seat], score, mates))
     return out
