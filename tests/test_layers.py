@@ -78,14 +78,15 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 # The layers from the bottom: the rules and what they stand on (every module of cafe not named here), the players,
 # what stands on one player (the research interfaces, the engine protocol, the terminal game), the machines games
-# are spread over, the arena that plays many games, what teaches the game (how to play, lessons, puzzles), what
-# learns from games or serves them (self-play, training, the café), and the command line.  A package imports its own
-# modules and those of layers below it only.
+# are spread over, the arena that plays many games, tournaments (their pairing, scoring and standings, no server in
+# them), what teaches the game (how to play, lessons, puzzles), what learns from games or serves them (self-play,
+# training, the café), and the command line.  A package imports its own modules and those of layers below it only.
 LAYERS = (
     ("cafe.ai",),
     ("cafe.envs", "cafe.engine", "cafe.play"),
     ("cafe.cluster",),
     ("cafe.arena",),
+    ("cafe.tournament",),
     ("cafe.learn",),
     ("cafe.selfplay", "cafe.train", "cafe.server"),
     ("cafe.cli",),

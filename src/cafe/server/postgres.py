@@ -50,6 +50,7 @@ from cafe.server.store import (
     due_first,
     token_hash,
 )
+from cafe.server.tournament_rows import TournamentRows
 
 
 def rekey(db: psycopg.Connection[Any]) -> None:
@@ -203,6 +204,20 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
         PRIMARY KEY (player, puzzle)
     );
     """,
+    # tournaments: each one's whole state as JSON (cafe.server.tournament_rows)
+    """
+    CREATE TABLE IF NOT EXISTS tournaments (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        host BIGINT NOT NULL,
+        status TEXT NOT NULL,
+        state JSONB NOT NULL,
+        version INTEGER NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        updated DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS tournaments_created ON tournaments (created);
+    """,
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -226,7 +241,7 @@ def migrate(db: psycopg.Connection[Any]) -> int:
     return len(MIGRATIONS)
 
 
-class PostgresStore(AccountRows, InvitationRows):
+class PostgresStore(AccountRows, InvitationRows, TournamentRows):
     """Rooms, seats, players, ratings and every room's step log in PostgreSQL."""
 
     unique = psycopg.errors.UniqueViolation

@@ -23,6 +23,8 @@ from typing import Any, Protocol
 from cafe.server.account_rows import AccountRows
 from cafe.server.invitations import InvitationRows, Offer
 from cafe.server.names import key as name_key
+from cafe.server.tournament_rows import TournamentListed, TournamentRow, TournamentRows
+from cafe.tournament.tournament import Tournament
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -149,6 +151,17 @@ CREATE TABLE IF NOT EXISTS rematches (
     until REAL NOT NULL,
     next TEXT
 );
+CREATE TABLE IF NOT EXISTS tournaments (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    host INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    state TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tournaments_created ON tournaments (created);
 """
 
 
@@ -192,6 +205,11 @@ MIGRATIONS = [
     "tries INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS puzzle_tries (player INTEGER NOT NULL, puzzle TEXT NOT NULL, solved INTEGER NOT NULL, "
     "at REAL NOT NULL, PRIMARY KEY (player, puzzle))",
+    # tournaments: each one's whole state as JSON (cafe.server.tournament_rows)
+    "CREATE TABLE IF NOT EXISTS tournaments (id TEXT PRIMARY KEY, name TEXT NOT NULL, host INTEGER NOT NULL, "
+    "status TEXT NOT NULL, state TEXT NOT NULL, version INTEGER NOT NULL, created REAL NOT NULL, "
+    "updated REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS tournaments_created ON tournaments (created)",
 ]
 
 
@@ -498,11 +516,16 @@ class Store(Protocol):
     def set_invitation(self, room: str, code: str | None) -> None: ...
     def rematch(self, room: str) -> Offer | None: ...
     def set_rematch(self, room: str, offer: Offer | None) -> None: ...
+    def add_tournament(self, tournament_id: str, name: str, host: int, tournament: Tournament) -> None: ...
+    def load_tournament(self, tournament_id: str) -> TournamentRow | None: ...
+    def save_tournament(self, tournament_id: str, tournament: Tournament, status: str, version: int) -> bool: ...
+    def tournaments(self, status: str | None = None, limit: int = 100) -> list[TournamentListed]: ...
+    def drop_tournament(self, tournament_id: str) -> None: ...
 
     def close(self) -> None: ...
 
 
-class SQLiteStore(AccountRows, InvitationRows):
+class SQLiteStore(AccountRows, InvitationRows, TournamentRows):
     """The embedded store: one SQLite file in WAL mode."""
 
     unique = sqlite3.IntegrityError
