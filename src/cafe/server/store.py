@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from cafe.server.account_rows import AccountRows
 from cafe.server.invitations import InvitationRows, Offer
 from cafe.server.names import key as name_key
+from cafe.server.passkey_rows import Challenge, Passkey, PasskeyRows
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -149,6 +150,22 @@ CREATE TABLE IF NOT EXISTS rematches (
     until REAL NOT NULL,
     next TEXT
 );
+CREATE TABLE IF NOT EXISTS passkeys (
+    id TEXT PRIMARY KEY,
+    player INTEGER NOT NULL,
+    public_key TEXT NOT NULL,
+    sign_count INTEGER NOT NULL,
+    created REAL NOT NULL,
+    used REAL
+);
+CREATE INDEX IF NOT EXISTS passkeys_player ON passkeys (player);
+CREATE TABLE IF NOT EXISTS passkey_challenges (
+    challenge_hash TEXT PRIMARY KEY,
+    purpose TEXT NOT NULL,
+    player INTEGER,
+    name_key TEXT,
+    until REAL NOT NULL
+);
 """
 
 
@@ -192,6 +209,12 @@ MIGRATIONS = [
     "tries INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS puzzle_tries (player INTEGER NOT NULL, puzzle TEXT NOT NULL, solved INTEGER NOT NULL, "
     "at REAL NOT NULL, PRIMARY KEY (player, puzzle))",
+    # passkeys: each account's WebAuthn credentials, and the challenges of ceremonies under way (cafe.server.passkeys)
+    "CREATE TABLE IF NOT EXISTS passkeys (id TEXT PRIMARY KEY, player INTEGER NOT NULL, public_key TEXT NOT NULL, "
+    "sign_count INTEGER NOT NULL, created REAL NOT NULL, used REAL)",
+    "CREATE INDEX IF NOT EXISTS passkeys_player ON passkeys (player)",
+    "CREATE TABLE IF NOT EXISTS passkey_challenges (challenge_hash TEXT PRIMARY KEY, purpose TEXT NOT NULL, "
+    "player INTEGER, name_key TEXT, until REAL NOT NULL)",
 ]
 
 
@@ -499,10 +522,19 @@ class Store(Protocol):
     def rematch(self, room: str) -> Offer | None: ...
     def set_rematch(self, room: str, offer: Offer | None) -> None: ...
 
+    # passkeys (cafe.server.passkey_rows)
+    def keep_challenge(self, challenge: str, kept: Challenge, now: float) -> None: ...
+    def take_challenge(self, challenge: str, now: float) -> Challenge | None: ...
+    def passkeys_of(self, player: int) -> list[Passkey]: ...
+    def passkey(self, credential: str) -> tuple[Passkey, str, str] | None: ...
+    def add_passkey(self, key: Passkey, claim: bool = False) -> bool: ...
+    def passkey_used(self, credential: str, sign_count: int, now: float) -> None: ...
+    def remove_passkey(self, player: int, credential: str) -> bool: ...
+
     def close(self) -> None: ...
 
 
-class SQLiteStore(AccountRows, InvitationRows):
+class SQLiteStore(AccountRows, InvitationRows, PasskeyRows):
     """The embedded store: one SQLite file in WAL mode."""
 
     unique = sqlite3.IntegrityError
