@@ -1,0 +1,55 @@
+"""Passkeys in a real browser (Debian's Chromium, Playwright) against a real `cafe serve`, with Chromium's virtual
+authenticator (a platform authenticator that verifies its user, through the DevTools protocol): Ann makes her
+name hers with a passkey, signs out, and signs in with it on another device that holds the same credential."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browsing import arrive
+from test_browser_access import serious_violations
+
+pytestmark = pytest.mark.browser
+
+
+def authenticator(page: Page, credentials: list[dict[str, Any]] = ()) -> tuple[Any, str]:  # type: ignore[assignment]
+    """A virtual passkey device in the page's browser context (holding ``credentials``): the DevTools session, and
+    the authenticator's id."""
+    devtools = page.context.new_cdp_session(page)
+    devtools.send("WebAuthn.enable")
+    made = devtools.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+        "isUserVerified": True, "automaticPresenceSimulation": True}})  # fmt: skip
+    for credential in credentials:
+        devtools.send("WebAuthn.addCredential", {"authenticatorId": made["authenticatorId"], "credential": credential})
+    return devtools, made["authenticatorId"]
+
+
+def test_ann_makes_her_name_hers_with_a_passkey_and_signs_in_with_it_on_another_device(cafe: str, browser: Any) -> None:
+    url = cafe.replace("127.0.0.1", "localhost")  # a passkey belongs to a domain (never an IP address)
+    ann = arrive(browser, url, "Ann")
+    devtools, device = authenticator(ann)
+    ann.click("#account-link")
+    ann.get_by_role("button", name="Create a passkey").click()
+    expect(ann.locator(".account .signed-in")).to_contain_text("You are signed in as Ann")
+    expect(ann.locator(".passkey-list li")).to_have_count(1)
+    expect(ann.locator(".passkey-list li")).to_contain_text("never used yet")
+    expect(ann.get_by_role("heading", name="Choose a password")).to_be_visible()  # no password: she may choose one
+    assert serious_violations(ann) == [], "the account panel with its passkeys"
+    ann.get_by_role("button", name="Sign out", exact=True).click()
+    expect(ann.locator("#account-link")).to_have_text("Sign in")
+
+    [credential] = devtools.send("WebAuthn.getCredentials", {"authenticatorId": device})["credentials"]
+    assert credential["isResidentCredential"] and credential["rpId"] == "localhost"
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    authenticator(phone, [credential])
+    phone.goto(url)
+    phone.click("text=Have an account? Sign in")
+    phone.get_by_role("button", name="Sign in with a passkey").click()  # no name: the device offers its passkey
+    expect(phone.locator("#status")).to_have_attribute("data-status", "online")
+    expect(phone.locator("#who a.me")).to_have_text("Ann")
+    phone.click("#account-link")
+    expect(phone.locator(".passkey-list li")).to_contain_text("last used")
