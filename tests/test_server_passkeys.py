@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import struct
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -248,6 +249,17 @@ def test_every_wrong_answer_to_a_registration_is_refused_and_changes_nothing(caf
     copy["response"]["attestationObject"] = made["response"]["attestationObject"]
     taken = refused(cafe, "/account/passkeys/add", {"token": other.token, "credential": copy})
     assert taken == {"code": "taken", "error": "this passkey is registered already"}
+
+
+def test_a_guest_whose_name_became_an_accounts_is_refused_before_their_device_makes_a_passkey(
+    cafe: TestClient,
+) -> None:
+    older = Person(cafe, "ann")
+    older.close()
+    time.sleep(0.2)  # gone
+    claimed(cafe, "Ann")
+    taken = refused(cafe, "/account/passkeys/new", {"token": older.token})
+    assert taken == {"code": "taken", "error": "'ann' belongs to an account already"}
 
 
 def test_passkey_sign_ins_are_bounded_as_password_sign_ins_are(tmp_path: Path) -> None:

@@ -182,6 +182,9 @@ class Ceremonies:
 
         async def options_to_add(request: Request, message: dict[str, Any]) -> Response:
             player, name, claim = newcomer(request, message)
+            owner = hub().store.account_named(name) if claim else None
+            if owner is not None and owner[0] != player:  # before the device makes a passkey that cannot serve
+                raise ProtocolError("taken", T("'{name}' belongs to an account already", name=name))
             known = [] if claim else hub().store.passkeys_of(player)
             if len(known) >= MAX_PASSKEYS:
                 raise ProtocolError("field", T("an account has at most {n} passkeys", n=MAX_PASSKEYS))
