@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sqlite3
 import struct
 import time
 from collections.abc import Iterator
@@ -22,8 +23,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from starlette.testclient import TestClient
 from webauthn.helpers import bytes_to_base64url
 
+from cafe.cli import main
 from cafe.server.app import create_app
 from cafe.server.postgres import PostgresStore
+from cafe.server.store import SQLiteStore
 from servers import fresh_database
 from test_server import Person, served
 from test_server_accounts import PASSWORD, account, call, claimed
@@ -62,13 +65,14 @@ class Authenticator:
         return {"id": _b64(ident), "rawId": _b64(ident), "type": "public-key", "clientExtensionResults": {},
                 "response": {"clientDataJSON": _b64(client), "attestationObject": _b64(attestation)}}  # fmt: skip
 
-    def get(self, options: dict[str, Any], origin: str = ORIGIN, count: int | None = None) -> dict[str, Any]:
+    def get(self, options: dict[str, Any], origin: str = ORIGIN, count: int | None = None,
+            rp_id: str = "testserver") -> dict[str, Any]:  # fmt: skip
         """An answer by the newest credential (its counter one up, or ``count``)."""
         ident = list(self.keys)[-1]
         key, user, counted = self.keys[ident]
         counted = counted + 1 if count is None else count
         self.keys[ident] = (key, user, counted)
-        data = hashlib.sha256(b"testserver").digest() + bytes([0x05]) + struct.pack(">I", counted)
+        data = hashlib.sha256(rp_id.encode()).digest() + bytes([0x05]) + struct.pack(">I", counted)
         client = _client("webauthn.get", options["publicKey"]["challenge"], origin)
         signature = key.sign(data + hashlib.sha256(client).digest(), ec.ECDSA(hashes.SHA256()))
         return {"id": _b64(ident), "rawId": _b64(ident), "type": "public-key", "clientExtensionResults": {},
@@ -273,3 +277,63 @@ def test_passkey_sign_ins_are_bounded_as_password_sign_ins_are(tmp_path: Path) -
         late, _ = call(cafe, "/account/passkeys/sign-in", {"credential": device.get(asked)})
         assert late.status_code == 429 and late.json()["code"] == "rate"
         assert call(cafe, "/account/sign-in", {"name": "Hal", "password": PASSWORD})[0].status_code == 429
+
+
+def test_with_a_public_url_passkeys_belong_to_it_whatever_the_request_says(tmp_path: Path) -> None:
+    """Behind a proxy that ends TLS the café sees http:// and its own Host: the public URL is what the browser saw."""
+    with served(create_app(tmp_path, public_url="https://cafe.example:443/lobby")) as cafe:
+        device = Authenticator()
+        person = Person(cafe, "Ida")
+        asked = options(cafe, "/account/passkeys/new", {"token": person.token})
+        assert asked["publicKey"]["rp"] == {"id": "cafe.example", "name": "Café International"}
+        seen_here = device.create(asked)  # the origin the application sees itself: not the café's
+        assert refused(cafe, "/account/passkeys/add", {"token": person.token, "credential": seen_here}) == {
+            "code": "origin", "error": "this passkey answer was made for another site"}  # fmt: skip
+        asked = options(cafe, "/account/passkeys/new", {"token": person.token})
+        made = device.create(asked, origin="https://cafe.example", rp_id="cafe.example")
+        assert call(cafe, "/account/passkeys/add", {"token": person.token, "credential": made})[0].status_code == 201
+        asked = options(cafe, "/account/passkeys/challenge", {})
+        assert asked["publicKey"]["rpId"] == "cafe.example"
+        answer = device.get(asked, origin="https://cafe.example", rp_id="cafe.example")
+        assert call(cafe, "/account/passkeys/sign-in", {"credential": answer})[0].status_code == 200
+
+
+def test_cafe_serve_refuses_a_public_url_that_is_none(capsys: pytest.CaptureFixture[str]) -> None:
+    for wrong in ("ftp://cafe.example", "cafe.example", "https://cafe.example:port", "https://me:pw@cafe.example"):
+        assert main(["serve", "--public-url", wrong]) == 2
+        assert f"--public-url must be an http:// or https:// address, not {wrong!r}" in capsys.readouterr().err
+
+
+def test_an_sqlite_database_of_the_schema_before_passkeys_gets_their_tables_as_a_new_one_has_them(
+    tmp_path: Path,
+) -> None:
+    older = tmp_path / "older.sqlite"
+    with sqlite3.connect(older) as db:  # made by the café before accounts (and passkeys)
+        db.executescript((Path(__file__).parent / "data" / "cafe-2026-12-01.sql").read_text())
+    SQLiteStore(older).close()
+    SQLiteStore(tmp_path / "new.sqlite").close()
+    with sqlite3.connect(older) as upgraded, sqlite3.connect(tmp_path / "new.sqlite") as new:
+        for table in ("passkeys", "passkey_challenges"):
+            columns = f"SELECT name, type, \"notnull\", pk FROM pragma_table_info('{table}')"
+            assert upgraded.execute(columns).fetchall() == new.execute(columns).fetchall() != []
+
+
+@pytest.mark.services
+def test_a_postgresql_database_of_the_schema_before_passkeys_gets_their_tables() -> None:
+    import psycopg
+
+    from cafe.server.postgres import MIGRATIONS, migrate
+
+    before = next(n for n, m in enumerate(MIGRATIONS) if isinstance(m, str) and "CREATE TABLE passkeys" in m)
+    with fresh_database() as url, psycopg.connect(url, autocommit=True) as db:  # the café's database before passkeys
+        for migration in MIGRATIONS[:before]:
+            if isinstance(migration, str):
+                db.execute(migration.encode())
+            else:
+                migration(db)
+        db.execute("CREATE TABLE cafe_schema (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO cafe_schema (version) VALUES (%s)", (before,))
+        assert migrate(db) == len(MIGRATIONS)
+        found = db.execute("SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'passkey%%' "
+                           "ORDER BY table_name").fetchall()  # fmt: skip
+        assert found == [("passkey_challenges",), ("passkeys",)]
