@@ -1,6 +1,7 @@
 """Passkeys in a real browser (Debian's Chromium, Playwright) against a real `cafe serve`, with Chromium's virtual
 authenticator (a platform authenticator that verifies its user, through the DevTools protocol): Ann makes her
-name hers with a passkey, signs out, and signs in with it on another device that holds the same credential."""
+name hers with a passkey, signs out, and signs in with it on other devices that hold the same credential, without
+her name and with it; the passkey that is her only way in cannot be removed."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def test_ann_makes_her_name_hers_with_a_passkey_and_signs_in_with_it_on_another_
     [credential] = devtools.send("WebAuthn.getCredentials", {"authenticatorId": device})["credentials"]
     assert credential["isResidentCredential"] and credential["rpId"] == "localhost"
     phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    authenticator(phone, [credential])
+    phone_devtools, phone_device = authenticator(phone, [credential])
     phone.goto(url)
     phone.click("text=Have an account? Sign in")
     phone.get_by_role("button", name="Sign in with a passkey").click()  # no name: the device offers its passkey
@@ -53,3 +54,29 @@ def test_ann_makes_her_name_hers_with_a_passkey_and_signs_in_with_it_on_another_
     expect(phone.locator("#who a.me")).to_have_text("Ann")
     phone.click("#account-link")
     expect(phone.locator(".passkey-list li")).to_contain_text("last used")
+    phone.locator(".passkey-list").get_by_role("button", name="Remove").click()  # her only way in: refused
+    phone.locator("dialog.ask").get_by_role("button", name="Remove").click()
+    expect(phone.locator(".passkey-list .problem")).to_have_text(
+        "This passkey is your account's only way in: choose a password before you remove it."
+    )
+    expect(phone.locator(".passkey-list li")).to_have_count(1)
+
+    # a copy of the credential as it was before the phone used it is refused: its counter went back, as a clone's
+    stale = browser.new_context().new_page()
+    authenticator(stale, [credential])
+    stale.goto(url + "#account")
+    stale.get_by_role("button", name="Sign in with a passkey").click()
+    expect(stale.locator(".passkeys .problem")).to_contain_text("This passkey's counter went back")
+    expect(stale.locator("#account-link")).to_have_text("Sign in")
+
+    # a third device, in German, where she types her name (in another form) before using the passkey; it holds
+    # the credential as the phone left it
+    [credential] = phone_devtools.send("WebAuthn.getCredentials", {"authenticatorId": phone_device})["credentials"]
+    assert credential["signCount"] > 0
+    tablet = browser.new_context(locale="de-DE").new_page()
+    authenticator(tablet, [credential])
+    tablet.goto(url)
+    tablet.click("text=Schon ein Konto? Anmelden")
+    tablet.locator("form.account-form").get_by_label("Name").fill("ANN")
+    tablet.get_by_role("button", name="Mit Passkey anmelden").click()
+    expect(tablet.locator("#who a.me")).to_have_text("Ann")
