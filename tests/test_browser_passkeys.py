@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 
 from browsing import arrive
 from test_browser_access import serious_violations
+from test_browser_accounts import claim
 
 pytestmark = pytest.mark.browser
 
@@ -80,3 +81,34 @@ def test_ann_makes_her_name_hers_with_a_passkey_and_signs_in_with_it_on_another_
     tablet.locator("form.account-form").get_by_label("Name").fill("ANN")
     tablet.get_by_role("button", name="Mit Passkey anmelden").click()
     expect(tablet.locator("#who a.me")).to_have_text("Ann")
+
+
+def test_bob_adds_a_passkey_to_his_account_and_removes_it_and_cy_deletes_hers_with_her_passkey(
+    cafe: str, browser: Any
+) -> None:
+    url = cafe.replace("127.0.0.1", "localhost")
+    bob = arrive(browser, url, "Bob")
+    authenticator(bob)
+    claim(bob)  # with a password
+    keys = bob.locator("section.passkeys")
+    expect(keys).to_contain_text("No passkey yet.")
+    keys.get_by_role("button", name="Create a passkey").click()
+    expect(keys.locator("li")).to_have_count(1)
+    expect(bob.get_by_role("heading", name="Change the password")).to_be_visible()
+    keys.get_by_role("button", name="Remove").click()
+    bob.locator("dialog.ask").get_by_role("button", name="Remove").click()
+    expect(keys).to_contain_text("No passkey yet.")
+
+    cy = arrive(browser, url, "Cy")
+    authenticator(cy)
+    cy.click("#account-link")
+    cy.get_by_role("button", name="Create a passkey").click()
+    expect(cy.locator(".account .signed-in")).to_contain_text("You are signed in as Cy")
+    deletion = cy.locator("form.account-form", has_text="Delete the account")
+    expect(deletion.locator("input")).to_have_count(0)  # no password to give: her passkey confirms
+    deletion.get_by_role("button", name="Delete the account").click()
+    cy.locator("dialog.ask").get_by_role("button", name="Delete the account").click()
+    expect(cy.locator("form.welcome")).to_be_visible()  # nobody on this device any more
+    cy.goto(url + "#account")
+    cy.get_by_role("button", name="Sign in with a passkey").click()  # her passkey went with the account
+    expect(cy.locator(".passkeys .problem")).to_contain_text("Unknown passkey")

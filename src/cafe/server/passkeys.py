@@ -131,7 +131,7 @@ class Ceremonies:
             raise ProtocolError("challenge", T("this passkey request has expired or was used already: try again"))
         return kept
 
-    async def signed(self, request: Request, message: dict[str, Any], doors: Doors) -> tuple[Passkey, str]:
+    def signed(self, request: Request, message: dict[str, Any], doors: Doors) -> tuple[Passkey, str]:
         """The passkey and account name that answered a sign-in ceremony (the answer's credential, verified)."""
         credential, challenge = self.answer(request, message, "webauthn.get")
         ident = credential.get("id")
@@ -238,7 +238,7 @@ class Ceremonies:
             return JSONResponse({"publicKey": json.loads(options_to_json(options))})
 
         async def sign_in(request: Request, message: dict[str, Any]) -> Response:
-            key, name = await self.signed(request, message, doors)
+            key, name = self.signed(request, message, doors)
             return doors.signs_in(key.player, name, request)
 
         async def listed(request: Request, message: dict[str, Any]) -> Response:

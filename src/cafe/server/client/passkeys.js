@@ -112,7 +112,7 @@ export async function listPart(post) {
           const sure = await ask(t("Remove this passkey? It will no longer sign you in."), t("Remove"), t("Keep it"));
           return sure ? draw(await post("passkeys/remove", { id: key.id })) : null;
         }, { class: "quiet" })))) : h("p", {}, t("No passkey yet.")),
-      button(t("Create a passkey"), async () => {
+      ...button(t("Create a passkey"), async () => {
         const made = await ceremony(post, "new", {}, true);
         return made.error ?? draw(await post("passkeys/add", { credential: made.credential }));
       }));
