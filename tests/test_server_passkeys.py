@@ -167,6 +167,20 @@ def test_a_passkey_confirms_the_deletion_of_its_account_and_goes_with_it(cafe: T
     assert sign_in(cafe, device)[0].json()["code"] == "passkey"
 
 
+def test_an_account_made_with_a_passkey_chooses_a_password_confirmed_by_its_own_passkey_only(cafe: TestClient) -> None:
+    device, stranger = Authenticator(), Authenticator()
+    _, session = claimed_with_passkey(cafe, "Jo", device)
+    claimed_with_passkey(cafe, "Kim", stranger)
+    asked = options(cafe, "/account/passkeys/challenge", {})
+    theirs = refused(cafe, "/account/password", {"new": PASSWORD, "passkey": stranger.get(asked)}, session)
+    assert theirs["code"] == "passkey"  # Kim's passkey confirms nothing of Jo's
+    asked = options(cafe, "/account/passkeys/challenge", {})
+    answer, renewed = call(cafe, "/account/password", {"new": PASSWORD, "passkey": device.get(asked)}, session)
+    assert answer.status_code == 200 and renewed, answer.text
+    assert listing(cafe, renewed)["password"] is True
+    assert call(cafe, "/account/sign-in", {"name": "Jo", "password": PASSWORD})[0].status_code == 200
+
+
 def refused(cafe: TestClient, path: str, body: dict[str, Any], session: str | None = None,
             language: str = "en") -> dict[str, Any]:  # fmt: skip
     """A refusal that set no cookie and changed no passkey."""

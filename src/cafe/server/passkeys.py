@@ -131,14 +131,17 @@ class Ceremonies:
             raise ProtocolError("challenge", T("this passkey request has expired or was used already: try again"))
         return kept
 
-    def signed(self, request: Request, message: dict[str, Any], doors: Doors) -> tuple[Passkey, str]:
-        """The passkey and account name that answered a sign-in ceremony (the answer's credential, verified)."""
+    def signed(
+        self, request: Request, message: dict[str, Any], doors: Doors, player: int | None = None
+    ) -> tuple[Passkey, str]:
+        """The passkey and account name that answered a sign-in ceremony (the answer's credential, verified), of
+        the account ``player`` when it is given (a confirmation)."""
         credential, challenge = self.answer(request, message, "webauthn.get")
         ident = credential.get("id")
         found = self.hub().store.passkey(ident) if isinstance(ident, str) and len(ident) <= MAX_ID else None
         doors.throttled(request, found[1] if found else None)
         kept = self.taken(challenge, "sign-in")
-        if found is None or kept.name_key not in (None, found[2]):
+        if found is None or kept.name_key not in (None, found[2]) or player not in (None, found[0].player):
             raise ProtocolError("passkey", T("unknown passkey: it may have been removed; sign in another way"))
         key, name, _ = found
         rp_id, origin = self.party(request)
