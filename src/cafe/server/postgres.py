@@ -206,7 +206,7 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     """,
     # passkeys: each account's WebAuthn credentials, and the challenges of ceremonies under way (cafe.server.passkeys)
     """
-    CREATE TABLE passkeys (
+    CREATE TABLE IF NOT EXISTS passkeys (
         id TEXT PRIMARY KEY,
         player BIGINT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
         public_key TEXT NOT NULL,
@@ -214,8 +214,8 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
         created DOUBLE PRECISION NOT NULL,
         used DOUBLE PRECISION
     );
-    CREATE INDEX passkeys_player ON passkeys (player);
-    CREATE TABLE passkey_challenges (
+    CREATE INDEX IF NOT EXISTS passkeys_player ON passkeys (player);
+    CREATE TABLE IF NOT EXISTS passkey_challenges (
         challenge_hash TEXT PRIMARY KEY,
         purpose TEXT NOT NULL,
         player BIGINT,
