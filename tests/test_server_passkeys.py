@@ -351,3 +351,19 @@ def test_a_postgresql_database_of_the_schema_before_passkeys_gets_their_tables()
         found = db.execute("SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'passkey%%' "
                            "ORDER BY table_name").fetchall()  # fmt: skip
         assert found == [("passkey_challenges",), ("passkeys",)]
+
+
+@pytest.mark.services
+def test_a_ceremony_begun_on_one_process_ends_on_another_and_only_once() -> None:
+    """Two applications on one PostgreSQL database, as two `cafe serve` processes behind one address."""
+    with fresh_database() as url, served(create_app(store=PostgresStore(url))) as one, \
+            served(create_app(store=PostgresStore(url))) as two:  # fmt: skip
+        device = Authenticator()
+        person = Person(one, "Lu")
+        made = device.create(options(one, "/account/passkeys/new", {"token": person.token}))
+        answer, _ = call(two, "/account/passkeys/add", {"token": person.token, "credential": made})
+        assert answer.status_code == 201, answer.text
+        signing = device.get(options(two, "/account/passkeys/challenge", {}))
+        assert call(one, "/account/passkeys/sign-in", {"credential": signing})[0].status_code == 200
+        again, _ = call(two, "/account/passkeys/sign-in", {"credential": signing})
+        assert again.status_code == 401 and again.json()["code"] == "challenge"
