@@ -125,9 +125,9 @@ class AccountRows:
         return {int(row[0]) for row in found}
 
     def erase(self: Rows, player: int) -> list[str]:
-        """Everything of a person gone: their player, password, sessions, rating, results and chat; in finished
-        games their seats keep no name (:data:`ERASED`) and no number, in the record and its analysis too, and
-        the tables they hosted lose their name (it may be theirs: "Ann's table"). Returns the finished games
+        """Everything of a person gone: their player, password, passkeys, sessions, rating, results and chat; in
+        finished games their seats keep no name (:data:`ERASED`) and no number, in the record and its analysis too,
+        and the tables they hosted lose their name (it may be theirs: "Ann's table"). Returns the finished games
         changed; :class:`StillPlaying` if they take part in a game not over."""
         with self.atomic():
             if self.rows(TAKING_PART, player, player, player):
@@ -144,7 +144,7 @@ class AccountRows:
             self.rows("UPDATE seats SET left_by = NULL WHERE left_by = %s", player)
             hosted = [str(row[0]) for row in self.rows("SELECT id FROM rooms WHERE host = %s", player)]
             self.rows("UPDATE rooms SET host = 0, name = %s WHERE host = %s", ERASED, player)
-            for table in ("chat", "results", "ratings", "sessions", "puzzle_tries", "puzzle_players"):
+            for table in ("chat", "results", "ratings", "sessions", "passkeys", "puzzle_tries", "puzzle_players"):
                 self.rows(f"DELETE FROM {table} WHERE player = %s", player)
             self.rows("DELETE FROM players WHERE id = %s", player)
         return sorted(set(rooms) | set(hosted))

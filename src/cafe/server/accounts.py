@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -26,6 +26,8 @@ from cafe.server.account_rows import NameTaken, StillPlaying
 from cafe.server.fields import ProtocolError
 from cafe.server.games import asked_language
 from cafe.server.hub import Hub
+from cafe.server.passkeys import MAX_BODY as PASSKEY_BODY
+from cafe.server.passkeys import Ceremonies, Doors, Work
 from cafe.server.passwords import Hashing, given_password, new_password
 from cafe.server.replays import Replays
 from cafe.server.sessions import COOKIE, same_origin, session_cookie, signed_in
@@ -33,11 +35,14 @@ from cafe.server.throttle import Throttle
 
 MAX_BODY = 2048  # bytes of a request's JSON
 STATUS = {"size": 413, "json": 400, "field": 400, "name": 400, "origin": 403, "signin": 401, "session": 401,
-          "token": 401, "taken": 409, "playing": 409, "rate": 429}  # fmt: skip
+          "token": 401, "taken": 409, "playing": 409, "rate": 429, "passkey": 401, "challenge": 401,
+          "last": 409}  # fmt: skip
 
 
-def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route]:
-    """The routes, over the running hub (``hub()`` gives it once the application has started)."""
+def routes(hub: Callable[[], Hub], replays: Callable[[], Replays], public_url: str | None = None) -> list[Route]:
+    """The routes, over the running hub (``hub()`` gives it once the application has started); passkeys are
+    those of the café at ``public_url`` (None: of each request's own address)."""
+    ceremonies = Ceremonies(hub, public_url)
 
     @functools.cache
     def bounds() -> tuple[Throttle, Throttle, Hashing]:
@@ -73,8 +78,12 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         return answer
 
     async def confirmed(request: Request, message: dict[str, Any]) -> tuple[int, str]:
-        """The signed-in account, once its password is given again (for a change that cannot be undone)."""
+        """The signed-in account, once its password is given again, or one of its passkeys answers a sign-in
+        ceremony (``passkey``), for a change that cannot be undone."""
         player, name = account(request)
+        if "passkey" in message:
+            ceremonies.signed(request, {"credential": message["passkey"]}, doors, player)
+            return player, name
         password = given_password(message, "password")
         throttled(request, name)
         if not await bounds()[2].verify(hub().store.password_of(player), password):
@@ -149,9 +158,9 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         await hub().erased(player, rooms)
         return signs_out(JSONResponse({"account": False}), request)
 
-    def changing(work: Callable[[Request, dict[str, Any]], Awaitable[Response]]) -> Callable[[Request], Any]:
-        """A request that changes something: from the café's own page, a JSON object checked at the edge;
-        a refusal as ``{error, code}`` in the asker's language, nothing changed."""
+    def changing(work: Work, limit: int = MAX_BODY) -> Callable[[Request], Any]:
+        """A request that changes something: from the café's own page, a JSON object (of at most ``limit``
+        bytes) checked at the edge; a refusal as ``{error, code}`` in the asker's language, nothing changed."""
 
         async def endpoint(request: Request) -> Response:
             try:
@@ -159,30 +168,32 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
                     raise ProtocolError("origin", T("this request must come from the café's own page"))
                 if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
                     raise ProtocolError("json", T("not a JSON object"))
-                return await work(request, fields.json_object(await _body(request), MAX_BODY))
+                return await work(request, fields.json_object(await _body(request, limit), limit))
             except ProtocolError as refused:
                 return refusal(refused.code, refused.text, request)
 
         return endpoint
 
+    doors = Doors(signs_in, account, throttled, changing)
     return [
+        *ceremonies.routes(doors),
         Route("/account", me),
         Route("/account/claim", changing(claim), methods=["POST"]),
         Route("/account/sign-in", changing(sign_in), methods=["POST"]),
         Route("/account/sign-out", changing(sign_out), methods=["POST"]),
         Route("/account/sign-out-everywhere", changing(everywhere), methods=["POST"]),
-        Route("/account/password", changing(password), methods=["POST"]),
-        Route("/account/delete", changing(delete), methods=["POST"]),
+        Route("/account/password", changing(password, PASSKEY_BODY), methods=["POST"]),  # a passkey may confirm
+        Route("/account/delete", changing(delete, PASSKEY_BODY), methods=["POST"]),
     ]
 
 
-async def _body(request: Request) -> str:
-    """The request's body, read no further than MAX_BODY bytes."""
+async def _body(request: Request, limit: int) -> str:
+    """The request's body, read no further than ``limit`` bytes."""
     read = b""
     async for chunk in request.stream():
         read += chunk
-        if len(read) > MAX_BODY:
-            raise ProtocolError("size", T("message too long (at most {limit} bytes)", limit=MAX_BODY))
+        if len(read) > limit:
+            raise ProtocolError("size", T("message too long (at most {limit} bytes)", limit=limit))
     return read.decode("utf-8", "replace")
 
 

@@ -42,10 +42,12 @@ def create_app(
     store: Store | None = None,
     broker: Broker | None = None,
     limits: Limits | None = None,
+    public_url: str | None = None,
     **hub_options: Any,
 ) -> Starlette:
     """The application over a store (the given one, or SQLite in ``data``, default ./cafe-data) and a broker (the
-    given one, or this process alone), within ``limits`` (``hub_options`` change single ones)."""
+    given one, or this process alone), within ``limits`` (``hub_options`` change single ones); passkeys belong to
+    ``public_url`` (None: to the address each request names)."""
     hub: Hub | None = None
     replays: Replays | None = None
 
@@ -189,7 +191,7 @@ def create_app(
             *games.routes(running, replaying),
             *howto.routes(),
             *lessons.routes(),
-            *accounts.routes(running, replaying),
+            *accounts.routes(running, replaying, public_url),
             Route("/leaderboard", leaderboard),
             *puzzle_routes(running),
             WebSocketRoute("/ws", socket),

@@ -47,6 +47,15 @@ def add_parser(sub: Any) -> None:
         ),
     )
     p.add_argument(
+        "--public-url",
+        default=os.environ.get("CAFE_PUBLIC_URL") or None,
+        metavar="URL",
+        help=_(
+            "the address people open (https://cafe.example): passkeys belong to it; default $CAFE_PUBLIC_URL, "
+            "else the address each request names"
+        ),
+    )
+    p.add_argument(
         "--limit",
         action="append",
         default=[],
@@ -78,12 +87,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"cafe serve: {error}", file=sys.stderr)
         return 2
     try:
+        _public(args.public_url)
         if args.broker and not args.database:
             raise Unusable(T("--broker joins server processes that share a --database (PostgreSQL)"))
         if args.database:
             app, where = _shared(args, limits)
         else:
-            app, where = create_app(args.data, limits=limits), _("data in {path}", path=args.data)
+            app, where = (
+                create_app(args.data, limits=limits, public_url=args.public_url),
+                _("data in {path}", path=args.data),
+            )
     except Unusable as error:
         print(f"cafe serve: {error}", file=sys.stderr)
         return error.code
@@ -115,6 +128,17 @@ def doors(app: Any, host: str, port: int, limits: Limits) -> Any:
                           ws_ping_timeout=PING_SECONDS)  # fmt: skip
 
 
+def _public(url: str | None) -> None:
+    """A --public-url that is one (passkeys belong to its origin)."""
+    from cafe.server.passkeys import public_origin
+
+    try:
+        if url is not None:
+            public_origin(url)
+    except ValueError:
+        raise Unusable(T("--public-url must be an http:// or https:// address, not {url!r}", url=url)) from None
+
+
 def _shared(args: argparse.Namespace, limits: Limits) -> tuple[Any, str]:
     """The application on PostgreSQL (and Redis): one of several processes sharing them."""
     from cafe.server.app import create_app
@@ -134,4 +158,4 @@ def _shared(args: argparse.Namespace, limits: Limits) -> tuple[Any, str]:
         raise Unusable(T("cannot open the database: {error}", error=str(error).strip()), 1) from None
     broker = RedisBroker(args.broker, namespace_for(args.database)) if args.broker else None
     where = _("data in PostgreSQL, events through Redis") if broker else _("data in PostgreSQL")
-    return create_app(store=store, broker=broker, limits=limits), where
+    return create_app(store=store, broker=broker, limits=limits, public_url=args.public_url), where

@@ -21,6 +21,7 @@ from cafe.server.fields import ProtocolError
 
 MIN_PASSWORD = 8  # characters (NIST SP 800-63B: at least 8, and no rules of composition)
 MAX_PASSWORD = 256
+NO_PASSWORD = "!"  # the password hash of an account made with a passkey: no password matches it
 HASHER = PasswordHasher()  # Argon2id with argon2-cffi's defaults (RFC 9106, low memory: t=3, m=64 MiB, p=4)
 
 
@@ -61,13 +62,15 @@ class Hashing:
             return await asyncio.to_thread(HASHER.hash, password)
 
     async def verify(self, stored: str | None, password: str) -> bool:
-        """Whether ``password`` is the one hashed in ``stored`` (None: no account; the same work, and False)."""
+        """Whether ``password`` is the one hashed in ``stored`` (None: no account, NO_PASSWORD: an account with
+        passkeys only; the same work, and False)."""
         async with self._slots:
             return await asyncio.to_thread(_verify, stored, password)
 
 
 def _verify(stored: str | None, password: str) -> bool:
+    known = stored not in (None, NO_PASSWORD)  # an account without a password takes the same work as nobody
     try:
-        return HASHER.verify(stored or nobodys_hash(), password) and stored is not None
+        return HASHER.verify(stored if known and stored else nobodys_hash(), password) and known
     except (VerificationError, InvalidHashError):
         return False

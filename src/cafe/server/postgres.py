@@ -22,6 +22,7 @@ from cafe.server.account_rows import AccountRows
 from cafe.server.database import Database
 from cafe.server.invitations import InvitationRows
 from cafe.server.names import key as name_key
+from cafe.server.passkey_rows import PasskeyRows
 from cafe.server.store import (
     CHAT_LINES,
     CHAT_TRIM,
@@ -218,6 +219,25 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     );
     CREATE INDEX IF NOT EXISTS tournaments_created ON tournaments (created);
     """,
+    # passkeys: each account's WebAuthn credentials, and the challenges of ceremonies under way (cafe.server.passkeys)
+    """
+    CREATE TABLE IF NOT EXISTS passkeys (
+        id TEXT PRIMARY KEY,
+        player BIGINT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+        public_key TEXT NOT NULL,
+        sign_count BIGINT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        used DOUBLE PRECISION
+    );
+    CREATE INDEX IF NOT EXISTS passkeys_player ON passkeys (player);
+    CREATE TABLE IF NOT EXISTS passkey_challenges (
+        challenge_hash TEXT PRIMARY KEY,
+        purpose TEXT NOT NULL,
+        player BIGINT,
+        name_key TEXT,
+        until DOUBLE PRECISION NOT NULL
+    );
+    """,
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -241,7 +261,7 @@ def migrate(db: psycopg.Connection[Any]) -> int:
     return len(MIGRATIONS)
 
 
-class PostgresStore(AccountRows, InvitationRows, TournamentRows):
+class PostgresStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows):
     """Rooms, seats, players, ratings and every room's step log in PostgreSQL."""
 
     unique = psycopg.errors.UniqueViolation

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from cafe.server.account_rows import AccountRows
 from cafe.server.invitations import InvitationRows, Offer
 from cafe.server.names import key as name_key
+from cafe.server.passkey_rows import Challenge, Passkey, PasskeyRows
 from cafe.server.tournament_rows import TournamentListed, TournamentRow, TournamentRows
 from cafe.tournament.tournament import Tournament
 
@@ -162,6 +163,22 @@ CREATE TABLE IF NOT EXISTS tournaments (
     updated REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tournaments_created ON tournaments (created);
+CREATE TABLE IF NOT EXISTS passkeys (
+    id TEXT PRIMARY KEY,
+    player INTEGER NOT NULL,
+    public_key TEXT NOT NULL,
+    sign_count INTEGER NOT NULL,
+    created REAL NOT NULL,
+    used REAL
+);
+CREATE INDEX IF NOT EXISTS passkeys_player ON passkeys (player);
+CREATE TABLE IF NOT EXISTS passkey_challenges (
+    challenge_hash TEXT PRIMARY KEY,
+    purpose TEXT NOT NULL,
+    player INTEGER,
+    name_key TEXT,
+    until REAL NOT NULL
+);
 """
 
 
@@ -210,6 +227,12 @@ MIGRATIONS = [
     "status TEXT NOT NULL, state TEXT NOT NULL, version INTEGER NOT NULL, created REAL NOT NULL, "
     "updated REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS tournaments_created ON tournaments (created)",
+    # passkeys: each account's WebAuthn credentials, and the challenges of ceremonies under way (cafe.server.passkeys)
+    "CREATE TABLE IF NOT EXISTS passkeys (id TEXT PRIMARY KEY, player INTEGER NOT NULL, public_key TEXT NOT NULL, "
+    "sign_count INTEGER NOT NULL, created REAL NOT NULL, used REAL)",
+    "CREATE INDEX IF NOT EXISTS passkeys_player ON passkeys (player)",
+    "CREATE TABLE IF NOT EXISTS passkey_challenges (challenge_hash TEXT PRIMARY KEY, purpose TEXT NOT NULL, "
+    "player INTEGER, name_key TEXT, until REAL NOT NULL)",
 ]
 
 
@@ -522,10 +545,19 @@ class Store(Protocol):
     def tournaments(self, status: str | None = None, limit: int = 100) -> list[TournamentListed]: ...
     def drop_tournament(self, tournament_id: str) -> None: ...
 
+    # passkeys (cafe.server.passkey_rows)
+    def keep_challenge(self, challenge: str, kept: Challenge, now: float) -> None: ...
+    def take_challenge(self, challenge: str, now: float) -> Challenge | None: ...
+    def passkeys_of(self, player: int) -> list[Passkey]: ...
+    def passkey(self, credential: str) -> tuple[Passkey, str, str] | None: ...
+    def add_passkey(self, key: Passkey, claim: bool = False) -> bool: ...
+    def passkey_used(self, credential: str, sign_count: int, now: float) -> None: ...
+    def remove_passkey(self, player: int, credential: str) -> bool: ...
+
     def close(self) -> None: ...
 
 
-class SQLiteStore(AccountRows, InvitationRows, TournamentRows):
+class SQLiteStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows):
     """The embedded store: one SQLite file in WAL mode."""
 
     unique = sqlite3.IntegrityError

@@ -5,9 +5,10 @@
 import { ask } from "./ask.js";
 import { h, sentence } from "./dom.js";
 import { language, t } from "./i18n.js";
+import { claimPart, confirmation, listPart, signInPart } from "./passkeys.js";
 
 // A change, as JSON from this page (the server refuses anything else); its answer, or { error } in our language.
-async function post(path, body = {}) {
+export async function post(path, body = {}) {
   try {
     const answer = await fetch(`/account/${path}?lang=${language()}`, { method: "POST",
       headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -72,37 +73,50 @@ export async function accountView(actions) {
     { name: "password", label: t("Password"), autocomplete: "current-password" },
   ], t("Sign in"), (values) => attempt("sign-in", values));
   const parts = [];
+  const claimedAs = (answer) => {
+    actions.forget();
+    actions.claimed();
+    actions.notice(t("“{name}” is yours now: sign in with it on any device.", { name: answer.name }));
+    return null;
+  };
   if (found.account) {
+    const keys = await listPart(post);
+    // an account made with a passkey confirms with one, and may choose a password
+    const confirmed = (path) => async (values) => {
+      const given = await confirmation(post);
+      return given.error ?? attempt(path, { ...values, ...given });
+    };
     parts.push(h("p", { class: "signed-in" }, t("You are signed in as {name}.", { name: found.name })),
       h("div", { class: "buttons" },
         h("button", { type: "button", onclick: () => attempt("sign-out") }, t("Sign out")),
         h("button", { type: "button", class: "quiet", onclick: () => attempt("sign-out-everywhere") },
           t("Sign out everywhere"))),
-      form(t("Change the password"), [
+      keys.node,
+      keys.password ? form(t("Change the password"), [
         { name: "password", label: t("Current password"), autocomplete: "current-password" },
         newPassword("new", t("New password")),
-      ], t("Change the password"), (values) => attempt("password", values)),
-      form(t("Delete the account"), [{ name: "password", label: t("Password"), autocomplete: "current-password" }],
-        t("Delete the account"), async (values) => {
-          const sure = await ask(t("Delete your account for good? Your name, password and rating are erased, and "
+      ], t("Change the password"), (values) => attempt("password", values))
+        : form(t("Choose a password"), [newPassword("new", t("New password"))], t("Choose a password"),
+          confirmed("password")),
+      form(t("Delete the account"), keys.password
+        ? [{ name: "password", label: t("Password"), autocomplete: "current-password" }] : [],
+      t("Delete the account"), async (values) => {
+        const sure = await ask(t("Delete your account for good? Your name, password and rating are erased, and "
             + "finished games show “deleted player” in your place."), t("Delete the account"), t("Keep it"));
-          return sure ? attempt("delete", values) : null;
-        }, { danger: true }));
+        if (!sure) return null;
+        return keys.password ? attempt("delete", values) : confirmed("delete")(values);
+      }, { danger: true }));
   } else {
     if (me && !me.account && actions.token()) {
       parts.push(form(t("Keep your name"), [newPassword("password", t("Choose a password"))], t("Claim the name"),
         async ({ password }) => {
           const answer = await post("claim", { token: actions.token(), password });
-          if (answer.error) return answer.error;
-          actions.forget();
-          actions.claimed();
-          actions.notice(t("“{name}” is yours now: sign in with it on any device.", { name: answer.name }));
-          return null;
+          return answer.error ?? claimedAs(answer);
         }, { about: h("p", {}, t("With a password, “{name}” is yours: nobody else can take it, your games and your rating "
           + "stay yours, and you can sign in on any device. Games are rated between players with accounts.",
-        { name: me.name })) }));
+        { name: me.name })) }), claimPart(post, actions.token(), claimedAs));
     }
-    parts.push(signIn);
+    parts.push(signIn, signInPart(post, () => signIn.querySelector("input[name=name]").value, done));
   }
   return h("section", { class: "account" }, h("h2", { tabindex: -1 }, t("Your account")), parts,
     h("p", {}, h("a", { href: "#" }, t("Back to the lobby"))));
