@@ -20,10 +20,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from cafe.ai.levels import LEVELS
 from cafe.i18n import LANGUAGES, T, pick, translate
 from cafe.options import option_catalogue, preset_catalogue
-from cafe.server import accounts, games, howto, lessons, sessions
+from cafe.server import accounts, emails, games, howto, lessons, sessions
 from cafe.server.broker import Broker
 from cafe.server.hub import Hub
 from cafe.server.limits import Limits
+from cafe.server.mail import Mailer, Smtp
 from cafe.server.outbox import Outbox
 from cafe.server.puzzles import routes as puzzle_routes
 from cafe.server.ratings import provisional, shown
@@ -42,10 +43,12 @@ def create_app(
     store: Store | None = None,
     broker: Broker | None = None,
     limits: Limits | None = None,
+    mail: Smtp | None = None,
     **hub_options: Any,
 ) -> Starlette:
     """The application over a store (the given one, or SQLite in ``data``, default ./cafe-data) and a broker (the
-    given one, or this process alone), within ``limits`` (``hub_options`` change single ones)."""
+    given one, or this process alone), within ``limits`` (``hub_options`` change single ones); e-mail through
+    ``mail``'s SMTP server, if given."""
     hub: Hub | None = None
     replays: Replays | None = None
 
@@ -55,10 +58,14 @@ def create_app(
         opened = store or SQLiteStore((data or Path("cafe-data")) / DATABASE)
         hub = app.state.hub = Hub(opened, broker, limits, **hub_options)
         replays = Replays(hub.limits.replays_per_address, hub.limits.replay_cache)
+        if mail is not None:
+            hub.notices.mailer = Mailer(mail, hub.limits.mail_tries, hub.limits.mail_retry_seconds)
         await hub.start()
         try:
             yield
         finally:
+            if hub.notices.mailer is not None:
+                hub.notices.mailer.close()
             await hub.close()
             opened.close()
 
@@ -69,6 +76,8 @@ def create_app(
     def replaying() -> Replays:
         assert replays is not None
         return replays
+
+    guard = accounts.Bounds(running)  # attempts at passwords and mailed links, bounded alike
 
     async def page(request: Request) -> Response:
         return FileResponse(CLIENT / "index.html")
@@ -189,7 +198,8 @@ def create_app(
             *games.routes(running, replaying),
             *howto.routes(),
             *lessons.routes(),
-            *accounts.routes(running, replaying),
+            *accounts.routes(running, replaying, guard),
+            *emails.routes(running, guard),
             Route("/leaderboard", leaderboard),
             *puzzle_routes(running),
             WebSocketRoute("/ws", socket),
