@@ -18,8 +18,8 @@ from starlette.testclient import TestClient
 from cafe.server.app import create_app
 from cafe.server.mail import Smtp
 from cafe.server.postgres import PostgresStore
-from mailbox import Mailbox, smtp_server
 from servers import fresh_database
+from smtp_box import Mailbox, smtp_server
 from test_server import Person, served
 from test_server_accounts import PASSWORD, Signed, account, call, claimed
 
@@ -76,7 +76,7 @@ def shown(cafe: Cafe, session: str) -> dict[str, Any]:
 
 
 def test_an_address_is_verified_by_the_link_mailed_to_it_once(cafe: Cafe) -> None:
-    ann, session = claimed(cafe.client, "Ann")
+    _, session = claimed(cafe.client, "Ann")
     answer, _ = call(cafe.client, "/account/email?lang=de", {"address": "ann@example.org"}, session)
     assert answer.status_code == 200 and answer.json()["verified"] is False
     mail = cafe.box.wait("ann@example.org")
@@ -97,7 +97,7 @@ def test_an_address_is_verified_by_the_link_mailed_to_it_once(cafe: Cafe) -> Non
 
 
 def test_a_forgotten_password_is_reset_by_the_mailed_link_which_signs_out_everywhere(cafe: Cafe) -> None:
-    ann, session = claimed(cafe.client, "Ann")
+    _, session = claimed(cafe.client, "Ann")
     verified(cafe, session, "ann@example.org")
     elsewhere = Signed(cafe.client, session)
     answer, _ = call(cafe.client, "/account/forgot", {"name": "ANN"})
@@ -120,7 +120,7 @@ def test_a_forgotten_password_is_reset_by_the_mailed_link_which_signs_out_everyw
 
 
 def test_an_expired_link_is_refused_and_changes_nothing(cafe: Cafe) -> None:
-    ann, session = claimed(cafe.client, "Ann")
+    _, session = claimed(cafe.client, "Ann")
     verified(cafe, session, "ann@example.org")
     call(cafe.client, "/account/forgot", {"name": "ann@example.org"})
     token = cafe.box.wait("ann@example.org", 2).link("reset")
@@ -133,7 +133,7 @@ def test_an_expired_link_is_refused_and_changes_nothing(cafe: Cafe) -> None:
 
 
 def test_a_reset_is_asked_alike_for_anyone_and_mails_no_unverified_address(cafe: Cafe) -> None:
-    bob, session = claimed(cafe.client, "Bob")
+    _, session = claimed(cafe.client, "Bob")
     call(cafe.client, "/account/email", {"address": "bob@example.org"}, session)
     cafe.box.wait("bob@example.org")  # the link to verify it, never opened
     answers = [call(cafe.client, "/account/forgot", {"name": name})[0] for name in ("Bob", "bob@example.org", "Zoe")]
@@ -211,6 +211,7 @@ def test_the_end_of_a_game_over_days_is_mailed_and_no_notice_goes_to_who_turned_
         pass
     ann.say(room, "/start")
     ann.seat, bob.seat = 0, 1  # type: ignore[attr-defined]
+    ann.room(status="playing")
     plies, people = 0, {0: ann, 1: bob}
     while (state := ann.at(plies))["status"] == "playing":
         plies = turn(people[state["view"]["current_player"]], room, plies)
@@ -220,8 +221,9 @@ def test_the_end_of_a_game_over_days_is_mailed_and_no_notice_goes_to_who_turned_
     assert len(cafe.box.to("bob@example.org")) == 1  # the link that verified it, nothing since
 
 
-def test_a_busy_smtp_server_is_tried_again_and_the_log_holds_no_link(tmp_path: Path,
-                                                                       caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+def test_a_busy_smtp_server_is_tried_again_and_the_log_holds_no_link(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     with smtp_server(refuse=2) as (box, url):
         app = create_app(tmp_path, mail=Smtp.parse(url, None, "http://testserver/"), mail_retry_seconds=0.05)
         with served(app) as client:

@@ -80,23 +80,23 @@ class Notices:
             last = self.store.last_sent(player, room.id)
             if not email.every and last is not None and now - last < DAY:
                 return
-            turn, table = room.game.turn_number, room.name
+            turn, table, link = room.game.turn_number, room.name, f"{site}#room={room.id}"
             subject = T("Your turn at {table}", table=table)
-            body = T("It is your turn at {table} in Café International.\n\nYour move: {link}", table=table,
-                     link=f"{site}#room={room.id}")  # fmt: skip
+            body = T("It is your turn at {table} in Café International.\n\nYour move: {link}", table=table, link=link)
         else:
             row = self.store.load_room(job.room)
             if row is None or row.status != "finished":
                 return
-            turn, table = ENDED, row.name
+            turn, table, link = ENDED, row.name, f"{site}#game={row.id}"
             subject = T("The game at {table} has ended", table=table)
-            body = T("The game at {table} in Café International has ended.\n\nSee how it went: {link}", table=table,
-                     link=f"{site}#game={row.id}")  # fmt: skip
+            body = T("The game at {table} in Café International has ended.\n\nSee how it went: {link}",
+                     table=table, link=link)  # fmt: skip
         if not self.store.note_sent(player, job.room, turn, now):
             return  # another process, or an earlier job, sent it
+        settings = f"{site}#account"
         why = T(
             "You get this e-mail because you asked for it. To choose which e-mails you get, or to get none: {link}",
-            link=f"{site}#account",
+            link=settings,
         )
         language = email.language
         try:

@@ -4,10 +4,11 @@
 
 import { ask } from "./ask.js";
 import { h, sentence } from "./dom.js";
+import { emailPart, forgotPart, mailedLink } from "./email.js";
 import { language, t } from "./i18n.js";
 
 // A change, as JSON from this page (the server refuses anything else); its answer, or { error } in our language.
-async function post(path, body = {}) {
+export async function post(path, body = {}) {
   try {
     const answer = await fetch(`/account/${path}?lang=${language()}`, { method: "POST",
       headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -23,11 +24,11 @@ let formCount = 0;
 // A form of its own: a heading, what it is for (`about`), its fields (each with its label), a place for the
 // refusal, and its button (red when what it does cannot be undone); `send` gets the fields' values and says what
 // went wrong (or nothing).
-function form(title, fields, button, send, { about = null, danger = false } = {}) {
+export function form(title, fields, button, send, { about = null, danger = false } = {}) {
   const id = `account-form-${++formCount}`;
   const problem = h("p", { class: "problem", role: "alert", id: `${id}-problem` });
   const inputs = fields.map((f) => h("input", { name: f.name, type: f.type ?? "password", autocomplete: f.autocomplete,
-    required: true, maxlength: f.type === "text" ? 24 : 256, ...(f.type === "text" ? {} : { minlength: f.min ?? 1 }),
+    required: true, maxlength: f.max ?? (f.type === "text" ? 24 : 256), ...(f.type === "text" ? {} : { minlength: f.min ?? 1 }),
     "aria-describedby": `${id}-problem` }));
   const submit = h("button", { type: "submit", class: danger ? "danger" : null }, button);
   const node = h("form", { class: "account-form", "aria-labelledby": `${id}-title`, novalidate: true, // refusals are
@@ -71,7 +72,7 @@ export async function accountView(actions) {
     { name: "name", label: t("Name"), type: "text", autocomplete: "username" },
     { name: "password", label: t("Password"), autocomplete: "current-password" },
   ], t("Sign in"), (values) => attempt("sign-in", values));
-  const parts = [];
+  const parts = [await mailedLink()];
   if (found.account) {
     parts.push(h("p", { class: "signed-in" }, t("You are signed in as {name}.", { name: found.name })),
       h("div", { class: "buttons" },
@@ -82,6 +83,7 @@ export async function accountView(actions) {
         { name: "password", label: t("Current password"), autocomplete: "current-password" },
         newPassword("new", t("New password")),
       ], t("Change the password"), (values) => attempt("password", values)),
+      await emailPart(),
       form(t("Delete the account"), [{ name: "password", label: t("Password"), autocomplete: "current-password" }],
         t("Delete the account"), async (values) => {
           const sure = await ask(t("Delete your account for good? Your name, password and rating are erased, and "
@@ -102,7 +104,7 @@ export async function accountView(actions) {
           + "stay yours, and you can sign in on any device. Games are rated between players with accounts.",
         { name: me.name })) }));
     }
-    parts.push(signIn);
+    parts.push(signIn, await forgotPart());
   }
   return h("section", { class: "account" }, h("h2", { tabindex: -1 }, t("Your account")), parts,
     h("p", {}, h("a", { href: "#" }, t("Back to the lobby"))));

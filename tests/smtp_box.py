@@ -39,7 +39,7 @@ class Mailbox:
         self.refuse = refuse
         self._arrived = threading.Condition()
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 (aiosmtpd's name)
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.attempts += 1
         if self.attempts <= self.refuse:
             return "451 4.3.0 busy: try again later"
