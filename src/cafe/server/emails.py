@@ -87,6 +87,9 @@ def routes(hub: Callable[[], Hub], bounds: Bounds) -> list[Route]:
             if not address_ok(address):
                 raise ProtocolError("field", T("'{address}' is not an e-mail address", address=address[:80]))
             mailer()
+            known = hub().store.email(player)
+            if known is not None and known.verified and known.address == address:
+                return JSONResponse(state(player))  # the verified address again: nothing to mail
             bounds.check(request, f"mail:{player}")  # each mails someone: bounded as sign-ins are
         hub().store.set_email(player, address, asked_language(request))
         if address is not None:
