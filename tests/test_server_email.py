@@ -5,6 +5,7 @@ server on loopback (aiosmtpd); each case failed before the café sent e-mail."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from cafe.server.app import create_app
-from cafe.server.mail import Smtp
+from cafe.server.mail import Mailer, MailFailed, Smtp
 from cafe.server.postgres import PostgresStore
 from servers import fresh_database
 from smtp_box import Mailbox, smtp_server
@@ -242,3 +243,30 @@ def test_a_busy_smtp_server_is_tried_again_and_the_log_holds_no_link(
     failures = [r.getMessage() for r in caplog.records if "failed" in r.getMessage()]
     assert len(failures) == 2 and all("451" in line and "example.org" in line for line in failures)
     assert not any(token in r.getMessage() or "ann@" in r.getMessage() for r in caplog.records)
+
+
+def test_a_wrong_smtp_url_is_named_and_nothing_starts(capsys: pytest.CaptureFixture[str]) -> None:
+    from cafe.cli import main
+
+    for wrong, says in (("http://mail.example.org", "smtp://"), ("smtp://mail.example.org:port", "not a number")):
+        assert main(["serve", "--smtp", wrong]) == 2
+        assert says in capsys.readouterr().err
+    assert main(["serve", "--smtp", "smtp://u:secret@mail.example.org", "--mail-from", "nobody"]) == 2
+    said = capsys.readouterr().err
+    assert "--mail-from" in said and "secret" not in said
+    smtp = Smtp.parse("smtps://cafe%40example.org:s%3Acret@mail.example.org", None, "https://cafe.example.org")
+    assert (smtp.host, smtp.port, smtp.tls, smtp.user, smtp.password) == (
+        "mail.example.org", 465, True, "cafe@example.org", "s:cret")  # fmt: skip
+    assert smtp.sender == "Café International <cafe@cafe.example.org>" and smtp.site == "https://cafe.example.org/"
+    assert "s:cret" not in repr(smtp)
+
+
+def test_a_password_never_goes_to_an_smtp_server_without_starttls(caplog: pytest.LogCaptureFixture) -> None:
+    with smtp_server() as (box, url):  # aiosmtpd here offers no STARTTLS
+        smtp = Smtp.parse(url.replace("smtp://", "smtp://cafe:secret@"), None, "http://testserver/")
+        mailer = Mailer(smtp, tries=3, wait=0.0)
+        with pytest.raises(MailFailed):
+            asyncio.run(mailer.send("ann@example.org", "Hello", "Hello, Ann"))
+    assert box.attempts == 0 and mailer.failed == 1
+    (said,) = [r.getMessage() for r in caplog.records if "failed" in r.getMessage()]  # tried once: it is for good
+    assert "STARTTLS" in said and "secret" not in said

@@ -157,7 +157,10 @@ def _domain(address: str) -> str:
 
 
 def _lasting(error: BaseException) -> bool:
-    """Whether the server refused the mail for good (5xx): trying again changes nothing."""
+    """Whether the server refused the mail for good (5xx, or no STARTTLS for a password): trying again changes
+    nothing."""
+    if isinstance(error, smtplib.SMTPNotSupportedError):
+        return True
     if isinstance(error, smtplib.SMTPRecipientsRefused):
         return all(code >= 500 for code, _ in error.recipients.values())
     return isinstance(error, smtplib.SMTPResponseException) and error.smtp_code >= 500
