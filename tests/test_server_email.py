@@ -129,7 +129,7 @@ def test_a_forgotten_password_is_reset_by_the_mailed_link_which_signs_out_everyw
     assert answer.status_code == 200  # and it changed nothing
 
 
-def test_an_expired_link_is_refused_and_changes_nothing(cafe: Cafe) -> None:
+def test_an_expired_link_or_one_to_an_address_changed_since_is_refused_and_changes_nothing(cafe: Cafe) -> None:
     _, session = claimed(cafe.client, "Ann")
     verified(cafe, session, "ann@example.org")
     call(cafe.client, "/account/forgot", {"name": "ann@example.org"})
@@ -140,6 +140,11 @@ def test_an_expired_link_is_refused_and_changes_nothing(cafe: Cafe) -> None:
     assert account(cafe.client, session)["account"] is True
     answer, _ = call(cafe.client, "/account/sign-in", {"name": "Ann", "password": PASSWORD})
     assert answer.status_code == 200
+    call(cafe.client, "/account/forgot", {"name": "Ann"})
+    token = cafe.box.wait("ann@example.org", 3).link("reset")
+    call(cafe.client, "/account/email", {"address": "ann@example.com"}, session)  # changed since: the link is void
+    answer, _ = call(cafe.client, "/account/reset", {"token": token, "new": NEW})
+    assert answer.status_code == 410 and account(cafe.client, session)["account"] is True
 
 
 def test_a_reset_is_asked_alike_for_anyone_and_mails_no_unverified_address(cafe: Cafe) -> None:

@@ -102,7 +102,7 @@ def routes(hub: Callable[[], Hub], bounds: Bounds) -> list[Route]:
 
     async def verify(request: Request, message: dict[str, Any]) -> Response:
         player, address = taken(request, message, "verify")
-        if not hub().store.verify_email(player, address):
+        if not hub().store.verify_email(player, address):  # the address changed since
             raise ProtocolError("link", T("this link has expired or was used already: ask for a new one"))
         hub().store.email_language(player, asked_language(request))
         return JSONResponse({"verified": address})
@@ -143,9 +143,13 @@ def routes(hub: Callable[[], Hub], bounds: Bounds) -> list[Route]:
         return JSONResponse({"sent": True}, status_code=202)
 
     async def reset(request: Request, message: dict[str, Any]) -> Response:
-        """A new password by a reset link: every session of the account ends, here and elsewhere."""
+        """A new password by a reset link (to the account's verified address still): every session of the account
+        ends, here and elsewhere."""
         new = new_password(message, "new")
-        player, _ = taken(request, message, "reset")
+        player, address = taken(request, message, "reset")
+        email = hub().store.email(player)
+        if email is None or not email.verified or email.address != address:
+            raise ProtocolError("link", T("this link has expired or was used already: ask for a new one"))
         hub().store.set_password(player, await bounds.hashing.hash(new))
         hub().sign_out(player)
         return JSONResponse({"reset": True})
