@@ -206,7 +206,7 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     """,
     # e-mail: a person's address and the notices they want, mailed links, notices sent (cafe.server.email_rows)
     """
-    CREATE TABLE emails (
+    CREATE TABLE IF NOT EXISTS emails (
         player BIGINT PRIMARY KEY REFERENCES players (id) ON DELETE CASCADE,
         address TEXT NOT NULL,
         verified INTEGER NOT NULL,
@@ -215,14 +215,14 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
         ended INTEGER NOT NULL,
         every INTEGER NOT NULL
     );
-    CREATE TABLE email_links (
+    CREATE TABLE IF NOT EXISTS email_links (
         token_hash TEXT PRIMARY KEY,
         player BIGINT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
         purpose TEXT NOT NULL,
         address TEXT NOT NULL,
         expires DOUBLE PRECISION NOT NULL
     );
-    CREATE TABLE notices_sent (
+    CREATE TABLE IF NOT EXISTS notices_sent (
         player BIGINT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
         room TEXT NOT NULL,
         turn INTEGER NOT NULL,
