@@ -209,30 +209,39 @@ def test_your_turn_is_mailed_once_a_day_a_game_unless_every_turn_is_asked_for(ca
     assert len(cafe.box.to("bob@example.org")) == 2  # Bob had his one today
 
 
-def test_the_end_of_a_game_over_days_is_mailed_and_no_notice_goes_to_who_turned_them_off(cafe: Cafe) -> None:
+def test_the_end_of_a_game_over_days_is_mailed_and_nothing_to_who_turned_it_off_or_an_unverified_address(
+    cafe: Cafe,
+) -> None:
     client = cafe.client
     _, ann_session = claimed(client, "Ann")
     _, bob_session = claimed(client, "Bob")
+    _, cid_session = claimed(client, "Cid")
     verified(cafe, ann_session, "ann@example.org")
     verified(cafe, bob_session, "bob@example.org")
     call(client, "/account/email/notices", {"turn": False, "ended": False, "every": False}, bob_session)
-    ann, bob = Signed(client, ann_session), Signed(client, bob_session)
+    call(client, "/account/email", {"address": "cid@example.org"}, cid_session)  # its link never opened
+    cafe.box.wait("cid@example.org")
+    people = [Signed(client, session) for session in (ann_session, bob_session, cid_session)]
+    ann = people[0]
     ann.send({"type": "create", "edition": "cards", "clock": 24})
     room = ann.room()["id"]
-    bob.send({"type": "enter", "room": room})
-    bob.say(room, "/join")
-    while len(ann.room()["seats"]) < 2:
+    for person in people[1:]:
+        person.send({"type": "enter", "room": room})
+        person.say(room, "/join")
+    while len(ann.room()["seats"]) < 3:
         pass
     ann.say(room, "/start")
-    ann.seat, bob.seat = 0, 1  # type: ignore[attr-defined]
+    for seat, person in enumerate(people):
+        person.seat = seat  # type: ignore[attr-defined]
     ann.room(status="playing")
-    plies, people = 0, {0: ann, 1: bob}
+    plies = 0
     while (state := ann.at(plies))["status"] == "playing":
         plies = turn(people[state["view"]["current_player"]], room, plies)
     cafe.settled()
     ended = [mail for mail in cafe.box.to("ann@example.org") if "ended" in mail.subject]
     assert len(ended) == 1 and f"http://testserver/#game={room}" in ended[0].body
     assert len(cafe.box.to("bob@example.org")) == 1  # the link that verified it, nothing since
+    assert len(cafe.box.to("cid@example.org")) == 1  # the link to verify it, nothing since
 
 
 def test_a_busy_smtp_server_is_tried_again_and_the_log_holds_no_link(
