@@ -35,34 +35,46 @@ from cafe.server.throttle import Throttle
 
 MAX_BODY = 2048  # bytes of a request's JSON
 STATUS = {"size": 413, "json": 400, "field": 400, "name": 400, "origin": 403, "signin": 401, "session": 401,
-          "token": 401, "taken": 409, "playing": 409, "rate": 429, "passkey": 401, "challenge": 401,
-          "last": 409}  # fmt: skip
+          "token": 401, "taken": 409, "playing": 409, "rate": 429, "link": 410, "mail": 503,
+          "passkey": 401, "challenge": 401, "last": 409}  # fmt: skip
 
 
-def routes(hub: Callable[[], Hub], replays: Callable[[], Replays], public_url: str | None = None) -> list[Route]:
+class Bounds:
+    """An application's bounds on attempts (per name, per address) and its hashing of passwords, made on the first
+    request, when the hub and its limits exist."""
+
+    def __init__(self, hub: Callable[[], Hub]) -> None:
+        self._hub = hub
+
+    @functools.cached_property
+    def _made(self) -> tuple[Throttle, Throttle, Hashing]:
+        bound = self._hub().limits
+        per_account = Throttle(bound.signins_per_account, bound.signin_seconds)
+        return per_account, Throttle(bound.signins_per_address, bound.signin_seconds), Hashing(bound.hashers)
+
+    @property
+    def hashing(self) -> Hashing:
+        return self._made[2]
+
+    def check(self, request: Request, key: str | None) -> None:
+        """One more attempt from this address (and for this key: a name's, an address's): refused beyond the
+        bounds."""
+        per_account, per_address, _ = self._made
+        address = request.client.host if request.client else ""
+        if not per_address.allow(address) or (key is not None and not per_account.allow(key)):
+            raise ProtocolError("rate", T("too many attempts: wait a few minutes and try again"))
+
+
+def routes(
+    hub: Callable[[], Hub], replays: Callable[[], Replays], bounds: Bounds, public_url: str | None = None
+) -> list[Route]:
     """The routes, over the running hub (``hub()`` gives it once the application has started); passkeys are
     those of the café at ``public_url`` (None: of each request's own address)."""
     ceremonies = Ceremonies(hub, public_url)
 
-    @functools.cache
-    def bounds() -> tuple[Throttle, Throttle, Hashing]:
-        """Made on the first request, when the hub and its limits exist: per name, per address, and hashing."""
-        bound = hub().limits
-        per_account = Throttle(bound.signins_per_account, bound.signin_seconds)
-        return per_account, Throttle(bound.signins_per_address, bound.signin_seconds), Hashing(bound.hashers)
-
     def throttled(request: Request, name: str | None) -> None:
         """One more attempt at a password from this address (and for this name): refused beyond the bounds."""
-        per_account, per_address, _ = bounds()
-        address = request.client.host if request.client else ""
-        if not per_address.allow(address) or (name is not None and not per_account.allow(names.key(name))):
-            raise ProtocolError("rate", T("too many attempts: wait a few minutes and try again"))
-
-    def account(request: Request) -> tuple[int, str]:
-        found = signed_in(hub(), request)
-        if found is None:
-            raise ProtocolError("session", T("you are not signed in"))
-        return found
+        bounds.check(request, None if name is None else names.key(name))
 
     def signs_in(player: int, name: str, request: Request, status: int = 200) -> Response:
         """The answer that signs this browser in: a new session in its cookie."""
@@ -80,13 +92,13 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays], public_url: s
     async def confirmed(request: Request, message: dict[str, Any]) -> tuple[int, str]:
         """The signed-in account, once its password is given again, or one of its passkeys answers a sign-in
         ceremony (``passkey``), for a change that cannot be undone."""
-        player, name = account(request)
+        player, name = account(hub(), request)
         if "passkey" in message:
             ceremonies.signed(request, {"credential": message["passkey"]}, doors, player)
             return player, name
         password = given_password(message, "password")
         throttled(request, name)
-        if not await bounds()[2].verify(hub().store.password_of(player), password):
+        if not await bounds.hashing.verify(hub().store.password_of(player), password):
             raise ProtocolError("signin", T("wrong password"))
         return player, name
 
@@ -105,7 +117,7 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays], public_url: s
         if known is None:
             raise ProtocolError("token", T("unknown token: say hello with a name to start afresh"))
         throttled(request, None)  # hashing is dear: bounded per address
-        hashed = await bounds()[2].hash(password)
+        hashed = await bounds.hashing.hash(password)
         try:
             if not hub().store.claim(known[0], hashed):
                 raise ProtocolError("token", T("unknown token: say hello with a name to start afresh"))
@@ -120,7 +132,7 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays], public_url: s
         password = given_password(message, "password")
         throttled(request, name)
         found = hub().store.account_named(name)
-        if not await bounds()[2].verify(found[2] if found else None, password) or found is None:
+        if not await bounds.hashing.verify(found[2] if found else None, password) or found is None:
             raise ProtocolError("signin", T("wrong name or password"))
         return signs_in(found[0], found[1], request)
 
@@ -131,7 +143,7 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays], public_url: s
         return signs_out(JSONResponse({"account": False}), request)
 
     async def everywhere(request: Request, message: dict[str, Any]) -> Response:
-        player, _ = account(request)
+        player, _ = account(hub(), request)
         hub().store.end_sessions(player)
         hub().sign_out(player)
         return signs_out(JSONResponse({"account": False}), request)
@@ -140,7 +152,7 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays], public_url: s
         """A new password; every session ends, this browser gets a new one."""
         new = new_password(message, "new")
         player, name = await confirmed(request, message)
-        hub().store.set_password(player, await bounds()[2].hash(new))
+        hub().store.set_password(player, await bounds.hashing.hash(new))
         hub().sign_out(player)
         return signs_in(player, name, request)
 
@@ -158,23 +170,7 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays], public_url: s
         await hub().erased(player, rooms)
         return signs_out(JSONResponse({"account": False}), request)
 
-    def changing(work: Work, limit: int = MAX_BODY) -> Callable[[Request], Any]:
-        """A request that changes something: from the café's own page, a JSON object (of at most ``limit``
-        bytes) checked at the edge; a refusal as ``{error, code}`` in the asker's language, nothing changed."""
-
-        async def endpoint(request: Request) -> Response:
-            try:
-                if not same_origin(request):
-                    raise ProtocolError("origin", T("this request must come from the café's own page"))
-                if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-                    raise ProtocolError("json", T("not a JSON object"))
-                return await work(request, fields.json_object(await _body(request, limit), limit))
-            except ProtocolError as refused:
-                return refusal(refused.code, refused.text, request)
-
-        return endpoint
-
-    doors = Doors(signs_in, account, throttled, changing)
+    doors = Doors(signs_in, lambda request: account(hub(), request), throttled, changing)
     return [
         *ceremonies.routes(doors),
         Route("/account", me),
@@ -185,6 +181,31 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays], public_url: s
         Route("/account/password", changing(password, PASSKEY_BODY), methods=["POST"]),  # a passkey may confirm
         Route("/account/delete", changing(delete, PASSKEY_BODY), methods=["POST"]),
     ]
+
+
+def account(hub: Hub, request: Request) -> tuple[int, str]:
+    """The signed-in account of a request: its player and name."""
+    found = signed_in(hub, request)
+    if found is None:
+        raise ProtocolError("session", T("you are not signed in"))
+    return found
+
+
+def changing(work: Work, limit: int = MAX_BODY) -> Callable[[Request], Any]:
+    """A request that changes something: from the café's own page, a JSON object (of at most ``limit`` bytes)
+    checked at the edge; a refusal as ``{error, code}`` in the asker's language, nothing changed."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            if not same_origin(request):
+                raise ProtocolError("origin", T("this request must come from the café's own page"))
+            if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+                raise ProtocolError("json", T("not a JSON object"))
+            return await work(request, fields.json_object(await _body(request, limit), limit))
+        except ProtocolError as refused:
+            return refusal(refused.code, refused.text, request)
+
+    return endpoint
 
 
 async def _body(request: Request, limit: int) -> str:

@@ -20,10 +20,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from cafe.ai.levels import LEVELS
 from cafe.i18n import LANGUAGES, T, pick, translate
 from cafe.options import option_catalogue, preset_catalogue
-from cafe.server import accounts, games, howto, lessons, sessions
+from cafe.server import accounts, emails, games, howto, lessons, sessions
 from cafe.server.broker import Broker
 from cafe.server.hub import Hub
 from cafe.server.limits import Limits
+from cafe.server.mail import Mailer, Smtp
 from cafe.server.outbox import Outbox
 from cafe.server.puzzles import routes as puzzle_routes
 from cafe.server.ratings import provisional, shown
@@ -43,11 +44,12 @@ def create_app(
     broker: Broker | None = None,
     limits: Limits | None = None,
     public_url: str | None = None,
+    mail: Smtp | None = None,
     **hub_options: Any,
 ) -> Starlette:
     """The application over a store (the given one, or SQLite in ``data``, default ./cafe-data) and a broker (the
     given one, or this process alone), within ``limits`` (``hub_options`` change single ones); passkeys belong to
-    ``public_url`` (None: to the address each request names)."""
+    ``public_url`` (None: to the address each request names); e-mail through ``mail``'s SMTP server, if given."""
     hub: Hub | None = None
     replays: Replays | None = None
 
@@ -57,10 +59,14 @@ def create_app(
         opened = store or SQLiteStore((data or Path("cafe-data")) / DATABASE)
         hub = app.state.hub = Hub(opened, broker, limits, **hub_options)
         replays = Replays(hub.limits.replays_per_address, hub.limits.replay_cache)
+        if mail is not None:
+            hub.notices.mailer = Mailer(mail, hub.limits.mail_tries, hub.limits.mail_retry_seconds)
         await hub.start()
         try:
             yield
         finally:
+            if hub.notices.mailer is not None:
+                hub.notices.mailer.close()
             await hub.close()
             opened.close()
 
@@ -71,6 +77,8 @@ def create_app(
     def replaying() -> Replays:
         assert replays is not None
         return replays
+
+    guard = accounts.Bounds(running)  # attempts at passwords and mailed links, bounded alike
 
     async def page(request: Request) -> Response:
         return FileResponse(CLIENT / "index.html")
@@ -191,7 +199,8 @@ def create_app(
             *games.routes(running, replaying),
             *howto.routes(),
             *lessons.routes(),
-            *accounts.routes(running, replaying, public_url),
+            *accounts.routes(running, replaying, guard, public_url),
+            *emails.routes(running, guard),
             Route("/leaderboard", leaderboard),
             *puzzle_routes(running),
             WebSocketRoute("/ws", socket),

@@ -10,6 +10,7 @@ from typing import Any
 
 from cafe.i18n import T, Text, _
 from cafe.server.limits import Limits, parse_limit
+from cafe.server.mail import Smtp
 
 MAX_FRAME = 64 * 1024  # bytes: larger WebSocket frames are refused by the server itself
 
@@ -51,9 +52,24 @@ def add_parser(sub: Any) -> None:
         default=os.environ.get("CAFE_PUBLIC_URL") or None,
         metavar="URL",
         help=_(
-            "the address people open (https://cafe.example): passkeys belong to it; default $CAFE_PUBLIC_URL, "
-            "else the address each request names"
+            "the address people open (https://cafe.example): passkeys belong to it and e-mails link to it; default "
+            "$CAFE_PUBLIC_URL, else the address each request names (e-mails: the address it listens on)"
         ),
+    )
+    p.add_argument(
+        "--smtp",
+        default=os.environ.get("CAFE_SMTP"),
+        metavar="URL",
+        help=_(
+            "an SMTP server for e-mail (smtp://user:password@host:587 with STARTTLS, smtps://...:465 with TLS): "
+            "verified addresses, forgotten passwords, notices of games over days; default $CAFE_SMTP, else no e-mail"
+        ),
+    )
+    p.add_argument(
+        "--mail-from",
+        default=os.environ.get("CAFE_MAIL_FROM"),
+        metavar="ADDRESS",
+        help=_("the sender of the café's e-mails; default $CAFE_MAIL_FROM, else cafe@ the host of --public-url"),
     )
     p.add_argument(
         "--limit",
@@ -83,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
         limits = Limits()
         for text in args.limit:
             limits = parse_limit(text, limits)
+        site = args.public_url or f"http://{args.host}:{args.port}/"
+        mail = Smtp.parse(args.smtp, args.mail_from, site) if args.smtp else None
     except ValueError as error:
         print(f"cafe serve: {error}", file=sys.stderr)
         return 2
@@ -91,10 +109,10 @@ def run(args: argparse.Namespace) -> int:
         if args.broker and not args.database:
             raise Unusable(T("--broker joins server processes that share a --database (PostgreSQL)"))
         if args.database:
-            app, where = _shared(args, limits)
+            app, where = _shared(args, limits, mail)
         else:
             app, where = (
-                create_app(args.data, limits=limits, public_url=args.public_url),
+                create_app(args.data, limits=limits, public_url=args.public_url, mail=mail),
                 _("data in {path}", path=args.data),
             )
     except Unusable as error:
@@ -139,7 +157,7 @@ def _public(url: str | None) -> None:
         raise Unusable(T("--public-url must be an http:// or https:// address, not {url!r}", url=url)) from None
 
 
-def _shared(args: argparse.Namespace, limits: Limits) -> tuple[Any, str]:
+def _shared(args: argparse.Namespace, limits: Limits, mail: Smtp | None) -> tuple[Any, str]:
     """The application on PostgreSQL (and Redis): one of several processes sharing them."""
     from cafe.server.app import create_app
 
@@ -158,4 +176,4 @@ def _shared(args: argparse.Namespace, limits: Limits) -> tuple[Any, str]:
         raise Unusable(T("cannot open the database: {error}", error=str(error).strip()), 1) from None
     broker = RedisBroker(args.broker, namespace_for(args.database)) if args.broker else None
     where = _("data in PostgreSQL, events through Redis") if broker else _("data in PostgreSQL")
-    return create_app(store=store, broker=broker, limits=limits, public_url=args.public_url), where
+    return create_app(store=store, broker=broker, limits=limits, public_url=args.public_url, mail=mail), where

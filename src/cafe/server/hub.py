@@ -37,6 +37,7 @@ from cafe.server.due import DueWork
 from cafe.server.fields import ProtocolError
 from cafe.server.limits import Limits
 from cafe.server.matches import BEST_OF
+from cafe.server.notices import KINDS, Notices, game_ends, turn_begins
 from cafe.server.rooms import CLOCKS, LATE, REPLACEMENT_BOT, Outcome, Room, table_name
 from cafe.server.store import ChatLine, DueJob, RoomRow, Store, Unavailable
 from cafe.server.thinking import Busy, Hints, Kind, Pool
@@ -97,6 +98,7 @@ class Hub:
         self._followers: Counter[str] = Counter()  # room -> this process's connections following it
         self._thinking: set[str] = set()  # rooms where one of this process's computer players is thinking
         self.due = DueWork(store, self._do, self.limits.lease_seconds)
+        self.notices = Notices(store, self.due)  # who hears of their turn or a game's end, away from the café
         self._thinkers = Pool(self.limits.thinkers, self.limits.side_thinkers)
         self._hints = Hints(self.counters)
         self._clocks: dict[str, int] = {}  # room -> the turn whose clock this process wound last
@@ -298,6 +300,7 @@ class Hub:
         connection.player, connection.name = player, name
         connection.pictures = message.get("svg") is True
         connection.language = language or connection.language
+        self.notices.seen(player, connection.language)
         back = player in self._away and not await self.broker.present(player)
         await self.broker.arrive(player)
         if back:
@@ -624,6 +627,7 @@ class Hub:
             await self._open_next_game(outcome.next_game)
         self._wake_bot(room)
         self._wind_clock(room)
+        self.notices.send(game_ends(room) if outcome.changed else [])
 
     async def deliver(self, event: Event) -> None:
         """A room event from the broker (made here or in another process): to this process's connections."""
@@ -718,6 +722,8 @@ class Hub:
 
     async def _do(self, job: DueJob) -> None:
         """One due job (cafe.server.due), in whichever process claimed it."""
+        if job.kind in KINDS:  # a notice by e-mail: the room as it is now (None once finished)
+            return await self.notices.run(job, self.rooms.get(job.room) or self._load(job.room))
         room = self.rooms.get(job.room) or self._load(job.room)
         if room is None:  # closed or finished meanwhile: nothing left to do
             return
@@ -783,6 +789,7 @@ class Hub:
         if self._clocks.get(room.id) == turn or room.bot_to_move() is not None:
             return
         self._clocks[room.id] = turn
+        self.notices.send(turn_begins(room))
         self.due.unschedule(room.id, "clock", before=turn)
         at = time.time() + self.limits.turn_seconds if live else room.deadline
         if at is not None:  # a turn-based clock runs out at the time stored with the room: restarts change nothing

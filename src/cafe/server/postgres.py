@@ -20,6 +20,7 @@ from psycopg.types.json import Jsonb
 
 from cafe.server.account_rows import AccountRows
 from cafe.server.database import Database
+from cafe.server.email_rows import EmailRows
 from cafe.server.invitations import InvitationRows
 from cafe.server.names import key as name_key
 from cafe.server.passkey_rows import PasskeyRows
@@ -238,6 +239,32 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
         until DOUBLE PRECISION NOT NULL
     );
     """,
+    # e-mail: a person's address and the notices they want, mailed links, notices sent (cafe.server.email_rows)
+    """
+    CREATE TABLE IF NOT EXISTS emails (
+        player BIGINT PRIMARY KEY REFERENCES players (id) ON DELETE CASCADE,
+        address TEXT NOT NULL,
+        verified INTEGER NOT NULL,
+        language TEXT NOT NULL,
+        turn INTEGER NOT NULL,
+        ended INTEGER NOT NULL,
+        every INTEGER NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS email_links (
+        token_hash TEXT PRIMARY KEY,
+        player BIGINT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+        purpose TEXT NOT NULL,
+        address TEXT NOT NULL,
+        expires DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS notices_sent (
+        player BIGINT NOT NULL REFERENCES players (id) ON DELETE CASCADE,
+        room TEXT NOT NULL,
+        turn INTEGER NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (player, room, turn)
+    );
+    """,
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -261,7 +288,7 @@ def migrate(db: psycopg.Connection[Any]) -> int:
     return len(MIGRATIONS)
 
 
-class PostgresStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows):
+class PostgresStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows):
     """Rooms, seats, players, ratings and every room's step log in PostgreSQL."""
 
     unique = psycopg.errors.UniqueViolation

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cafe.server.account_rows import AccountRows
+from cafe.server.email_rows import Email, EmailRows, Link
 from cafe.server.invitations import InvitationRows, Offer
 from cafe.server.names import key as name_key
 from cafe.server.passkey_rows import Challenge, Passkey, PasskeyRows
@@ -179,6 +180,29 @@ CREATE TABLE IF NOT EXISTS passkey_challenges (
     name_key TEXT,
     until REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS emails (
+    player INTEGER PRIMARY KEY,
+    address TEXT NOT NULL,
+    verified INTEGER NOT NULL,
+    language TEXT NOT NULL,
+    turn INTEGER NOT NULL,
+    ended INTEGER NOT NULL,
+    every INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS email_links (
+    token_hash TEXT PRIMARY KEY,
+    player INTEGER NOT NULL,
+    purpose TEXT NOT NULL,
+    address TEXT NOT NULL,
+    expires REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS notices_sent (
+    player INTEGER NOT NULL,
+    room TEXT NOT NULL,
+    turn INTEGER NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (player, room, turn)
+);
 """
 
 
@@ -233,6 +257,13 @@ MIGRATIONS = [
     "CREATE INDEX IF NOT EXISTS passkeys_player ON passkeys (player)",
     "CREATE TABLE IF NOT EXISTS passkey_challenges (challenge_hash TEXT PRIMARY KEY, purpose TEXT NOT NULL, "
     "player INTEGER, name_key TEXT, until REAL NOT NULL)",
+    # e-mail: a person's address and the notices they want, mailed links, notices sent (cafe.server.email_rows)
+    "CREATE TABLE IF NOT EXISTS emails (player INTEGER PRIMARY KEY, address TEXT NOT NULL, verified INTEGER NOT NULL, "
+    "language TEXT NOT NULL, turn INTEGER NOT NULL, ended INTEGER NOT NULL, every INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS email_links (token_hash TEXT PRIMARY KEY, player INTEGER NOT NULL, "
+    "purpose TEXT NOT NULL, address TEXT NOT NULL, expires REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS notices_sent (player INTEGER NOT NULL, room TEXT NOT NULL, turn INTEGER NOT NULL, "
+    "at REAL NOT NULL, PRIMARY KEY (player, room, turn))",
 ]
 
 
@@ -524,6 +555,18 @@ class Store(Protocol):
     def forget_sessions(self, made_before: float) -> None: ...
     def accounts(self, players: list[int]) -> set[int]: ...
     def erase(self, player: int) -> list[str]: ...
+    # e-mail (cafe.server.email_rows)
+    def email(self, player: int) -> Email | None: ...
+    def set_email(self, player: int, address: str | None, language: str) -> None: ...
+    def set_notices(self, player: int, turn: bool, ended: bool, every: bool, language: str) -> bool: ...
+    def email_language(self, player: int, language: str) -> None: ...
+    def verified_accounts(self, address: str) -> list[int]: ...
+    def add_link(self, token: str, player: int, purpose: str, address: str, now: float, expires: float) -> None: ...
+    def take_link(self, token: str, purpose: str) -> Link | None: ...
+    def verify_email(self, player: int, address: str) -> bool: ...
+    def note_sent(self, player: int, room: str, turn: int, at: float) -> bool: ...
+    def unnote_sent(self, player: int, room: str, turn: int) -> None: ...
+    def last_sent(self, player: int, room: str) -> float | None: ...
     def puzzle_player(self, player: int) -> tuple[Rating, int] | None:
         """A person's puzzle rating (games: puzzles tried) and streak; None before their first try."""
 
@@ -557,7 +600,7 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
-class SQLiteStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows):
+class SQLiteStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows):
     """The embedded store: one SQLite file in WAL mode."""
 
     unique = sqlite3.IntegrityError

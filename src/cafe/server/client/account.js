@@ -4,6 +4,7 @@
 
 import { ask } from "./ask.js";
 import { h, sentence } from "./dom.js";
+import { emailPart, forgotPart, mailedLink } from "./email.js";
 import { language, t } from "./i18n.js";
 import { claimPart, confirmation, listPart, signInPart } from "./passkeys.js";
 
@@ -24,11 +25,11 @@ let formCount = 0;
 // A form of its own: a heading, what it is for (`about`), its fields (each with its label), a place for the
 // refusal, and its button (red when what it does cannot be undone); `send` gets the fields' values and says what
 // went wrong (or nothing).
-function form(title, fields, button, send, { about = null, danger = false } = {}) {
+export function form(title, fields, button, send, { about = null, danger = false } = {}) {
   const id = `account-form-${++formCount}`;
   const problem = h("p", { class: "problem", role: "alert", id: `${id}-problem` });
   const inputs = fields.map((f) => h("input", { name: f.name, type: f.type ?? "password", autocomplete: f.autocomplete,
-    required: true, maxlength: f.type === "text" ? 24 : 256, ...(f.type === "text" ? {} : { minlength: f.min ?? 1 }),
+    required: true, maxlength: f.max ?? (f.type === "text" ? 24 : 256), ...(f.type === "text" ? {} : { minlength: f.min ?? 1 }),
     "aria-describedby": `${id}-problem` }));
   const submit = h("button", { type: "submit", class: danger ? "danger" : null }, button);
   const node = h("form", { class: "account-form", "aria-labelledby": `${id}-title`, novalidate: true, // refusals are
@@ -72,7 +73,7 @@ export async function accountView(actions) {
     { name: "name", label: t("Name"), type: "text", autocomplete: "username" },
     { name: "password", label: t("Password"), autocomplete: "current-password" },
   ], t("Sign in"), (values) => attempt("sign-in", values));
-  const parts = [];
+  const parts = [await mailedLink()];
   const claimedAs = (answer) => {
     actions.forget();
     actions.claimed();
@@ -98,6 +99,7 @@ export async function accountView(actions) {
       ], t("Change the password"), (values) => attempt("password", values))
         : form(t("Choose a password"), [newPassword("new", t("New password"))], t("Choose a password"),
           confirmed("password")),
+      await emailPart(),
       form(t("Delete the account"), keys.password
         ? [{ name: "password", label: t("Password"), autocomplete: "current-password" }] : [],
       t("Delete the account"), async (values) => {
@@ -116,7 +118,8 @@ export async function accountView(actions) {
           + "stay yours, and you can sign in on any device. Games are rated between players with accounts.",
         { name: me.name })) }), claimPart(post, actions.token(), claimedAs));
     }
-    parts.push(signIn, signInPart(post, () => signIn.querySelector("input[name=name]").value, done));
+    parts.push(signIn, signInPart(post, () => signIn.querySelector("input[name=name]").value, done),
+      await forgotPart());
   }
   return h("section", { class: "account" }, h("h2", { tabindex: -1 }, t("Your account")), parts,
     h("p", {}, h("a", { href: "#" }, t("Back to the lobby"))));

@@ -40,7 +40,7 @@ let accountBusy = false; // an account change in flight: the page begins anew wh
 const inHash = (key) => new URLSearchParams(location.hash.slice(1)).get(key);
 const roomInHash = () => inHash("room");
 const learning = () => new URLSearchParams(location.hash.slice(1)).has("learn"); // "#learn", "#learn=ID"
-const inAccount = () => location.hash === "#account";
+const inAccount = () => inHash("account") !== null; // "#account", and a mailed link's "#account&reset=…"
 const inPuzzles = () => inHash("puzzles") !== null;
 const inLobby = () => !roomInHash() && !inHash("game") && !inHash("player") && !learning() && !inAccount() && !inPuzzles();
 

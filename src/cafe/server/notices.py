@@ -1,0 +1,106 @@
+"""Who hears of what, away from the café: a turn of a game over days begins for them, or the game has ended
+(docs/protocol.md, "E-mail").
+
+The hub calls :meth:`Notices.send` at each point with the notices that :func:`turn_begins` and :func:`game_ends`
+find; that is the one place where each channel gets them (e-mail, for now).  An e-mail is a due job
+(:mod:`cafe.server.due`), so that with several server processes it is sent by one of them, once: the job notes it
+as sent in the store before it goes out, and a notice noted already is not sent again.  Only a verified address
+gets anything, and only the notices its person wants; "your turn" comes once a day and game at most unless they
+asked for every turn.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from cafe.i18n import T
+from cafe.server.due import DueWork
+from cafe.server.email_rows import ENDED
+from cafe.server.mail import Mailer, MailFailed
+from cafe.server.rooms import Room
+from cafe.server.store import DueJob, Store
+
+DAY = 86_400.0  # seconds: "your turn" once in this long per game, unless every turn is asked for
+KINDS = {"mail-turn": "turn", "mail-ended": "ended"}  # a due job's kind: the notice it sends
+
+
+@dataclass(frozen=True)
+class Notice:
+    kind: str  # "turn" (it is the person's turn) or "ended" (the game has ended)
+    room: str
+    player: int
+
+
+def turn_begins(room: Room) -> list[Notice]:
+    """The person whose turn of a game over days begins now (none in a live game, or a computer player's turn)."""
+    game = room.game
+    if not room.clock or game is None or room.status != "playing" or game.is_over():
+        return []
+    person = room.seats[game.current_player].person if game.current_player < len(room.seats) else None
+    return [] if person is None or game.current_player in room.bots else [Notice("turn", room.id, person)]
+
+
+def game_ends(room: Room) -> list[Notice]:
+    """The people seated at a game over days that has ended."""
+    if not room.clock or room.status != "finished":
+        return []
+    return [Notice("ended", room.id, seat.person) for seat in room.seats if seat.person is not None]
+
+
+class Notices:
+    """The channels a notice goes by; e-mail once :attr:`mailer` is set (``cafe serve --smtp``)."""
+
+    def __init__(self, store: Store, due: DueWork) -> None:
+        self.store = store
+        self.due = due
+        self.mailer: Mailer | None = None
+
+    def seen(self, player: int, language: str) -> None:
+        """The language the person uses now: their e-mails are written in it."""
+        if self.mailer is not None:
+            self.store.email_language(player, language)
+
+    def send(self, notices: list[Notice]) -> None:
+        """Each notice to its person, by every channel there is."""
+        if self.mailer is not None:
+            for notice in notices:
+                self.due.schedule(DueJob(f"mail-{notice.kind}", notice.room, notice.player, time.time()), move=False)
+
+    async def run(self, job: DueJob, room: Room | None) -> None:
+        """An e-mail notice's due job (``room``: the room as this process holds it, if it is not finished)."""
+        kind, player, now = KINDS[job.kind], job.arg, time.time()
+        email = self.store.email(player)
+        if self.mailer is None or email is None or not email.verified or not getattr(email, kind):
+            return
+        site = self.mailer.smtp.site
+        if kind == "turn":
+            if room is None or turn_begins(room) != [Notice("turn", room.id, player)] or room.game is None:
+                return  # the turn is over already
+            last = self.store.last_sent(player, room.id)
+            if not email.every and last is not None and now - last < DAY:
+                return
+            turn, table, link = room.game.turn_number, room.name, f"{site}#room={room.id}"
+            subject = T("Your turn at {table}", table=table)
+            body = T("It is your turn at {table} in Café International.\n\nYour move: {link}", table=table, link=link)
+        else:
+            row = self.store.load_room(job.room)
+            if row is None or row.status != "finished":
+                return
+            turn, table, link = ENDED, row.name, f"{site}#game={row.id}"
+            subject = T("The game at {table} has ended", table=table)
+            body = T("The game at {table} in Café International has ended.\n\nSee how it went: {link}",
+                     table=table, link=link)  # fmt: skip
+        if not self.store.note_sent(player, job.room, turn, now):
+            return  # another process, or an earlier job, sent it
+        settings = f"{site}#account"
+        why = T(
+            "You get this e-mail because you asked for it. To choose which e-mails you get, or to get none: {link}",
+            link=settings,
+        )
+        language = email.language
+        try:
+            await self.mailer.send(email.address, subject.render(language),
+                                   f"{body.render(language)}\n\n-- \n{why.render(language)}\n")  # fmt: skip
+        except MailFailed:
+            self.store.unnote_sent(player, job.room, turn)
