@@ -21,10 +21,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cafe.server.account_rows import AccountRows
+from cafe.server.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_SQLITE, HolidayRows
 from cafe.server.invitations import InvitationRows, Offer
 from cafe.server.names import key as name_key
 
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS players (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
@@ -150,6 +152,11 @@ CREATE TABLE IF NOT EXISTS rematches (
     next TEXT
 );
 """
+    + HOLIDAYS_SQLITE
+    + ";\n"
+    + HOLIDAYS_INDEX
+    + ";\n"
+)
 
 
 # Each upgrades a database of the schema before it; SCHEMA is what they add up to.
@@ -192,6 +199,9 @@ MIGRATIONS = [
     "tries INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS puzzle_tries (player INTEGER NOT NULL, puzzle TEXT NOT NULL, solved INTEGER NOT NULL, "
     "at REAL NOT NULL, PRIMARY KEY (player, puzzle))",
+    # holidays: a person's turn-based clocks stop (cafe.server.holiday_rows)
+    HOLIDAYS_SQLITE,
+    HOLIDAYS_INDEX,
 ]
 
 
@@ -498,11 +508,19 @@ class Store(Protocol):
     def set_invitation(self, room: str, code: str | None) -> None: ...
     def rematch(self, room: str) -> Offer | None: ...
     def set_rematch(self, room: str, offer: Offer | None) -> None: ...
+    # holidays (cafe.server.holiday_rows)
+    def holiday(self, player: int, now: float) -> tuple[float, float] | None: ...
+    def holiday_days(self, player: int, since: float) -> int: ...
+    def begin_holiday(self, player: int, now: float, ends: float, days: int) -> bool: ...
+    def end_holiday(self, player: int, now: float, days: int) -> bool: ...
+    def on_holiday(self, players: list[int], now: float) -> dict[int, float]: ...
+    def clock_rooms(self, player: int) -> list[str]: ...
+    def set_deadline(self, room: str, deadline: float | None) -> None: ...
 
     def close(self) -> None: ...
 
 
-class SQLiteStore(AccountRows, InvitationRows):
+class SQLiteStore(AccountRows, InvitationRows, HolidayRows):
     """The embedded store: one SQLite file in WAL mode."""
 
     unique = sqlite3.IntegrityError
