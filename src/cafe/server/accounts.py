@@ -23,34 +23,41 @@ from starlette.routing import Route
 from cafe.i18n import T, Text
 from cafe.server import fields, names
 from cafe.server.account_rows import NameTaken, StillPlaying
+from cafe.server.broker import reaching_redis
 from cafe.server.fields import ProtocolError
 from cafe.server.games import asked_language
 from cafe.server.hub import Hub
 from cafe.server.passwords import Hashing, given_password, new_password
 from cafe.server.replays import Replays
 from cafe.server.sessions import COOKIE, same_origin, session_cookie, signed_in
-from cafe.server.throttle import Throttle
+from cafe.server.store import Unavailable
+from cafe.server.throttle import Bound
 
 MAX_BODY = 2048  # bytes of a request's JSON
 STATUS = {"size": 413, "json": 400, "field": 400, "name": 400, "origin": 403, "signin": 401, "session": 401,
-          "token": 401, "taken": 409, "playing": 409, "rate": 429}  # fmt: skip
+          "token": 401, "taken": 409, "playing": 409, "rate": 429, "unavailable": 503}  # fmt: skip
 
 
 def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route]:
     """The routes, over the running hub (``hub()`` gives it once the application has started)."""
 
     @functools.cache
-    def bounds() -> tuple[Throttle, Throttle, Hashing]:
-        """Made on the first request, when the hub and its limits exist: per name, per address, and hashing."""
-        bound = hub().limits
-        per_account = Throttle(bound.signins_per_account, bound.signin_seconds)
-        return per_account, Throttle(bound.signins_per_address, bound.signin_seconds), Hashing(bound.hashers)
+    def bounds() -> tuple[Bound, Bound, Hashing]:
+        """Made on the first request, when the hub and its limits exist: per name, per address (both counted for
+        every process that shares the broker), and hashing."""
+        bound, broker = hub().limits, hub().broker
+        per_account = broker.bound("signin-name", bound.signins_per_account, bound.signin_seconds)
+        per_address = broker.bound("signin-address", bound.signins_per_address, bound.signin_seconds)
+        return per_account, per_address, Hashing(bound.hashers)
 
-    def throttled(request: Request, name: str | None) -> None:
+    async def throttled(request: Request, name: str | None) -> None:
         """One more attempt at a password from this address (and for this name): refused beyond the bounds."""
         per_account, per_address, _ = bounds()
         address = request.client.host if request.client else ""
-        if not per_address.allow(address) or (name is not None and not per_account.allow(names.key(name))):
+        with reaching_redis():
+            allowed = await per_address.attempt(address)
+            allowed = allowed and (name is None or await per_account.attempt(names.key(name)))
+        if not allowed:
             raise ProtocolError("rate", T("too many attempts: wait a few minutes and try again"))
 
     def account(request: Request) -> tuple[int, str]:
@@ -76,7 +83,7 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         """The signed-in account, once its password is given again (for a change that cannot be undone)."""
         player, name = account(request)
         password = given_password(message, "password")
-        throttled(request, name)
+        await throttled(request, name)
         if not await bounds()[2].verify(hub().store.password_of(player), password):
             raise ProtocolError("signin", T("wrong password"))
         return player, name
@@ -95,7 +102,7 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         known = hub().store.player_by_token(token)
         if known is None:
             raise ProtocolError("token", T("unknown token: say hello with a name to start afresh"))
-        throttled(request, None)  # hashing is dear: bounded per address
+        await throttled(request, None)  # hashing is dear: bounded per address
         hashed = await bounds()[2].hash(password)
         try:
             if not hub().store.claim(known[0], hashed):
@@ -109,7 +116,7 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         password."""
         name = fields.text(message, "name", names.MAX_NAME * 4)
         password = given_password(message, "password")
-        throttled(request, name)
+        await throttled(request, name)
         found = hub().store.account_named(name)
         if not await bounds()[2].verify(found[2] if found else None, password) or found is None:
             raise ProtocolError("signin", T("wrong name or password"))
@@ -162,6 +169,8 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
                 return await work(request, fields.json_object(await _body(request), MAX_BODY))
             except ProtocolError as refused:
                 return refusal(refused.code, refused.text, request)
+            except Unavailable:  # the database or the broker, for a moment
+                return refusal("unavailable", T("the café is reconnecting; try again in a moment"), request)
 
         return endpoint
 
