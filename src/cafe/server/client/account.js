@@ -4,7 +4,9 @@
 
 import { ask } from "./ask.js";
 import { h, sentence } from "./dom.js";
+import { holidayPanel } from "./holidays.js";
 import { language, t } from "./i18n.js";
+import { settingsPanel } from "./notify.js";
 
 // A change, as JSON from this page (the server refuses anything else); its answer, or { error } in our language.
 async function post(path, body = {}) {
@@ -104,6 +106,8 @@ export async function accountView(actions) {
     }
     parts.push(signIn);
   }
+  if (found.account) parts.push(holidayPanel(actions.holiday));
+  parts.push(settingsPanel(actions.recount));
   return h("section", { class: "account" }, h("h2", { tabindex: -1 }, t("Your account")), parts,
     h("p", {}, h("a", { href: "#" }, t("Back to the lobby"))));
 }
