@@ -1,7 +1,9 @@
 """The page's signals in a real browser (Debian's Chromium, Playwright) against a real `cafe serve`: a short tone
 when it becomes your turn, off until turned on in the account page's settings and kept in the browser; the count
 of your waiting games in the tab's title, which may be turned off.  The tone is observed through a spy on the
-Web Audio API put in the page before the café's scripts: it counts the oscillators started."""
+Web Audio API put in the page before the café's scripts: it counts the oscillators started.  And holidays: begun
+and ended on the account page, read at the table by the others in their language's date format (each case failed
+before the page had them)."""
 
 from __future__ import annotations
 
@@ -72,3 +74,38 @@ def test_a_tone_when_it_becomes_your_turn_once_turned_on_and_kept_in_the_browser
     expect(ann.locator(".room-view")).to_have_attribute("data-mine", "true")
     play_until_my_turn_again(ann)
     ann.wait_for_function("window.tones >= 2")  # her turn came again: a tone
+
+
+def test_a_person_goes_on_holiday_from_the_account_page_and_the_others_see_until_when(
+    cafe: str, browser: Browser
+) -> None:
+    ann = arrive(browser, cafe, "Ann")
+    ann.click("#account-link")
+    ann.fill("input[name=password]", "correct horse battery")
+    ann.click("text=Claim the name")
+    expect(ann.locator(".holiday-status")).to_have_text("You have 21 days of holiday left this year.")
+    ann.click("text=Back to the lobby")
+    ann.select_option("select[name=clock]", "24")
+    ann.click("text=Create room")
+    expect(ann.locator("text=Waiting for players")).to_be_visible()
+    room = str(ann.locator(".room-view").get_attribute("data-room"))
+    ben = arrive(browser, cafe, "Ben", locale="de-DE")  # reads dates as German does
+    ben.goto(f"{cafe}#room={room}")
+    ben.fill("input[name=chat]", "/join")
+    ben.press("input[name=chat]", "Enter")
+    expect(ann.locator(".seats")).to_contain_text("Ben")
+    ann.click("text=Start the game")
+    expect(ann.locator(".room-view")).to_have_attribute("data-mine", "true")
+
+    ann.click("#account-link")
+    ann.fill("input[name=days]", "30")
+    ann.click("text=Go on holiday")
+    expect(ann.locator("#holiday-problem")).to_have_text("'days' is a whole number of days, from 1 to 21.")
+    ann.fill("input[name=days]", "3")
+    ann.click("text=Go on holiday")
+    expect(ann.locator(".holiday-status")).to_contain_text("You are on holiday until")
+    note = ben.locator(".days .on-holiday")
+    expect(note).to_have_text(re.compile(r"^Ann ist im Urlaub bis \d{1,2}\. [A-Z][a-zä]+ \d{4} um \d\d:\d\d$"))
+    ann.click("text=End the holiday now")
+    expect(ann.locator(".holiday-status")).to_have_text("You have 20 days of holiday left this year.")
+    expect(note).to_have_count(0)
