@@ -194,3 +194,9 @@ def test_a_holiday_holds_the_clock_across_a_restart_of_the_server(tmp_path: Path
             OPEN.pop().close()
         server.kill()
         server.wait()
+
+
+def test_a_cafe_may_give_no_holidays(tmp_path: Path) -> None:
+    with served(create_app(tmp_path, holiday_days=0)) as client:
+        ann, _ = claimed(client, "Ann")
+        assert holiday(ann, days=1)["message"] == "this café gives no holidays"

@@ -43,6 +43,8 @@ async def handle(hub: Hub, connection: Connection, message: dict[str, Any]) -> N
     if store.password_of(player) is None:
         raise ProtocolError("holiday", T("holidays are for accounts: claim your name with a password first"))
     allowance = hub.limits.holiday_days
+    if allowance <= 0:
+        raise ProtocolError("holiday", T("this café gives no holidays"))
     used = store.holiday_days(player, year_start(now))
     current = store.holiday(player, now)
     days, end = message.get("days"), message.get("end", False)
