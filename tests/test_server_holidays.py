@@ -16,6 +16,7 @@ import pytest
 from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
+import test_scale
 from cafe.server.app import create_app
 from cafe.server.holidays import year_start
 from cafe.server.postgres import PostgresStore
@@ -25,6 +26,8 @@ from test_scale import OPEN, Player
 from test_server import Person, served
 from test_server_accounts import PASSWORD, Signed, claimed
 from test_server_days import turn_based
+
+cluster = test_scale.cluster  # server processes on one PostgreSQL database and the test Redis
 
 HOUR = 0.05  # seconds in an hour of the clock here: a turn of twelve hours lasts 0.6 s, a day of holiday 1.2 s
 DAY = 24 * HOUR
@@ -154,30 +157,57 @@ def test_a_live_game_is_not_stopped_by_a_holiday(tmp_path: Path) -> None:
         bob.expect("info", room=room, text="Ann's time is up: a computer player plays this turn")
 
 
+def account(port: int, name: str) -> Player:
+    """A person who claims their name on the server at ``port``, connected again with their sign-in cookie."""
+    guest = Player(port, name)
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/account/claim", method="POST",
+                                     data=json.dumps({"token": guest.token, "password": PASSWORD}).encode(),
+                                     headers={"content-type": "application/json"})  # fmt: skip
+    with urllib.request.urlopen(request) as answer:
+        session = answer.headers["set-cookie"].split(";")[0]
+    guest.ws = connect(f"ws://127.0.0.1:{port}/ws", additional_headers={"cookie": session}).__enter__()
+    OPEN.append(guest.ws)
+    guest.send({"type": "hello"})
+    guest.expect("welcome")
+    return guest
+
+
+def on_holiday(ann: Player, bob: Player) -> tuple[str, float]:
+    """Ann opens a table of twelve hours a turn, Bob joins, Ann starts and goes on holiday for a day on her turn:
+    the room, and until when."""
+    ann.send({"type": "create", "edition": "board", "clock": 12})
+    room = ann.room()["id"]
+    bob.send({"type": "say", "room": room, "text": "/join"})
+    while len(ann.room()["seats"]) < 2:
+        pass
+    ann.send({"type": "say", "room": room, "text": "/start"})
+    ann.room(status="playing")
+    ann.send({"type": "holiday", "days": 1})
+    return room, ann.expect("holiday")["until"]
+
+
+@pytest.mark.services
+def test_a_holiday_begun_on_one_process_holds_the_clock_on_another_after_the_first_is_killed(
+    cluster: test_scale.Cluster,
+) -> None:
+    hour = "clock_hour=0.2"
+    one, two = cluster.start(hour), cluster.start(hour)
+    ann, bob = account(one, "Ann"), Player(two, "Bob")
+    room, until = on_holiday(ann, bob)
+    state = bob.room(id=room, holiday=[until, None])  # heard on the other process
+    assert state["left"] > until - time.time()
+    cluster.kill(one)  # the process where the holiday began is gone: the store and the due job keep it
+    bob.expect("info", room=room, text="Ann's time is up: a computer player plays this turn")
+    assert time.time() >= until
+
+
 def test_a_holiday_holds_the_clock_across_a_restart_of_the_server(tmp_path: Path) -> None:
     port = free_port()
     hour = "clock_hour=0.2"  # a turn of twelve hours lasts 2.4 s, a day of holiday 4.8 s
     server = start_server(port, tmp_path, "--limit", hour)
     try:
-        ann, bob = Player(port, "Ann"), Player(port, "Bob")
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/account/claim", method="POST",
-                                         data=json.dumps({"token": ann.token, "password": PASSWORD}).encode(),
-                                         headers={"content-type": "application/json"})  # fmt: skip
-        with urllib.request.urlopen(request) as answer:
-            session = answer.headers["set-cookie"].split(";")[0]
-        ann.ws = connect(f"ws://127.0.0.1:{port}/ws", additional_headers={"cookie": session}).__enter__()
-        OPEN.append(ann.ws)
-        ann.send({"type": "hello"})
-        ann.expect("welcome")
-        ann.send({"type": "create", "edition": "board", "clock": 12})
-        room = ann.room()["id"]
-        bob.send({"type": "say", "room": room, "text": "/join"})
-        while len(ann.room()["seats"]) < 2:
-            pass
-        ann.send({"type": "say", "room": room, "text": "/start"})
-        ann.room(status="playing")
-        ann.send({"type": "holiday", "days": 1})
-        until = ann.expect("holiday")["until"]
+        ann, bob = account(port, "Ann"), Player(port, "Bob")
+        room, until = on_holiday(ann, bob)
         server.kill()  # the holiday and the clock it moved: only the store knows them
         server.wait()
         while OPEN:
