@@ -39,6 +39,9 @@ class HolidayRows:
     def begin_holiday(self: Rows, player: int, now: float, ends: float, days: int) -> bool:
         """A holiday from now; False (and nothing kept) if the player is on one already."""
         with self.atomic():
+            # the player's row held until the end (PostgreSQL: a row lock; SQLite: one writer at a time), so that two
+            # processes beginning a holiday for one person at the same instant take turns
+            self.rows("UPDATE players SET id = id WHERE id = %s", player)
             if self.rows(f"SELECT 1 FROM holidays WHERE {NOW}", player, now, now):
                 return False
             self.rows("INSERT INTO holidays (player, starts, ends, days) VALUES (%s, %s, %s, %s)", player, now, ends,

@@ -70,10 +70,10 @@ async def handle(hub: Hub, connection: Connection, message: dict[str, Any]) -> N
             raise ProtocolError("holiday", T("you are not on holiday"))
         starts, planned = current
         taken = min(math.ceil((now - starts) / day), round((planned - starts) / day))  # the days begun
-        if store.end_holiday(player, now, taken):
+        if store.end_holiday(player, now, taken):  # (else it ended meanwhile, in another process)
             back = planned - now  # the clocks go on this much sooner than they were to
             await _move_clocks(hub, player, lambda deadline: deadline - back if deadline >= planned else deadline)
-            used, current = store.holiday_days(player, year_start(now)), None
+        used, current = store.holiday_days(player, year_start(now)), store.holiday(player, now)
     connection.send({"type": "holiday", "until": None if current is None else current[1], "used": used,
                      "allowance": allowance})  # fmt: skip
 
