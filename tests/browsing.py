@@ -17,10 +17,16 @@ FLAGS = [
 ]  # fmt: skip
 
 
-def arrive(browser: Browser, url: str, name: str, phone: bool = False, locale: str = "en-US") -> Page:
-    """A new person (their own browser context, in ``locale``) who enters the café under ``name``."""
+def arrive(
+    browser: Browser, url: str, name: str, phone: bool = False, locale: str = "en-US", script: str | None = None
+) -> Page:
+    """A new person (their own browser context, in ``locale``) who enters the café under ``name``; ``script`` runs
+    in each page before the café's own (a test's spy)."""
     size = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
-    page = browser.new_context(viewport=size, locale=locale).new_page()
+    context = browser.new_context(viewport=size, locale=locale)
+    if script is not None:
+        context.add_init_script(script)
+    page = context.new_page()
     page.goto(url)
     page.fill("input[name=player]", name)
     page.press("input[name=player]", "Enter")

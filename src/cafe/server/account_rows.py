@@ -155,6 +155,7 @@ class AccountRows:
                 "emails",
                 "email_links",
                 "notices_sent",
+                "holidays",
             ):
                 self.rows(f"DELETE FROM {table} WHERE player = %s", player)
             self.rows("DELETE FROM players WHERE id = %s", player)

@@ -23,6 +23,7 @@ from starlette.routing import Route
 from cafe.i18n import T, Text
 from cafe.server import fields, names
 from cafe.server.account_rows import NameTaken, StillPlaying
+from cafe.server.broker import reaching_redis
 from cafe.server.fields import ProtocolError
 from cafe.server.games import asked_language
 from cafe.server.hub import Hub
@@ -31,37 +32,42 @@ from cafe.server.passkeys import Ceremonies, Doors, Work
 from cafe.server.passwords import Hashing, given_password, new_password
 from cafe.server.replays import Replays
 from cafe.server.sessions import COOKIE, same_origin, session_cookie, signed_in
-from cafe.server.throttle import Throttle
+from cafe.server.store import Unavailable
+from cafe.server.throttle import Bound
 
 MAX_BODY = 2048  # bytes of a request's JSON
 STATUS = {"size": 413, "json": 400, "field": 400, "name": 400, "origin": 403, "signin": 401, "session": 401,
           "token": 401, "taken": 409, "playing": 409, "rate": 429, "link": 410, "mail": 503,
-          "passkey": 401, "challenge": 401, "last": 409}  # fmt: skip
+          "passkey": 401, "challenge": 401, "last": 409, "unavailable": 503}  # fmt: skip
 
 
 class Bounds:
-    """An application's bounds on attempts (per name, per address) and its hashing of passwords, made on the first
-    request, when the hub and its limits exist."""
+    """An application's bounds on attempts (per name, per address: both counted for every process that shares the
+    broker) and its hashing of passwords, made on the first request, when the hub and its limits exist."""
 
     def __init__(self, hub: Callable[[], Hub]) -> None:
         self._hub = hub
 
     @functools.cached_property
-    def _made(self) -> tuple[Throttle, Throttle, Hashing]:
-        bound = self._hub().limits
-        per_account = Throttle(bound.signins_per_account, bound.signin_seconds)
-        return per_account, Throttle(bound.signins_per_address, bound.signin_seconds), Hashing(bound.hashers)
+    def _made(self) -> tuple[Bound, Bound, Hashing]:
+        bound, broker = self._hub().limits, self._hub().broker
+        per_account = broker.bound("signin-name", bound.signins_per_account, bound.signin_seconds)
+        per_address = broker.bound("signin-address", bound.signins_per_address, bound.signin_seconds)
+        return per_account, per_address, Hashing(bound.hashers)
 
     @property
     def hashing(self) -> Hashing:
         return self._made[2]
 
-    def check(self, request: Request, key: str | None) -> None:
+    async def check(self, request: Request, key: str | None) -> None:
         """One more attempt from this address (and for this key: a name's, an address's): refused beyond the
         bounds."""
         per_account, per_address, _ = self._made
         address = request.client.host if request.client else ""
-        if not per_address.allow(address) or (key is not None and not per_account.allow(key)):
+        with reaching_redis():
+            allowed = await per_address.attempt(address)
+            allowed = allowed and (key is None or await per_account.attempt(key))
+        if not allowed:
             raise ProtocolError("rate", T("too many attempts: wait a few minutes and try again"))
 
 
@@ -72,9 +78,9 @@ def routes(
     those of the café at ``public_url`` (None: of each request's own address)."""
     ceremonies = Ceremonies(hub, public_url)
 
-    def throttled(request: Request, name: str | None) -> None:
+    async def throttled(request: Request, name: str | None) -> None:
         """One more attempt at a password from this address (and for this name): refused beyond the bounds."""
-        bounds.check(request, None if name is None else names.key(name))
+        await bounds.check(request, None if name is None else names.key(name))
 
     def signs_in(player: int, name: str, request: Request, status: int = 200) -> Response:
         """The answer that signs this browser in: a new session in its cookie."""
@@ -94,10 +100,10 @@ def routes(
         ceremony (``passkey``), for a change that cannot be undone."""
         player, name = account(hub(), request)
         if "passkey" in message:
-            ceremonies.signed(request, {"credential": message["passkey"]}, doors, player)
+            await ceremonies.signed(request, {"credential": message["passkey"]}, doors, player)
             return player, name
         password = given_password(message, "password")
-        throttled(request, name)
+        await throttled(request, name)
         if not await bounds.hashing.verify(hub().store.password_of(player), password):
             raise ProtocolError("signin", T("wrong password"))
         return player, name
@@ -116,7 +122,7 @@ def routes(
         known = hub().store.player_by_token(token)
         if known is None:
             raise ProtocolError("token", T("unknown token: say hello with a name to start afresh"))
-        throttled(request, None)  # hashing is dear: bounded per address
+        await throttled(request, None)  # hashing is dear: bounded per address
         hashed = await bounds.hashing.hash(password)
         try:
             if not hub().store.claim(known[0], hashed):
@@ -130,7 +136,7 @@ def routes(
         password."""
         name = fields.text(message, "name", names.MAX_NAME * 4)
         password = given_password(message, "password")
-        throttled(request, name)
+        await throttled(request, name)
         found = hub().store.account_named(name)
         if not await bounds.hashing.verify(found[2] if found else None, password) or found is None:
             raise ProtocolError("signin", T("wrong name or password"))
@@ -204,6 +210,8 @@ def changing(work: Work, limit: int = MAX_BODY) -> Callable[[Request], Any]:
             return await work(request, fields.json_object(await _body(request, limit), limit))
         except ProtocolError as refused:
             return refusal(refused.code, refused.text, request)
+        except Unavailable:  # the database or the broker, for a moment
+            return refusal("unavailable", T("the café is reconnecting; try again in a moment"), request)
 
     return endpoint
 

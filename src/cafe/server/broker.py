@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from cafe.server.store import Unavailable
+from cafe.server.throttle import Bound, SharedThrottle, Throttle
 
 log = logging.getLogger("cafe.server")
 
@@ -72,6 +73,10 @@ class Broker(Protocol):
 
     async def forget(self, room: str) -> None:
         """A room that will not change again (finished or closed): what is kept for it may go."""
+
+    def bound(self, name: str, attempts: int, window: float) -> Bound:
+        """At most ``attempts`` per key in ``window`` seconds, counted for every process that shares this broker
+        (sign-ins, cafe.server.throttle)."""
 
 
 class RoomLocks:
@@ -151,6 +156,9 @@ class LocalBroker:
         self._seq.pop(room, None)
         self._versions.pop(room, None)
         self._locks.forget(room)
+
+    def bound(self, name: str, attempts: int, window: float) -> Bound:
+        return Throttle(attempts, window)  # one process: its memory
 
 
 LEASE = 10.0  # seconds a room's lock is held at most (a process that dies holding it frees it then)
@@ -331,6 +339,9 @@ class RedisBroker:
         with contextlib.suppress(*GONE):  # the counters outlive the room by a day at most, or Redis's restart
             await self._redis.expire(f"{self._ns}:seq:{room}", KEEP)
             await self._redis.expire(f"{self._ns}:version:{room}", KEEP)
+
+    def bound(self, name: str, attempts: int, window: float) -> Bound:
+        return SharedThrottle(self._redis, f"{self._ns}:bound:{name}", attempts, window)
 
     async def present(self, player: int) -> bool:
         """Connected to any process; while Redis is away, to this one."""

@@ -65,10 +65,10 @@ def routes(hub: Callable[[], Hub], bounds: Bounds) -> list[Route]:
         language = email.language if email else DEFAULT
         mailer().post(address, subject.render(language), body.render(language))
 
-    def taken(request: Request, message: dict[str, Any], purpose: str) -> tuple[int, str]:
+    async def taken(request: Request, message: dict[str, Any], purpose: str) -> tuple[int, str]:
         """The person and address of a mailed link, used up now; refused if it expired or was used already."""
         token = fields.text(message, "token", 100)
-        bounds.check(request, None)
+        await bounds.check(request, None)
         link = hub().store.take_link(token, purpose)
         if link is None or link.expires < time.time():
             raise ProtocolError("link", T("this link has expired or was used already: ask for a new one"))
@@ -90,7 +90,7 @@ def routes(hub: Callable[[], Hub], bounds: Bounds) -> list[Route]:
             known = hub().store.email(player)
             if known is not None and known.verified and known.address == address:
                 return JSONResponse(state(player))  # the verified address again: nothing to mail
-            bounds.check(request, f"mail:{player}")  # each mails someone: bounded as sign-ins are
+            await bounds.check(request, f"mail:{player}")  # each mails someone: bounded as sign-ins are
         hub().store.set_email(player, address, asked_language(request))
         if address is not None:
             link = new_link(player, address, "verify", VERIFY_HOURS * 60)
@@ -101,7 +101,7 @@ def routes(hub: Callable[[], Hub], bounds: Bounds) -> list[Route]:
         return JSONResponse(state(player))
 
     async def verify(request: Request, message: dict[str, Any]) -> Response:
-        player, address = taken(request, message, "verify")
+        player, address = await taken(request, message, "verify")
         if not hub().store.verify_email(player, address):  # the address changed since
             raise ProtocolError("link", T("this link has expired or was used already: ask for a new one"))
         hub().store.email_language(player, asked_language(request))
@@ -124,7 +124,7 @@ def routes(hub: Callable[[], Hub], bounds: Bounds) -> list[Route]:
         answer is the same either way."""
         given = fields.text(message, "name", 254).strip()
         mailer()
-        bounds.check(request, given.lower() if "@" in given else names.key(given))
+        await bounds.check(request, given.lower() if "@" in given else names.key(given))
         if "@" in given:
             players = hub().store.verified_accounts(given)[:RESETS]
         else:
@@ -146,7 +146,7 @@ def routes(hub: Callable[[], Hub], bounds: Bounds) -> list[Route]:
         """A new password by a reset link (to the account's verified address still): every session of the account
         ends, here and elsewhere."""
         new = new_password(message, "new")
-        player, address = taken(request, message, "reset")
+        player, address = await taken(request, message, "reset")
         email = hub().store.email(player)
         if email is None or not email.verified or email.address != address:
             raise ProtocolError("link", T("this link has expired or was used already: ask for a new one"))

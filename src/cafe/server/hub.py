@@ -30,7 +30,7 @@ from cafe.arena.match import Game
 from cafe.errors import CafeError
 from cafe.i18n import DEFAULT, T, Text, pick
 from cafe.options import make_rules, rules_from
-from cafe.server import fields, names
+from cafe.server import fields, holidays, names
 from cafe.server.analyses import Analyses
 from cafe.server.broker import Broker, Event, LocalBroker
 from cafe.server.due import DueWork
@@ -371,6 +371,9 @@ class Hub:
             room = self.rooms.get(room_id)
             if room is not None and room.status == "finished":
                 await self._forget(room)
+
+    async def holiday(self, connection: Connection, message: dict[str, Any]) -> None:
+        await holidays.handle(self, connection, message)
 
     async def language(self, connection: Connection, message: dict[str, Any]) -> None:
         """The language of this person's messages (a tag like ``de`` or ``cs-CZ``; English if none is ours)."""
@@ -812,6 +815,9 @@ class Hub:
 
             if not still():
                 return
+            if room.deadline is not None and room.deadline > time.time():  # moved meanwhile (cafe.server.holidays)
+                self.due.schedule(DueJob("clock", room.id, turn, room.deadline))
+                return
             name = room.seats[seat].name
             if room.clock and room.late == "end":  # the others decide: they may end the game, or wait on
                 up = T("{name}'s time is up: the others may end the game (/end), or wait", name=name)
@@ -978,4 +984,5 @@ HANDLERS: dict[str, Handler] = {
     "language": Hub.language,
     "join": Hub.join,
     "rematch": Hub.rematch,
+    "holiday": Hub.holiday,
 }

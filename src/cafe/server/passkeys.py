@@ -66,7 +66,8 @@ class Doors:
 
     signs_in: Callable[..., Response]  # (player, name, request, status=200): the answer that signs a browser in
     account: Callable[[Request], tuple[int, str]]  # the signed-in account, or a refusal
-    throttled: Callable[[Request, str | None], None]  # one more sign-in attempt (by address, and name), or a refusal
+    # one more sign-in attempt (by address, and name), or a refusal
+    throttled: Callable[[Request, str | None], Awaitable[None]]
     changing: Callable[[Work, int], Callable[[Request], Any]]  # a POST of JSON from the café's own page
 
 
@@ -131,7 +132,7 @@ class Ceremonies:
             raise ProtocolError("challenge", T("this passkey request has expired or was used already: try again"))
         return kept
 
-    def signed(
+    async def signed(
         self, request: Request, message: dict[str, Any], doors: Doors, player: int | None = None
     ) -> tuple[Passkey, str]:
         """The passkey and account name that answered a sign-in ceremony (the answer's credential, verified), of
@@ -139,7 +140,7 @@ class Ceremonies:
         credential, challenge = self.answer(request, message, "webauthn.get")
         ident = credential.get("id")
         found = self.hub().store.passkey(ident) if isinstance(ident, str) and len(ident) <= MAX_ID else None
-        doors.throttled(request, found[1] if found else None)
+        await doors.throttled(request, found[1] if found else None)
         kept = self.taken(challenge, "sign-in")
         if found is None or kept.name_key not in (None, found[2]) or player not in (None, found[0].player):
             raise ProtocolError("passkey", T("unknown passkey: it may have been removed; sign in another way"))
@@ -241,7 +242,7 @@ class Ceremonies:
             return JSONResponse({"publicKey": json.loads(options_to_json(options))})
 
         async def sign_in(request: Request, message: dict[str, Any]) -> Response:
-            key, name = self.signed(request, message, doors)
+            key, name = await self.signed(request, message, doors)
             return doors.signs_in(key.player, name, request)
 
         async def listed(request: Request, message: dict[str, Any]) -> Response:

@@ -21,6 +21,7 @@ from psycopg.types.json import Jsonb
 from cafe.server.account_rows import AccountRows
 from cafe.server.database import Database
 from cafe.server.email_rows import EmailRows
+from cafe.server.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_POSTGRES, HolidayRows
 from cafe.server.invitations import InvitationRows
 from cafe.server.names import key as name_key
 from cafe.server.passkey_rows import PasskeyRows
@@ -265,6 +266,8 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
         PRIMARY KEY (player, room, turn)
     );
     """,
+    # holidays: a person's turn-based clocks stop (cafe.server.holiday_rows)
+    f"{HOLIDAYS_POSTGRES}; {HOLIDAYS_INDEX}",
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -288,7 +291,7 @@ def migrate(db: psycopg.Connection[Any]) -> int:
     return len(MIGRATIONS)
 
 
-class PostgresStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows):
+class PostgresStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows):
     """Rooms, seats, players, ratings and every room's step log in PostgreSQL."""
 
     unique = psycopg.errors.UniqueViolation

@@ -108,6 +108,7 @@ class Room:
     ended: tuple[int, ...] | None = None  # each seat's place in a game the players ended before its end
     invitation: str | None = None  # a private table's code: only who brings it sits (cafe.server.invitations)
     offer: Offer | None = None  # the rematch offered at the end of the game
+    holidays: dict[int, float] = field(default_factory=dict)  # seated people on holiday, until when (turn-based)
     _picture: str | None = field(default=None, repr=False)  # the SVG of the current position, once drawn
 
     @classmethod
@@ -139,7 +140,8 @@ class Room:
         name = f"{first} · {match.game}"  # the game's number: the same in every language ("Jürgens Tisch · 2")
         seats = tuple(_numbered(self.seats[1:] + self.seats[:1]))
         return RoomRow(secrets.token_hex(4), name, self.edition, self.rules, self.host, "playing", _seed(), seats, (),
-                       match.to_json(), self.hints, self.clock, self.late, self._deadline())  # fmt: skip
+                       match.to_json(), self.hints, self.clock, self.late,
+                       self._deadline(self.seats[1 % len(self.seats)].player))  # fmt: skip
 
     def _store_new(self) -> None:
         """Store this new room, waiting (its seats and start follow)."""
@@ -166,6 +168,7 @@ class Room:
         self.name, self.host, self.status, self.seats = row.name, row.host, row.status, list(row.seats)
         self.hints, self.clock, self.late, self.deadline = row.hints, row.clock, row.late, row.deadline
         self.invitation = self.store.invitation(self.id)
+        self.load_holidays()
         self.offer = self.store.rematch(self.id) if row.status == "finished" else None
         self.match = None if row.match is None else Match.from_json(row.match)
         if row.status not in ("playing", "finished"):
@@ -236,7 +239,14 @@ class Room:
                 out["places"] = list(game.places() or [1 for _ in self.seats])
             elif self.ended is not None and self.status == "finished":  # ended for a player out of time
                 out["places"], out["view"]["over"] = list(self.ended), True
+        if self.clock:  # each seat's person on holiday: until when (time.time())
+            now = time.time()
+            out["holiday"] = [self._until(s.player, now) for s in self.seats]
         return out
+
+    def _until(self, player: int | None, now: float) -> float | None:
+        until = self.holidays.get(player or 0)
+        return until if until is not None and until > now else None
 
     def _log(self, seat: int | None) -> list[dict[str, Any]]:
         """The turns so far as ``seat`` may see them (the last one maybe in progress): who, which steps, and the
@@ -281,9 +291,18 @@ class Room:
             return None
         return late
 
-    def _deadline(self) -> float | None:
-        """When a turn beginning now runs out of time (None: a live game, on the server's clock)."""
-        return time.time() + self.clock * self.hour if self.clock else None
+    def _deadline(self, player: int | None) -> float | None:
+        """When ``player``'s turn beginning now runs out of time (None: a live game, on the server's clock): its
+        clock starts once their holiday, if any, is over."""
+        if not self.clock:
+            return None
+        now = time.time()
+        return max(now, self.holidays.get(player or 0, now)) + self.clock * self.hour
+
+    def load_holidays(self) -> None:
+        """Who of the people seated at a turn-based table is on holiday, from the store."""
+        players = [s.player for s in self.seats if s.player is not None]
+        self.holidays = self.store.on_holiday(players, time.time()) if self.clock else {}
 
     def bot_to_move(self) -> tuple[int, Player] | None:
         """The computer player whose turn it is, if any."""
@@ -387,7 +406,8 @@ class Room:
             return Outcome(error=T("the game has already started"))
         if len(self.seats) < MIN_PLAYERS:
             return Outcome(error=T("at least {n} players are needed: /join, or /bot LEVEL", n=MIN_PLAYERS))
-        self.deadline = self._deadline()
+        self.load_holidays()  # of those who sat down meanwhile too
+        self.deadline = self._deadline(self.seats[0].player)
         self.store.start_room(self.id, self.deadline)
         if self.match is not None:
             self.match = Match.begin(self.match.best_of, tuple(s.name for s in self.seats))
@@ -614,7 +634,7 @@ class Room:
             if self.game.is_over():
                 return self._finish((n, seat, str(step)))
             if self.clock and self.game.results[-1].turn_over:  # a new turn: a new clock
-                deadline = self._deadline()
+                deadline = self._deadline(self.seats[self.game.current_player].player)
             self.store.add_step(self.id, n, seat, str(step), deadline if deadline != self.deadline else None)
         except StepConflict:  # another server process stored this step number first: nothing changes here
             self.game.pop()

@@ -22,13 +22,15 @@ from typing import Any, Protocol
 
 from cafe.server.account_rows import AccountRows
 from cafe.server.email_rows import Email, EmailRows, Link
+from cafe.server.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_SQLITE, HolidayRows
 from cafe.server.invitations import InvitationRows, Offer
 from cafe.server.names import key as name_key
 from cafe.server.passkey_rows import Challenge, Passkey, PasskeyRows
 from cafe.server.tournament_rows import TournamentListed, TournamentRow, TournamentRows
 from cafe.tournament.tournament import Tournament
 
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS players (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
@@ -204,6 +206,11 @@ CREATE TABLE IF NOT EXISTS notices_sent (
     PRIMARY KEY (player, room, turn)
 );
 """
+    + HOLIDAYS_SQLITE
+    + ";\n"
+    + HOLIDAYS_INDEX
+    + ";\n"
+)
 
 
 # Each upgrades a database of the schema before it; SCHEMA is what they add up to.
@@ -264,6 +271,9 @@ MIGRATIONS = [
     "purpose TEXT NOT NULL, address TEXT NOT NULL, expires REAL NOT NULL)",
     "CREATE TABLE IF NOT EXISTS notices_sent (player INTEGER NOT NULL, room TEXT NOT NULL, turn INTEGER NOT NULL, "
     "at REAL NOT NULL, PRIMARY KEY (player, room, turn))",
+    # holidays: a person's turn-based clocks stop (cafe.server.holiday_rows)
+    HOLIDAYS_SQLITE,
+    HOLIDAYS_INDEX,
 ]
 
 
@@ -596,11 +606,19 @@ class Store(Protocol):
     def add_passkey(self, key: Passkey, claim: bool = False) -> bool: ...
     def passkey_used(self, credential: str, sign_count: int, now: float) -> None: ...
     def remove_passkey(self, player: int, credential: str) -> bool: ...
+    # holidays (cafe.server.holiday_rows)
+    def holiday(self, player: int, now: float) -> tuple[float, float] | None: ...
+    def holiday_days(self, player: int, since: float) -> int: ...
+    def begin_holiday(self, player: int, now: float, ends: float, days: int) -> bool: ...
+    def end_holiday(self, player: int, now: float, days: int) -> bool: ...
+    def on_holiday(self, players: list[int], now: float) -> dict[int, float]: ...
+    def clock_rooms(self, player: int) -> list[str]: ...
+    def set_deadline(self, room: str, deadline: float | None) -> None: ...
 
     def close(self) -> None: ...
 
 
-class SQLiteStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows):
+class SQLiteStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows):
     """The embedded store: one SQLite file in WAL mode."""
 
     unique = sqlite3.IntegrityError

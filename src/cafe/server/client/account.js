@@ -5,7 +5,9 @@
 import { ask } from "./ask.js";
 import { h, sentence } from "./dom.js";
 import { emailPart, forgotPart, mailedLink } from "./email.js";
+import { holidayPanel } from "./holidays.js";
 import { language, t } from "./i18n.js";
+import { settingsPanel } from "./notify.js";
 import { claimPart, confirmation, listPart, signInPart } from "./passkeys.js";
 
 // A change, as JSON from this page (the server refuses anything else); its answer, or { error } in our language.
@@ -121,6 +123,8 @@ export async function accountView(actions) {
     parts.push(signIn, signInPart(post, () => signIn.querySelector("input[name=name]").value, done),
       await forgotPart());
   }
+  if (found.account) parts.push(holidayPanel(actions.holiday));
+  parts.push(settingsPanel(actions.recount));
   return h("section", { class: "account" }, h("h2", { tabindex: -1 }, t("Your account")), parts,
     h("p", {}, h("a", { href: "#" }, t("Back to the lobby"))));
 }

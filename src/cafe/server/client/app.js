@@ -4,7 +4,8 @@
 import { accountView } from "./account.js";
 import { h, replace, sentence } from "./dom.js";
 import { howToButton } from "./howto.js";
-import { signal } from "./days.js";
+import { holidayHeard, holidayRefused } from "./holidays.js";
+import { count, heard } from "./notify.js";
 import { chosenLanguage, LANGUAGES, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { lobbyView, nameView, refreshRooms } from "./lobby.js";
 import { LearnView } from "./learn.js";
@@ -94,6 +95,8 @@ const actions = {
   forget: () => link.forget(),
   busy: (busy) => (accountBusy = busy),
   claimed: () => { me = { ...me, account: true }; route(); },
+  holiday: (asked) => link.send({ type: "holiday", ...asked }),
+  recount: () => count(actions.mine(), roomInHash()),
 };
 
 // Your name (your own page) and your account, in the header.
@@ -129,7 +132,8 @@ function receive(message) {
       const old = states.get(id);
       message.room.heard = Date.now(); // its turn's time left ("left") counts from now
       states.set(id, { state: message.room, svg: message.svg ?? old?.svg });
-      signal(actions.mine(), roomInHash()); // the title and badge: your games waiting for you elsewhere
+      heard(old?.state, message.room); // a sound, if it became your turn or your game ended
+      count(actions.mine(), roomInHash()); // the title and badge: your games waiting for you elsewhere
       const mine = message.room.you !== null && message.room.status !== "finished";
       if (autoEnter && !roomInHash() && mine) {
         autoEnter = false;
@@ -143,6 +147,9 @@ function receive(message) {
       else if (!view && inLobby() && message.room.you !== null) route(); // among "Your games"
       break;
     }
+    case "holiday":
+      holidayHeard(message);
+      break;
     case "hint":
       if (view && message.room === roomInHash()) view.showHint(message.steps ?? [message.step]);
       break;
@@ -175,6 +182,7 @@ function receive(message) {
         askName(sentence(message.message)); // the name cannot be used: the server says why, in the page's language
         return;
       }
+      if (holidayRefused(message)) return; // said in the account page's holiday panel
       showNotice(message.rule ? `${sentence(message.message)} (${message.rule})` : sentence(message.message));
       if (message.code === "rules" && document.getElementById("create-problem")) {
         document.getElementById("create-problem").textContent = sentence(message.message); // said in the form itself
@@ -203,7 +211,7 @@ function show(id) {
 }
 
 function route() {
-  signal(actions.mine(), roomInHash());
+  count(actions.mine(), roomInHash());
   replayView?.close();
   replayView = null;
   if (inHash("game")) { // a finished game's own page: no connection needed to look at it

@@ -2,6 +2,7 @@
 // the next game waiting for you after your move, and the tab's title and badge when a turn of yours waits.
 
 import { h } from "./dom.js";
+import { holidayNotes } from "./holidays.js";
 import { language, t, tn } from "./i18n.js";
 
 export const CLOCKS = [0, 12, 24, 48, 72, 168]; // hours a turn (0: a live game), as the server takes them
@@ -59,7 +60,7 @@ export function daysLine(state, actions) {
   const go = next ? h("button", { class: "next-game", onclick: () => actions.enter(next.id) },
     t("Your next game: {name}", { name: next.name })) : null;
   return h("div", { class: "days" }, h("p", {}, `${clockText(state.clock)} (${late})`),
-    turnNote(state) ? h("p", { class: "turn-left" }, turnNote(state)) : null, end, go);
+    turnNote(state) ? h("p", { class: "turn-left" }, turnNote(state)) : null, holidayNotes(state), end, go);
 }
 
 // The tab's title and its badge: how many of your games wait for you, other than the one on the screen.
