@@ -149,22 +149,6 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         await hub().erased(player, rooms)
         return signs_out(JSONResponse({"account": False}), request)
 
-    def changing(work: Callable[[Request, dict[str, Any]], Awaitable[Response]]) -> Callable[[Request], Any]:
-        """A request that changes something: from the café's own page, a JSON object checked at the edge;
-        a refusal as ``{error, code}`` in the asker's language, nothing changed."""
-
-        async def endpoint(request: Request) -> Response:
-            try:
-                if not same_origin(request):
-                    raise ProtocolError("origin", T("this request must come from the café's own page"))
-                if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-                    raise ProtocolError("json", T("not a JSON object"))
-                return await work(request, fields.json_object(await _body(request), MAX_BODY))
-            except ProtocolError as refused:
-                return refusal(refused.code, refused.text, request)
-
-        return endpoint
-
     return [
         Route("/account", me),
         Route("/account/claim", changing(claim), methods=["POST"]),
@@ -174,6 +158,23 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         Route("/account/password", changing(password), methods=["POST"]),
         Route("/account/delete", changing(delete), methods=["POST"]),
     ]
+
+
+def changing(work: Callable[[Request, dict[str, Any]], Awaitable[Response]]) -> Callable[[Request], Any]:
+    """A request that changes something: from the café's own page, a JSON object checked at the edge;
+    a refusal as ``{error, code}`` in the asker's language, nothing changed."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            if not same_origin(request):
+                raise ProtocolError("origin", T("this request must come from the café's own page"))
+            if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+                raise ProtocolError("json", T("not a JSON object"))
+            return await work(request, fields.json_object(await _body(request), MAX_BODY))
+        except ProtocolError as refused:
+            return refusal(refused.code, refused.text, request)
+
+    return endpoint
 
 
 async def _body(request: Request) -> str:

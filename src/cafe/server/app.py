@@ -20,7 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from cafe.ai.levels import LEVELS
 from cafe.i18n import LANGUAGES, T, pick, translate
 from cafe.options import option_catalogue, preset_catalogue
-from cafe.server import accounts, games, howto, lessons, sessions
+from cafe.server import accounts, games, howto, lessons, push, push_routes, sessions
 from cafe.server.broker import Broker
 from cafe.server.hub import Hub
 from cafe.server.limits import Limits
@@ -54,6 +54,7 @@ def create_app(
         nonlocal hub, replays
         opened = store or SQLiteStore((data or Path("cafe-data")) / DATABASE)
         hub = app.state.hub = Hub(opened, broker, limits, **hub_options)
+        push.attach(hub, data or Path("cafe-data"))
         replays = Replays(hub.limits.replays_per_address, hub.limits.replay_cache)
         await hub.start()
         try:
@@ -190,6 +191,7 @@ def create_app(
             *howto.routes(),
             *lessons.routes(),
             *accounts.routes(running, replaying),
+            *push_routes.routes(running),
             Route("/leaderboard", leaderboard),
             *puzzle_routes(running),
             WebSocketRoute("/ws", socket),

@@ -134,4 +134,4 @@ def _shared(args: argparse.Namespace, limits: Limits) -> tuple[Any, str]:
         raise Unusable(T("cannot open the database: {error}", error=str(error).strip()), 1) from None
     broker = RedisBroker(args.broker, namespace_for(args.database)) if args.broker else None
     where = _("data in PostgreSQL, events through Redis") if broker else _("data in PostgreSQL")
-    return create_app(store=store, broker=broker, limits=limits), where
+    return create_app(args.data, store=store, broker=broker, limits=limits), where

@@ -30,7 +30,7 @@ from cafe.arena.match import Game
 from cafe.errors import CafeError
 from cafe.i18n import DEFAULT, T, Text, pick
 from cafe.options import make_rules, rules_from
-from cafe.server import fields, names
+from cafe.server import fields, names, push
 from cafe.server.analyses import Analyses
 from cafe.server.broker import Broker, Event, LocalBroker
 from cafe.server.due import DueWork
@@ -619,6 +619,7 @@ class Hub:
             version = await self.broker.publish(room.id, kind, body)
             if kind == "changed":
                 room.version = version
+        push.ended(self, room)
         if outcome.next_game is not None:
             await self._open_next_game(outcome.next_game)
         self._wake_bot(room)
@@ -717,6 +718,8 @@ class Hub:
 
     async def _do(self, job: DueJob) -> None:
         """One due job (cafe.server.due), in whichever process claimed it."""
+        if job.kind == push.KIND:
+            return await push.run(self, job)
         room = self.rooms.get(job.room) or self._load(job.room)
         if room is None:  # closed or finished meanwhile: nothing left to do
             return
@@ -782,6 +785,7 @@ class Hub:
         if self._clocks.get(room.id) == turn or room.bot_to_move() is not None:
             return
         self._clocks[room.id] = turn
+        push.turn(self, room)
         self.due.unschedule(room.id, "clock", before=turn)
         at = time.time() + self.limits.turn_seconds if live else room.deadline
         if at is not None:  # a turn-based clock runs out at the time stored with the room: restarts change nothing

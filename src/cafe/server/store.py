@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from cafe.server.account_rows import AccountRows
 from cafe.server.invitations import InvitationRows, Offer
 from cafe.server.names import key as name_key
+from cafe.server.push_rows import PushRows, Subscription
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -149,6 +150,20 @@ CREATE TABLE IF NOT EXISTS rematches (
     until REAL NOT NULL,
     next TEXT
 );
+CREATE TABLE IF NOT EXISTS push_subscriptions (
+    endpoint TEXT PRIMARY KEY,
+    player INTEGER NOT NULL,
+    session TEXT NOT NULL,
+    p256dh TEXT NOT NULL,
+    auth TEXT NOT NULL,
+    language TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS push_subscriptions_player ON push_subscriptions (player);
+CREATE TABLE IF NOT EXISTS push_sent (
+    key TEXT PRIMARY KEY,
+    at REAL NOT NULL
+);
 """
 
 
@@ -192,6 +207,11 @@ MIGRATIONS = [
     "tries INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS puzzle_tries (player INTEGER NOT NULL, puzzle TEXT NOT NULL, solved INTEGER NOT NULL, "
     "at REAL NOT NULL, PRIMARY KEY (player, puzzle))",
+    # Web Push: the browsers that hear of a person's games, and the notices sent (cafe.server.push_rows)
+    "CREATE TABLE IF NOT EXISTS push_subscriptions (endpoint TEXT PRIMARY KEY, player INTEGER NOT NULL, "
+    "session TEXT NOT NULL, p256dh TEXT NOT NULL, auth TEXT NOT NULL, language TEXT NOT NULL, created REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS push_subscriptions_player ON push_subscriptions (player)",
+    "CREATE TABLE IF NOT EXISTS push_sent (key TEXT PRIMARY KEY, at REAL NOT NULL)",
 ]
 
 
@@ -498,11 +518,16 @@ class Store(Protocol):
     def set_invitation(self, room: str, code: str | None) -> None: ...
     def rematch(self, room: str) -> Offer | None: ...
     def set_rematch(self, room: str, offer: Offer | None) -> None: ...
+    def subscribe(self, player: int, session: str, subscription: Subscription, now: float) -> None: ...
+    def unsubscribe(self, player: int, endpoint: str) -> None: ...
+    def forget_endpoint(self, endpoint: str) -> None: ...
+    def subscriptions(self, player: int) -> list[Subscription]: ...
+    def first_notice(self, key: str, now: float) -> bool: ...
 
     def close(self) -> None: ...
 
 
-class SQLiteStore(AccountRows, InvitationRows):
+class SQLiteStore(AccountRows, InvitationRows, PushRows):
     """The embedded store: one SQLite file in WAL mode."""
 
     unique = sqlite3.IntegrityError

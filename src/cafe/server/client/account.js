@@ -5,6 +5,7 @@
 import { ask } from "./ask.js";
 import { h, sentence } from "./dom.js";
 import { language, t } from "./i18n.js";
+import { pushSwitch } from "./push.js";
 
 // A change, as JSON from this page (the server refuses anything else); its answer, or { error } in our language.
 async function post(path, body = {}) {
@@ -78,6 +79,7 @@ export async function accountView(actions) {
         h("button", { type: "button", onclick: () => attempt("sign-out") }, t("Sign out")),
         h("button", { type: "button", class: "quiet", onclick: () => attempt("sign-out-everywhere") },
           t("Sign out everywhere"))),
+      await pushSwitch(),
       form(t("Change the password"), [
         { name: "password", label: t("Current password"), autocomplete: "current-password" },
         newPassword("new", t("New password")),
