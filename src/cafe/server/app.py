@@ -52,9 +52,11 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         nonlocal hub, replays
-        opened = store or SQLiteStore((data or Path("cafe-data")) / DATABASE)
+        folder = data or Path("cafe-data")
+        opened = store or SQLiteStore(folder / DATABASE)
         hub = app.state.hub = Hub(opened, broker, limits, **hub_options)
-        push.attach(hub, data or Path("cafe-data"))
+        if store is None or data is not None:  # a data folder of the café's: its push key is kept there
+            push.attach(hub, folder)
         replays = Replays(hub.limits.replays_per_address, hub.limits.replay_cache)
         await hub.start()
         try:

@@ -6,6 +6,8 @@
 import { h } from "./dom.js";
 import { language, t } from "./i18n.js";
 
+const PATIENCE = 15000; // ms the browser's push service has to give a subscription (offline, it never answers)
+
 const supported = () => "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
 
 async function post(path, body) {
@@ -38,8 +40,9 @@ async function turnOn() {
   try {
     const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
     await navigator.serviceWorker.ready;
-    const found = await registration.pushManager.getSubscription()
-      ?? await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: await serverKey() });
+    const late = new Promise((_, fail) => { setTimeout(() => fail(new Error("no push service")), PATIENCE); });
+    const found = await registration.pushManager.getSubscription() ?? await Promise.race([late,
+      registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: await serverKey() })]);
     return await post("subscribe", found.toJSON());
   } catch {
     return t("This browser could not subscribe to notices.");

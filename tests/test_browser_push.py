@@ -1,0 +1,95 @@
+"""Notices in a real browser (Debian's Chromium, Playwright) against a real `cafe serve`: the switch in the account
+panel asks for the permission only when turned on, registers the café's service worker at the site's root, and says
+so in the reader's language when the browser cannot subscribe.
+
+What a headless Chromium can and cannot do here: a subscription needs the browser's push service (Google's, for
+Chromium), which this closed machine cannot reach; ``PushManager.subscribe`` then never answers (in a persistent
+profile) or is refused at once (in the incognito contexts Playwright opens).  So no subscription of a real browser
+reaches the server here: tests/test_server_push.py gives the server real subscriptions (keys made as a browser makes
+them) and decrypts what it pushes.  Here: the service worker's registration, and the switch's behaviour."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from browsing import CHROMIUM, FLAGS, arrive
+from test_browser_access import serious_violations
+from test_browser_accounts import claim
+
+pytestmark = pytest.mark.browser
+
+
+def switch(page: Page) -> None:
+    """The person opens their account panel and turns notices on."""
+    expect(page.locator(".account .signed-in")).to_be_visible()
+    page.get_by_label(
+        "Tell me on this device when my turn begins in a game over days, and when such a game ends"
+    ).check()
+
+
+def test_turning_notices_on_registers_the_service_worker_at_the_root(
+    cafe: str, browser: Browser, tmp_path: Path
+) -> None:
+    ann = arrive(browser, cafe, "Ann")
+    ann.context.grant_permissions(["notifications"], origin=cafe.rstrip("/"))
+    claim(ann)
+    assert ann.evaluate("navigator.serviceWorker.getRegistration('/').then((r) => r === undefined)")  # not before
+    switch(ann)
+    problem = ann.locator("#push-problem")
+    expect(problem).to_have_text("This browser could not subscribe to notices.")  # no push service here
+    expect(ann.locator("#push-switch")).not_to_be_checked()
+    expect(ann.locator("#push-switch")).to_be_enabled()
+    assert serious_violations(ann) == [], "the account panel with its switch"
+    scope, script = ann.evaluate(
+        "navigator.serviceWorker.getRegistration('/').then((r) => [r.scope, (r.active ?? r.waiting ?? r.installing)"
+        ".scriptURL])"
+    )
+    assert scope == cafe and script == f"{cafe}sw.js"  # its scope is the whole café
+    with sqlite3.connect(tmp_path / "cafe.sqlite3") as db:
+        assert db.execute("SELECT count(*) FROM push_subscriptions").fetchone() == (0,)
+
+
+def test_a_browser_that_does_not_allow_notices_is_told_how_in_the_readers_language(cafe: str, browser: Browser) -> None:
+    anna = arrive(browser, cafe, "Anna", locale="de-DE")  # the permission is not granted: the browser denies it
+    anna.click("#account-link")
+    form = anna.locator("form.account-form").first  # keep her name, with a password
+    form.locator("input[type=password]").fill("correct horse battery")
+    form.get_by_role("button", name="Namen sichern").click()
+    expect(anna.locator(".account .signed-in")).to_be_visible()
+    anna.locator("#push-switch").check()
+    expect(anna.locator("#push-problem")).to_have_text(
+        "Der Browser lässt die Benachrichtigungen des Cafés nicht zu: "
+        "Erlaube sie in seinen Einstellungen für diese Seite."
+    )
+    expect(anna.locator("#push-switch")).not_to_be_checked()
+    assert anna.evaluate("navigator.serviceWorker.getRegistration('/').then((r) => r === undefined)")
+
+
+def test_a_push_service_that_never_answers_leaves_the_switch_off_and_usable(
+    cafe: str, browser: Browser, tmp_path: Path
+) -> None:
+    """In a profile of its own (not incognito), Chromium asks its push service, which cannot be reached here and never
+    answers: the switch gives up after a while and says so, instead of waiting for ever."""
+    profile = browser.browser_type.launch_persistent_context(
+        tmp_path / "profile", executable_path=CHROMIUM, args=FLAGS, headless=True
+    )
+    try:
+        profile.grant_permissions(["notifications"], origin=cafe.rstrip("/"))
+        ann = profile.new_page()
+        ann.goto(cafe)
+        ann.fill("input[name=player]", "Ann")
+        ann.press("input[name=player]", "Enter")
+        claim(ann)
+        switch(ann)
+        expect(ann.locator("#push-switch")).to_be_disabled()  # waiting for the push service
+        expect(ann.locator("#push-problem")).to_have_text(
+            "This browser could not subscribe to notices.", timeout=30_000
+        )
+        expect(ann.locator("#push-switch")).not_to_be_checked()
+        expect(ann.locator("#push-switch")).to_be_enabled()
+    finally:
+        profile.close()
