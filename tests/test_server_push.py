@@ -5,9 +5,11 @@ café's key lasts across restarts.  Each failed before the café pushed anything
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,8 @@ from cafe.server.push import KEY_FILE
 from cafe.server.push_rows import DEVICES, Subscription
 from cafe.server.store import SQLiteStore, Store
 from push_service import Device, PushService, b64, vapid_claims
-from servers import fresh_database
+from servers import free_port, fresh_database, start_server
+from test_scale import OPEN, Cluster, Player
 from test_server import Person, make_account, served
 from test_server_accounts import call
 from test_server_days import turn_based
@@ -51,31 +54,40 @@ def play_the_turn(person: Person, room: str, plies: int = 0) -> int:
     return int(state["plies"])
 
 
-def test_the_other_persons_turn_reaches_their_device_in_their_language(tmp_path: Path, service: PushService) -> None:
-    with served(create_app(tmp_path)) as client:
-        ann, bob = Person(client, "Ann"), Person(client, "Bob")
-        ann_session, bob_session = make_account(client, ann, bob)
-        public = client.get("/push/key").json()["key"]
-        phone = service.device("bob-phone")
-        assert subscribe(client, bob_session, phone, "de").json() == {"subscribed": True}
-        room = turn_based(ann, bob)  # Ann's turn first: she has no device, nothing is sent
-        plies = play_the_turn(ann, room)
-        (message,) = service.wait(1)
-        assert message.path == "/push/bob-phone"
-        notice = phone.read(message)
-        assert notice == {
-            "title": "Café International",
-            "body": "Du bist am Zug: Ann's table",
-            "room": room,
-            "tag": f"cafe-{room}",
-        }  # fmt: skip  (the table's name is the one its host gave it)
-        claims = vapid_claims(message, public)
-        assert claims["aud"] == service.origin and claims["exp"] > time.time() and claims["sub"].startswith("mailto:")
-        assert int(message.headers["ttl"]) > 0
-        plies = play_the_turn(bob, room, plies)  # Ann's turn now: she has no device, and Bob hears nothing of it
-        assert ann.at(plies)["view"]["current_player"] == 0
-        assert service.received == [message]
-        del ann_session
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.services)])
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    """The café with its data folder, on a real SQLite file or on PostgreSQL (under scripts/with-services.sh)."""
+    if request.param == "sqlite":
+        with served(create_app(tmp_path)) as on_sqlite:
+            yield on_sqlite
+        return
+    from cafe.server.postgres import PostgresStore
+
+    with fresh_database() as url, served(create_app(tmp_path, store=PostgresStore(url))) as on_postgresql:
+        yield on_postgresql
+
+
+def test_the_other_persons_turn_reaches_their_device_in_their_language(
+    client: TestClient, service: PushService
+) -> None:
+    ann, bob = Person(client, "Ann"), Person(client, "Bob")
+    _, bob_session = make_account(client, ann, bob)
+    public = client.get("/push/key").json()["key"]
+    phone = service.device("bob-phone")
+    assert subscribe(client, bob_session, phone, "de").json() == {"subscribed": True}
+    room = turn_based(ann, bob)  # Ann's turn first: she has no device, nothing is sent
+    plies = play_the_turn(ann, room)
+    (message,) = service.wait(1)
+    assert message.path == "/push/bob-phone"
+    notice = phone.read(message)  # the table's name is the one its host gave it
+    assert notice == {"title": "Café International", "body": "Du bist am Zug: Ann's table", "room": room,
+                      "tag": f"cafe-{room}"}  # fmt: skip
+    claims = vapid_claims(message, public)
+    assert claims["aud"] == service.origin and claims["exp"] > time.time() and claims["sub"].startswith("mailto:")
+    assert int(message.headers["ttl"]) > 0
+    plies = play_the_turn(bob, room, plies)  # Ann's turn now: she has no device, and Bob hears nothing of it
+    assert ann.at(plies)["view"]["current_player"] == 0
+    assert service.received == [message]
 
 
 def test_the_end_of_a_game_over_days_reaches_everyone_who_played(tmp_path: Path, service: PushService) -> None:
@@ -164,18 +176,28 @@ def test_only_a_signed_in_person_subscribes_and_only_from_the_cafes_page(tmp_pat
         assert client.app.state.hub.store.subscriptions(1) == []  # type: ignore[attr-defined]
 
 
-def test_the_cafes_key_is_made_once_kept_for_its_owner_alone_and_used_after_a_restart(tmp_path: Path) -> None:
-    with served(create_app(tmp_path)) as client:
-        first = client.get("/push/key").json()["key"]
-    mode = stat.S_IMODE(os.stat(tmp_path / KEY_FILE).st_mode)
-    assert mode == 0o600
-    with served(create_app(tmp_path)) as client:
-        assert client.get("/push/key").json()["key"] == first
-        worker = client.get("/sw.js")
-        assert worker.status_code == 200 and "javascript" in worker.headers["content-type"]
-    with served(create_app(tmp_path / "another")) as client:
-        assert client.get("/push/key").json()["key"] != first
-    assert len(first) == 87  # an uncompressed P-256 point, base64url
+def key_of(folder: Path) -> tuple[str, str]:
+    """A `cafe serve` on ``folder``: its public key, and its service worker's content type."""
+    port = free_port()
+    server = start_server(port, folder)
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/push/key") as answer:
+            key = json.load(answer)["key"]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/sw.js") as answer:
+            return key, answer.headers["content-type"]
+    finally:
+        server.kill()
+        server.wait()
+
+
+def test_cafe_serve_makes_its_key_once_keeps_it_for_its_owner_alone_and_uses_it_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    first, worker = key_of(tmp_path)
+    assert len(first) == 87 and worker.startswith("text/javascript")  # an uncompressed P-256 point, base64url
+    assert stat.S_IMODE(os.stat(tmp_path / KEY_FILE).st_mode) == 0o600
+    assert key_of(tmp_path)[0] == first  # restarted on the same folder
+    assert key_of(tmp_path / "another")[0] != first
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.services)])
@@ -212,3 +234,52 @@ def test_a_persons_devices_are_bounded_follow_their_sign_in_and_a_notice_is_sent
     assert store.first_notice("turn:r1:3", 100.0) and not store.first_notice("turn:r1:3", 101.0)
     assert store.first_notice("turn:r1:4", 102.0)
     assert store.first_notice("turn:r1:3", 100.0 + 31 * 86_400)  # long forgotten
+
+
+def post(port: int, path: str, body: dict[str, Any], session: str | None = None) -> tuple[Any, str | None]:
+    """A POST to a `cafe serve` as its page sends it: the answer, and the session cookie it sets."""
+    headers = {"content-type": "application/json", **({"cookie": f"cafe-session={session}"} if session else {})}
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", json.dumps(body).encode(), headers)
+    with urllib.request.urlopen(request) as answer:
+        cookie = answer.headers.get("set-cookie")
+        return json.load(answer), cookie.split(";")[0].split("=", 1)[1] if cookie else None
+
+
+@pytest.mark.services
+def test_with_two_processes_each_turn_is_pushed_once(tmp_path: Path, service: PushService) -> None:
+    """Both processes follow the game and sweep often (each sweep winds the turn's clock it has not wound yet):
+    a notice goes out once all the same."""
+    with fresh_database() as url:
+        cluster = Cluster(url, tmp_path)  # one data folder: one key
+        try:
+            first, second = cluster.start("sweep_seconds=0.1"), cluster.start("sweep_seconds=0.1")
+            ann, bob = Player(first, "Ann"), Player(second, "Bob")
+            _, session = post(second, "/account/claim", {"token": bob.token, "password": "correct horse battery"})
+            phone = service.device("bob")
+            assert post(first, "/push/subscribe", phone.subscription(), session)[0] == {"subscribed": True}
+            ann.send({"type": "create", "edition": "board", "clock": 24})
+            room = ann.room()["id"]
+            bob.send({"type": "enter", "room": room})
+            bob.room(id=room)
+            bob.send({"type": "say", "room": room, "text": "/join"})
+            while len(ann.room()["seats"]) < 2:
+                pass
+            ann.send({"type": "say", "room": room, "text": "/start"})
+            people = {0: ann, 1: bob}
+            for person in people.values():
+                person.room(status="playing")
+            turns = 0
+            while turns < 4:  # Ann, Bob, Ann, Bob: Bob's turn begins twice
+                seat, plies = ann.state["view"]["current_player"], ann.state["plies"]
+                mover = people[seat]
+                mover.room(plies=plies) if mover.state.get("plies") != plies else None
+                time.sleep(0.06)  # a person's pace: under the rate limit
+                mover.send({"type": "step", "room": room, "step": mover.state["legal"][0], "plies": plies})
+                turns += ann.room(plies=plies + 1)["view"]["current_player"] != seat
+            received = service.wait(2)
+            assert [phone.read(m)["body"] for m in received] == ["Your turn at Ann's table"] * 2
+            assert len(service.received) == 2  # after four turns' worth of sweeps on both processes
+        finally:
+            while OPEN:
+                OPEN.pop().close()
+            cluster.stop()
