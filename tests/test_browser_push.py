@@ -6,12 +6,17 @@ What a headless Chromium can and cannot do here: a subscription needs the browse
 Chromium), which this closed machine cannot reach; ``PushManager.subscribe`` then never answers (in a persistent
 profile) or is refused at once (in the incognito contexts Playwright opens).  So no subscription of a real browser
 reaches the server here: tests/test_server_push.py gives the server real subscriptions (keys made as a browser makes
-them) and decrypts what it pushes.  Here: the service worker's registration, and the switch's behaviour."""
+them) and decrypts what it pushes.  Here: the service worker's registration, the switch's behaviour, and the notice
+the worker shows when a push reaches it (delivered through Chromium's DevTools protocol, as a push service would)."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -21,6 +26,16 @@ from test_browser_access import serious_violations
 from test_browser_accounts import claim
 
 pytestmark = pytest.mark.browser
+
+
+def eventually(check: Callable[[], Any]) -> Any:
+    """What ``check`` gives once it gives something (the browser works on its own time), or a failure."""
+    for _ in range(200):
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError("it never came")
 
 
 def switch(page: Page) -> None:
@@ -51,6 +66,29 @@ def test_turning_notices_on_registers_the_service_worker_at_the_root(
     assert scope == cafe and script == f"{cafe}sw.js"  # its scope is the whole café
     with sqlite3.connect(tmp_path / "cafe.sqlite3") as db:
         assert db.execute("SELECT count(*) FROM push_subscriptions").fetchone() == (0,)
+
+
+def test_the_service_worker_shows_a_pushed_notice(cafe: str, browser: Browser) -> None:
+    """A notice as the café pushes it (tests/test_server_push.py reads them so), delivered to the service worker
+    as its push service would (Chromium's DevTools protocol), is shown with its words and the table's link."""
+    ann = arrive(browser, cafe, "Ann")
+    ann.context.grant_permissions(["notifications"], origin=cafe.rstrip("/"))
+    devtools = ann.context.new_cdp_session(ann)
+    registrations: list[dict[str, Any]] = []
+    devtools.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
+    devtools.send("ServiceWorker.enable")
+    ann.evaluate("navigator.serviceWorker.register('/sw.js', { scope: '/' }).then(() => navigator.serviceWorker.ready)")
+    eventually(lambda: any(r["scopeURL"] == cafe and not r["isDeleted"] for r in registrations))
+    (registration,) = {r["registrationId"] for r in registrations if r["scopeURL"] == cafe}
+    notice = {"title": "Café International", "body": "Your turn at Ann's table", "url": "/#room=0a1b2c3d",
+              "tag": "cafe-0a1b2c3d"}  # fmt: skip
+    devtools.send("ServiceWorker.deliverPushMessage", {"origin": cafe.rstrip("/"), "registrationId": registration,
+                                                       "data": json.dumps(notice)})  # fmt: skip
+    shown = "navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((all) => all.map((n) => " \
+            "[n.title, n.body, n.tag, n.data.url]))"  # fmt: skip
+    assert eventually(lambda: ann.evaluate(shown)) == [
+        ["Café International", "Your turn at Ann's table", "cafe-0a1b2c3d", "/#room=0a1b2c3d"]
+    ]
 
 
 def test_a_browser_that_does_not_allow_notices_is_told_how_in_the_readers_language(cafe: str, browser: Browser) -> None:

@@ -80,7 +80,7 @@ def test_the_other_persons_turn_reaches_their_device_in_their_language(
     (message,) = service.wait(1)
     assert message.path == "/push/bob-phone"
     notice = phone.read(message)  # the table's name is the one its host gave it
-    assert notice == {"title": "Café International", "body": "Du bist am Zug: Ann's table", "room": room,
+    assert notice == {"title": "Café International", "body": "Du bist am Zug: Ann's table", "url": f"/#room={room}",
                       "tag": f"cafe-{room}"}  # fmt: skip
     claims = vapid_claims(message, public)
     assert claims["aud"] == service.origin and claims["exp"] > time.time() and claims["sub"].startswith("mailto:")

@@ -173,7 +173,8 @@ async def _notify(hub: Hub, pusher: Pusher, key: str, people: set[int | None], r
     devices = [device for person in people if person is not None for device in hub.store.subscriptions(person)]
 
     async def one(device: Subscription) -> None:
-        payload = {"title": TITLE, "body": said.render(device.language), "room": row.id, "tag": f"cafe-{row.id}"}
+        payload = {"title": TITLE, "body": said.render(device.language), "url": f"/#room={row.id}",
+                   "tag": f"cafe-{row.id}"}  # fmt: skip
         status = await pusher.send(device, json.dumps(payload, ensure_ascii=False))
         if status in GONE:
             hub.store.forget_endpoint(device.endpoint)
