@@ -22,8 +22,12 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browsing import CHROMIUM, FLAGS, arrive
+from push_service import PushService
+from servers import free_port, start_server
 from test_browser_access import serious_violations
 from test_browser_accounts import claim
+from test_scale import OPEN, Player
+from test_server_push import play_turns, post
 
 pytestmark = pytest.mark.browser
 
@@ -36,6 +40,25 @@ def eventually(check: Callable[[], Any]) -> Any:
             return found
         time.sleep(0.05)
     raise AssertionError("it never came")
+
+
+def deliver(page: Page, cafe: str, data: str) -> list[list[str]]:
+    """The café's service worker registered on the page, a push of ``data`` delivered to it as a push service would
+    (Chromium's DevTools protocol): the notices it shows (title, body, tag, link), once it shows one."""
+    devtools = page.context.new_cdp_session(page)
+    registrations: list[dict[str, Any]] = []
+    devtools.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
+    devtools.send("ServiceWorker.enable")
+    page.evaluate("navigator.serviceWorker.register('/sw.js', { scope: '/' }).then(() => 0)")
+    page.evaluate("navigator.serviceWorker.ready.then(() => 0)")  # active: it hears pushes
+    eventually(lambda: any(r["scopeURL"] == cafe and not r["isDeleted"] for r in registrations))
+    (registration,) = {r["registrationId"] for r in registrations if r["scopeURL"] == cafe}
+    devtools.send("ServiceWorker.deliverPushMessage", {"origin": cafe.rstrip("/"), "registrationId": registration,
+                                                       "data": data})  # fmt: skip
+    shown = "navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((all) => all.map((n) => " \
+            "[n.title, n.body, n.tag, n.data.url]))"  # fmt: skip
+    found: list[list[str]] = eventually(lambda: page.evaluate(shown))
+    return found
 
 
 def switch(page: Page) -> None:
@@ -66,29 +89,6 @@ def test_turning_notices_on_registers_the_service_worker_at_the_root(
     assert scope == cafe and script == f"{cafe}sw.js"  # its scope is the whole café
     with sqlite3.connect(tmp_path / "cafe.sqlite3") as db:
         assert db.execute("SELECT count(*) FROM push_subscriptions").fetchone() == (0,)
-
-
-def test_the_service_worker_shows_a_pushed_notice(cafe: str, browser: Browser) -> None:
-    """A notice as the café pushes it (tests/test_server_push.py reads them so), delivered to the service worker
-    as its push service would (Chromium's DevTools protocol), is shown with its words and the table's link."""
-    ann = arrive(browser, cafe, "Ann")
-    ann.context.grant_permissions(["notifications"], origin=cafe.rstrip("/"))
-    devtools = ann.context.new_cdp_session(ann)
-    registrations: list[dict[str, Any]] = []
-    devtools.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
-    devtools.send("ServiceWorker.enable")
-    ann.evaluate("navigator.serviceWorker.register('/sw.js', { scope: '/' }).then(() => navigator.serviceWorker.ready)")
-    eventually(lambda: any(r["scopeURL"] == cafe and not r["isDeleted"] for r in registrations))
-    (registration,) = {r["registrationId"] for r in registrations if r["scopeURL"] == cafe}
-    notice = {"title": "Café International", "body": "Your turn at Ann's table", "url": "/#room=0a1b2c3d",
-              "tag": "cafe-0a1b2c3d"}  # fmt: skip
-    devtools.send("ServiceWorker.deliverPushMessage", {"origin": cafe.rstrip("/"), "registrationId": registration,
-                                                       "data": json.dumps(notice)})  # fmt: skip
-    shown = "navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((all) => all.map((n) => " \
-            "[n.title, n.body, n.tag, n.data.url]))"  # fmt: skip
-    assert eventually(lambda: ann.evaluate(shown)) == [
-        ["Café International", "Your turn at Ann's table", "cafe-0a1b2c3d", "/#room=0a1b2c3d"]
-    ]
 
 
 def test_a_browser_that_does_not_allow_notices_is_told_how_in_the_readers_language(cafe: str, browser: Browser) -> None:
@@ -131,3 +131,33 @@ def test_a_push_service_that_never_answers_leaves_the_switch_off_and_usable(
         expect(ann.locator("#push-switch")).to_be_enabled()
     finally:
         profile.close()
+
+
+def test_a_turn_pushed_by_the_cafe_reaches_the_service_worker_and_is_shown(
+    browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole way but the browser's own push service: `cafe serve` pushes Bob's turn to the test's push service,
+    which decrypts it with the keys of Bob's subscription and hands it to the service worker, which shows it."""
+    with PushService(tmp_path) as service:
+        monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(service.ca))  # the café's process trusts the test's service
+        port = free_port()
+        server = start_server(port, tmp_path / "cafe")
+        try:
+            ann, bob = Player(port, "Ann"), Player(port, "Bob")
+            _, session = post(port, "/account/claim", {"token": bob.token, "password": "correct horse battery"})
+            device = service.device("bob")
+            post(port, "/push/subscribe?lang=fr", device.subscription(), session)
+            room = play_turns(ann, bob, 1)
+            notice = device.read(service.wait(1)[0])
+            page = browser.new_context().new_page()
+            cafe = f"http://127.0.0.1:{port}/"
+            page.context.grant_permissions(["notifications"], origin=cafe.rstrip("/"))
+            page.goto(cafe)
+            assert deliver(page, cafe, json.dumps(notice)) == [
+                ["Café International", "À vous de jouer : Ann's table", f"cafe-{room}", f"/#room={room}"]
+            ]
+        finally:
+            while OPEN:
+                OPEN.pop().close()
+            server.kill()
+            server.wait()

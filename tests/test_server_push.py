@@ -245,6 +245,30 @@ def post(port: int, path: str, body: dict[str, Any], session: str | None = None)
         return json.load(answer), cookie.split(";")[0].split("=", 1)[1] if cookie else None
 
 
+def play_turns(ann: Player, bob: Player, turns: int) -> str:
+    """Ann opens a table for a game over days, Bob joins, and they play this many turns (the first legal step each
+    time, at a person's pace): the room."""
+    ann.send({"type": "create", "edition": "board", "clock": 24})
+    room = str(ann.room()["id"])
+    bob.send({"type": "enter", "room": room})
+    bob.room(id=room)
+    bob.send({"type": "say", "room": room, "text": "/join"})
+    while len(ann.room()["seats"]) < 2:
+        pass
+    ann.send({"type": "say", "room": room, "text": "/start"})
+    people = {0: ann, 1: bob}
+    for person in people.values():
+        person.room(status="playing")
+    while turns > 0:
+        seat, plies = ann.state["view"]["current_player"], ann.state["plies"]
+        mover = people[seat]
+        mover.room(plies=plies) if mover.state.get("plies") != plies else None
+        time.sleep(0.06)  # a person's pace: under the rate limit
+        mover.send({"type": "step", "room": room, "step": mover.state["legal"][0], "plies": plies})
+        turns -= ann.room(plies=plies + 1)["view"]["current_player"] != seat
+    return room
+
+
 @pytest.mark.services
 def test_with_two_processes_each_turn_is_pushed_once(tmp_path: Path, service: PushService) -> None:
     """Both processes follow the game and sweep often (each sweep winds the turn's clock it has not wound yet):
@@ -257,25 +281,7 @@ def test_with_two_processes_each_turn_is_pushed_once(tmp_path: Path, service: Pu
             _, session = post(second, "/account/claim", {"token": bob.token, "password": "correct horse battery"})
             phone = service.device("bob")
             assert post(first, "/push/subscribe", phone.subscription(), session)[0] == {"subscribed": True}
-            ann.send({"type": "create", "edition": "board", "clock": 24})
-            room = ann.room()["id"]
-            bob.send({"type": "enter", "room": room})
-            bob.room(id=room)
-            bob.send({"type": "say", "room": room, "text": "/join"})
-            while len(ann.room()["seats"]) < 2:
-                pass
-            ann.send({"type": "say", "room": room, "text": "/start"})
-            people = {0: ann, 1: bob}
-            for person in people.values():
-                person.room(status="playing")
-            turns = 0
-            while turns < 4:  # Ann, Bob, Ann, Bob: Bob's turn begins twice
-                seat, plies = ann.state["view"]["current_player"], ann.state["plies"]
-                mover = people[seat]
-                mover.room(plies=plies) if mover.state.get("plies") != plies else None
-                time.sleep(0.06)  # a person's pace: under the rate limit
-                mover.send({"type": "step", "room": room, "step": mover.state["legal"][0], "plies": plies})
-                turns += ann.room(plies=plies + 1)["view"]["current_player"] != seat
+            play_turns(ann, bob, 4)  # Ann, Bob, Ann, Bob: Bob's turn begins twice
             received = service.wait(2)
             assert [phone.read(m)["body"] for m in received] == ["Your turn at Ann's table"] * 2
             assert len(service.received) == 2  # after four turns' worth of sweeps on both processes
