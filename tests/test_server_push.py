@@ -138,6 +138,9 @@ BAD = [
     ({"endpoint": "https://push.example/" + "x" * 1100}, ENDPOINT),
     ({"endpoint": "javascript:alert(1)"}, ENDPOINT),
     ({"endpoint": "https://"}, ENDPOINT),
+    ({"endpoint": "https://[::1/x"}, ENDPOINT),
+    ({"endpoint": "https://push.example:99999/x"}, ENDPOINT),
+    ({"endpoint": "https://push.example/a b"}, ENDPOINT),
     ({"endpoint": 7}, ENDPOINT),
     ({"keys": {"p256dh": "abc", "auth": AUTH}}, KEYS),
     ({"keys": {"p256dh": b64(b"\x04" + b"\x01" * 64), "auth": AUTH}}, KEYS),  # not a point of the curve

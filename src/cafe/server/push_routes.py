@@ -37,10 +37,7 @@ SERVICE_WORKER = Path(__file__).parent / "client" / "sw.js"
 def subscription(message: dict[str, Any], language: str) -> Subscription:
     """A browser's subscription (``PushSubscription.toJSON()``), checked at the edge."""
     endpoint = message.get("endpoint")
-    if (
-        not isinstance(endpoint, str) or len(endpoint) > MAX_ENDPOINT or urlsplit(endpoint).scheme != "https"
-        or not urlsplit(endpoint).hostname or any(c.isspace() or not c.isprintable() for c in endpoint)
-    ):  # fmt: skip
+    if not isinstance(endpoint, str) or len(endpoint) > MAX_ENDPOINT or not _https(endpoint):
         said = T("'endpoint' must be an https:// address of at most {limit} characters", limit=MAX_ENDPOINT)
         raise ProtocolError("field", said)
     keys = message.get("keys")
@@ -50,6 +47,17 @@ def subscription(message: dict[str, Any], language: str) -> Subscription:
         raise ProtocolError("field", T("'keys' must hold the browser's key 'p256dh' (65 bytes) and its secret "
                                        "'auth' (16 bytes), in base64url"))  # fmt: skip
     return Subscription(endpoint, _unpadded(p256dh), _unpadded(auth), language)
+
+
+def _https(address: str) -> bool:
+    """Whether ``address`` is an https:// URL with a host (and a port, if any, that is one), all of it printable."""
+    if any(c.isspace() or not c.isprintable() for c in address):
+        return False
+    try:
+        parts = urlsplit(address)
+        return parts.scheme == "https" and bool(parts.hostname) and (parts.port is None or parts.port > 0)
+    except ValueError:  # "https://[::1", a port of letters or beyond 65535
+        return False
 
 
 def _base64url(value: Any, size: int) -> bytes | None:
