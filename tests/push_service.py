@@ -94,7 +94,7 @@ class PushService:
     def __init__(self, folder: Path) -> None:
         self.ca = folder / "push-service.pem"
         self.received: list[Received] = []
-        self.answers: dict[str, int] = {}  # path -> status (201 unless told)
+        self.answers: dict[str, int] = {}  # path -> status (201 unless told; a redirection leads to PATH/elsewhere)
         self._arrived = threading.Condition()
         key = ec.generate_private_key(ec.SECP256R1())
         name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "push.test")])
@@ -117,7 +117,10 @@ class PushService:
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("content-length", 0)))
                 headers = {k.lower(): v for k, v in self.headers.items()}
-                self.send_response(service.answers.get(self.path, 201))
+                status = service.answers.get(self.path, 201)
+                self.send_response(status)
+                if 300 <= status < 400:  # elsewhere on the same service
+                    self.send_header("location", f"{self.path}/elsewhere")
                 self.send_header("content-length", "0")
                 self.end_headers()
                 with service._arrived:

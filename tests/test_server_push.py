@@ -130,6 +130,24 @@ def test_an_endpoint_that_is_gone_is_forgotten_and_the_others_still_hear(tmp_pat
         assert [m.path for m in service.wait(3)[2:]] == ["/push/phone"]
 
 
+def test_the_cafe_follows_no_redirection_of_a_push_service(tmp_path: Path, service: PushService) -> None:
+    """An endpoint comes from a browser, so the café posts only to it: a redirection elsewhere is not followed (and
+    the endpoint is not forgotten for it: it is not gone)."""
+    with served(create_app(tmp_path)) as client:
+        ann, bob = Person(client, "Ann"), Person(client, "Bob")
+        _, bob_session = make_account(client, ann, bob)
+        moved, phone = service.device("moved"), service.device("phone")
+        service.answers["/push/moved"] = 307
+        subscribe(client, bob_session, moved)
+        subscribe(client, bob_session, phone)
+        room = turn_based(ann, bob)
+        plies = play_the_turn(ann, room)
+        plies = play_the_turn(bob, room, plies)
+        play_the_turn(ann, room, plies)  # Bob's turn twice: each time both devices are posted to, and that is all
+        assert sorted(m.path for m in service.wait(4)) == ["/push/moved"] * 2 + ["/push/phone"] * 2
+        assert len(client.app.state.hub.store.subscriptions(bob.player)) == 2  # type: ignore[attr-defined]
+
+
 AUTH = b64(b"1" * 16)
 ENDPOINT = ("'endpoint' must be an https:// address", "« endpoint » doit être une adresse https://")
 KEYS = ("'keys' must hold the browser's key 'p256dh' (65 bytes)", "« keys » doit contenir la clé « p256dh »")
