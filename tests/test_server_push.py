@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -310,3 +312,12 @@ def test_with_two_processes_each_turn_is_pushed_once(tmp_path: Path, service: Pu
             while OPEN:
                 OPEN.pop().close()
             cluster.stop()
+
+
+def test_cafe_serve_with_a_push_key_it_cannot_read_says_so_and_does_not_start(tmp_path: Path) -> None:
+    (tmp_path / KEY_FILE).write_text("not a key\n")
+    ran = subprocess.run([sys.executable, "-m", "cafe", "serve", "--data", str(tmp_path), "--port", str(free_port())],
+                         capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert ran.returncode == 2 and "Traceback" not in ran.stderr
+    assert ran.stderr.startswith(f"cafe serve: cannot use the push key {tmp_path / KEY_FILE}: ")
+    assert (tmp_path / KEY_FILE).read_text() == "not a key\n"  # left as it was, for its owner to look at

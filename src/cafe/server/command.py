@@ -80,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.broker and not args.database:
             raise Unusable(T("--broker joins server processes that share a --database (PostgreSQL)"))
+        _push_key(args.data)
         if args.database:
             app, where = _shared(args, limits)
         else:
@@ -135,3 +136,14 @@ def _shared(args: argparse.Namespace, limits: Limits) -> tuple[Any, str]:
     broker = RedisBroker(args.broker, namespace_for(args.database)) if args.broker else None
     where = _("data in PostgreSQL, events through Redis") if broker else _("data in PostgreSQL")
     return create_app(args.data, store=store, broker=broker, limits=limits), where
+
+
+def _push_key(data: Path) -> None:
+    """The café's push key, made on its first start (cafe.server.push): one that cannot be read stops the start."""
+    from cafe.server.push import KEY_FILE, vapid_key
+
+    try:
+        vapid_key(data)
+    except (OSError, ValueError) as error:
+        said = T("cannot use the push key {path}: {error}", path=str(data / KEY_FILE), error=str(error))
+        raise Unusable(said) from None
