@@ -80,11 +80,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.broker and not args.database:
             raise Unusable(T("--broker joins server processes that share a --database (PostgreSQL)"))
-        _push_key(args.data)
         if args.database:
             app, where = _shared(args, limits)
         else:
             app, where = create_app(args.data, limits=limits), _("data in {path}", path=args.data)
+        _push_key(args.data)  # once the database is known to open: a start that fails leaves nothing behind
     except Unusable as error:
         print(f"cafe serve: {error}", file=sys.stderr)
         return error.code
