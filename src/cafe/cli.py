@@ -100,7 +100,7 @@ COMMAND_EXTRA = {"serve": "serve", "arena": "arena", "play": "play", "learn": "p
                  "train": "arena"}  # fmt: skip
 EXTRAS = {
     "master": {"numpy"},
-    "serve": {"uvicorn", "starlette", "openskill", "numpy", "regex", "confusable_homoglyphs"},
+    "serve": {"uvicorn", "starlette", "openskill", "numpy", "regex", "confusable_homoglyphs", "py_vapid", "pywebpush"},
     "arena": {"rich", "matplotlib", "openskill", "numpy"},
     "play": {"textual", "rich", "numpy"},
     "scale": {"psycopg", "redis"},

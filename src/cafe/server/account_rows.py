@@ -148,6 +148,7 @@ class AccountRows:
                 "chat",
                 "results",
                 "ratings",
+                "push_subscriptions",
                 "sessions",
                 "passkeys",
                 "puzzle_tries",

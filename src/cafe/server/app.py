@@ -20,7 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from cafe.ai.levels import LEVELS
 from cafe.i18n import LANGUAGES, T, pick, translate
 from cafe.options import option_catalogue, preset_catalogue
-from cafe.server import accounts, emails, games, howto, lessons, sessions
+from cafe.server import accounts, emails, games, howto, lessons, push, push_routes, sessions
 from cafe.server.broker import Broker
 from cafe.server.hub import Hub
 from cafe.server.limits import Limits
@@ -56,8 +56,11 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         nonlocal hub, replays
-        opened = store or SQLiteStore((data or Path("cafe-data")) / DATABASE)
+        folder = data or Path("cafe-data")
+        opened = store or SQLiteStore(folder / DATABASE)
         hub = app.state.hub = Hub(opened, broker, limits, **hub_options)
+        if store is None or data is not None:  # a data folder of the café's: its push key is kept there
+            push.attach(hub, folder)
         replays = Replays(hub.limits.replays_per_address, hub.limits.replay_cache)
         if mail is not None:
             hub.notices.mailer = Mailer(mail, hub.limits.mail_tries, hub.limits.mail_retry_seconds)
@@ -201,6 +204,7 @@ def create_app(
             *lessons.routes(),
             *accounts.routes(running, replaying, guard, public_url),
             *emails.routes(running, guard),
+            *push_routes.routes(running),
             Route("/leaderboard", leaderboard),
             *puzzle_routes(running),
             WebSocketRoute("/ws", socket),

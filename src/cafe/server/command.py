@@ -115,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
                 create_app(args.data, limits=limits, public_url=args.public_url, mail=mail),
                 _("data in {path}", path=args.data),
             )
+        _push_key(args.data)  # once the database is known to open: a start that fails leaves nothing behind
     except Unusable as error:
         print(f"cafe serve: {error}", file=sys.stderr)
         return error.code
@@ -176,4 +177,17 @@ def _shared(args: argparse.Namespace, limits: Limits, mail: Smtp | None) -> tupl
         raise Unusable(T("cannot open the database: {error}", error=str(error).strip()), 1) from None
     broker = RedisBroker(args.broker, namespace_for(args.database)) if args.broker else None
     where = _("data in PostgreSQL, events through Redis") if broker else _("data in PostgreSQL")
-    return create_app(store=store, broker=broker, limits=limits, public_url=args.public_url, mail=mail), where
+    return create_app(
+        args.data, store=store, broker=broker, limits=limits, public_url=args.public_url, mail=mail
+    ), where
+
+
+def _push_key(data: Path) -> None:
+    """The café's push key, made on its first start (cafe.server.push): one that cannot be read stops the start."""
+    from cafe.server.push import KEY_FILE, vapid_key
+
+    try:
+        vapid_key(data)
+    except (OSError, ValueError) as error:
+        said = T("cannot use the push key {path}: {error}", path=str(data / KEY_FILE), error=str(error))
+        raise Unusable(said) from None

@@ -30,7 +30,7 @@ from cafe.arena.match import Game
 from cafe.errors import CafeError
 from cafe.i18n import DEFAULT, T, Text, pick
 from cafe.options import make_rules, rules_from
-from cafe.server import fields, holidays, names
+from cafe.server import fields, holidays, names, push
 from cafe.server.analyses import Analyses
 from cafe.server.broker import Broker, Event, LocalBroker
 from cafe.server.due import DueWork
@@ -727,6 +727,8 @@ class Hub:
         """One due job (cafe.server.due), in whichever process claimed it."""
         if job.kind in KINDS:  # a notice by e-mail: the room as it is now (None once finished)
             return await self.notices.run(job, self.rooms.get(job.room) or self._load(job.room))
+        if job.kind == push.KIND:
+            return await push.run(self, job)
         room = self.rooms.get(job.room) or self._load(job.room)
         if room is None:  # closed or finished meanwhile: nothing left to do
             return

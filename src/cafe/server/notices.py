@@ -2,7 +2,8 @@
 (docs/protocol.md, "E-mail").
 
 The hub calls :meth:`Notices.send` at each point with the notices that :func:`turn_begins` and :func:`game_ends`
-find; that is the one place where each channel gets them (e-mail, for now).  An e-mail is a due job
+find; that is the one place where each channel gets them: e-mail, and Web Push (:mod:`cafe.server.push`, whose
+notice of a game's end is one job for everyone at the table).  An e-mail is a due job
 (:mod:`cafe.server.due`), so that with several server processes it is sent by one of them, once: the job notes it
 as sent in the store before it goes out, and a notice noted already is not sent again.  Only a verified address
 gets anything, and only the notices its person wants; "your turn" comes once a day and game at most unless they
@@ -18,6 +19,7 @@ from cafe.i18n import T
 from cafe.server.due import DueWork
 from cafe.server.email_rows import ENDED
 from cafe.server.mail import Mailer, MailFailed
+from cafe.server.push import KIND as PUSHED
 from cafe.server.rooms import Room
 from cafe.server.store import DueJob, Store
 
@@ -30,6 +32,7 @@ class Notice:
     kind: str  # "turn" (it is the person's turn) or "ended" (the game has ended)
     room: str
     player: int
+    turn: int  # the turn that begins, or ENDED
 
 
 def turn_begins(room: Room) -> list[Notice]:
@@ -38,23 +41,29 @@ def turn_begins(room: Room) -> list[Notice]:
     if not room.clock or game is None or room.status != "playing" or game.is_over():
         return []
     person = room.seats[game.current_player].person if game.current_player < len(room.seats) else None
-    return [] if person is None or game.current_player in room.bots else [Notice("turn", room.id, person)]
+    return (
+        []
+        if person is None or game.current_player in room.bots
+        else [Notice("turn", room.id, person, game.turn_number)]
+    )
 
 
 def game_ends(room: Room) -> list[Notice]:
     """The people seated at a game over days that has ended."""
     if not room.clock or room.status != "finished":
         return []
-    return [Notice("ended", room.id, seat.person) for seat in room.seats if seat.person is not None]
+    return [Notice("ended", room.id, seat.person, ENDED) for seat in room.seats if seat.person is not None]
 
 
 class Notices:
-    """The channels a notice goes by; e-mail once :attr:`mailer` is set (``cafe serve --smtp``)."""
+    """The channels a notice goes by: e-mail once :attr:`mailer` is set (``cafe serve --smtp``), Web Push once
+    :attr:`pushed` is (the café has a data folder for its key)."""
 
     def __init__(self, store: Store, due: DueWork) -> None:
         self.store = store
         self.due = due
         self.mailer: Mailer | None = None
+        self.pushed = False
 
     def seen(self, player: int, language: str) -> None:
         """The language the person uses now: their e-mails are written in it."""
@@ -63,9 +72,12 @@ class Notices:
 
     def send(self, notices: list[Notice]) -> None:
         """Each notice to its person, by every channel there is."""
-        if self.mailer is not None:
-            for notice in notices:
-                self.due.schedule(DueJob(f"mail-{notice.kind}", notice.room, notice.player, time.time()), move=False)
+        now = time.time()
+        for notice in notices:
+            if self.mailer is not None:
+                self.due.schedule(DueJob(f"mail-{notice.kind}", notice.room, notice.player, now), move=False)
+            if self.pushed:  # one job per turn, or per game's end: it finds the people to tell itself
+                self.due.schedule(DueJob(PUSHED, notice.room, notice.turn, now), move=False)
 
     async def run(self, job: DueJob, room: Room | None) -> None:
         """An e-mail notice's due job (``room``: the room as this process holds it, if it is not finished)."""
@@ -75,7 +87,11 @@ class Notices:
             return
         site = self.mailer.smtp.site
         if kind == "turn":
-            if room is None or turn_begins(room) != [Notice("turn", room.id, player)] or room.game is None:
+            if (
+                room is None
+                or room.game is None
+                or turn_begins(room) != [Notice("turn", room.id, player, room.game.turn_number)]
+            ):
                 return  # the turn is over already
             last = self.store.last_sent(player, room.id)
             if not email.every and last is not None and now - last < DAY:

@@ -25,6 +25,7 @@ from cafe.server.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_POSTGRES, HolidayR
 from cafe.server.invitations import InvitationRows
 from cafe.server.names import key as name_key
 from cafe.server.passkey_rows import PasskeyRows
+from cafe.server.push_rows import PushRows
 from cafe.server.store import (
     CHAT_LINES,
     CHAT_TRIM,
@@ -268,6 +269,20 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     """,
     # holidays: a person's turn-based clocks stop (cafe.server.holiday_rows)
     f"{HOLIDAYS_POSTGRES}; {HOLIDAYS_INDEX}",
+    # Web Push: the browsers that hear of a person's games, and the notices sent (cafe.server.push_rows)
+    """
+    CREATE TABLE IF NOT EXISTS push_subscriptions (
+        endpoint TEXT PRIMARY KEY,
+        player BIGINT NOT NULL,
+        session TEXT NOT NULL,
+        p256dh TEXT NOT NULL,
+        auth TEXT NOT NULL,
+        language TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS push_subscriptions_player ON push_subscriptions (player);
+    CREATE TABLE IF NOT EXISTS push_sent (key TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL);
+    """,
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -291,7 +306,7 @@ def migrate(db: psycopg.Connection[Any]) -> int:
     return len(MIGRATIONS)
 
 
-class PostgresStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows):
+class PostgresStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows, PushRows):
     """Rooms, seats, players, ratings and every room's step log in PostgreSQL."""
 
     unique = psycopg.errors.UniqueViolation

@@ -26,6 +26,7 @@ from cafe.server.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_SQLITE, HolidayRow
 from cafe.server.invitations import InvitationRows, Offer
 from cafe.server.names import key as name_key
 from cafe.server.passkey_rows import Challenge, Passkey, PasskeyRows
+from cafe.server.push_rows import PushRows, Subscription
 from cafe.server.tournament_rows import TournamentListed, TournamentRow, TournamentRows
 from cafe.tournament.tournament import Tournament
 
@@ -205,6 +206,20 @@ CREATE TABLE IF NOT EXISTS notices_sent (
     at REAL NOT NULL,
     PRIMARY KEY (player, room, turn)
 );
+CREATE TABLE IF NOT EXISTS push_subscriptions (
+    endpoint TEXT PRIMARY KEY,
+    player INTEGER NOT NULL,
+    session TEXT NOT NULL,
+    p256dh TEXT NOT NULL,
+    auth TEXT NOT NULL,
+    language TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS push_subscriptions_player ON push_subscriptions (player);
+CREATE TABLE IF NOT EXISTS push_sent (
+    key TEXT PRIMARY KEY,
+    at REAL NOT NULL
+);
 """
     + HOLIDAYS_SQLITE
     + ";\n"
@@ -274,6 +289,11 @@ MIGRATIONS = [
     # holidays: a person's turn-based clocks stop (cafe.server.holiday_rows)
     HOLIDAYS_SQLITE,
     HOLIDAYS_INDEX,
+    # Web Push: the browsers that hear of a person's games, and the notices sent (cafe.server.push_rows)
+    "CREATE TABLE IF NOT EXISTS push_subscriptions (endpoint TEXT PRIMARY KEY, player INTEGER NOT NULL, "
+    "session TEXT NOT NULL, p256dh TEXT NOT NULL, auth TEXT NOT NULL, language TEXT NOT NULL, created REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS push_subscriptions_player ON push_subscriptions (player)",
+    "CREATE TABLE IF NOT EXISTS push_sent (key TEXT PRIMARY KEY, at REAL NOT NULL)",
 ]
 
 
@@ -614,11 +634,16 @@ class Store(Protocol):
     def on_holiday(self, players: list[int], now: float) -> dict[int, float]: ...
     def clock_rooms(self, player: int) -> list[str]: ...
     def set_deadline(self, room: str, deadline: float | None) -> None: ...
+    def subscribe(self, player: int, session: str, subscription: Subscription, now: float) -> None: ...
+    def unsubscribe(self, player: int, endpoint: str) -> None: ...
+    def forget_endpoint(self, endpoint: str) -> None: ...
+    def subscriptions(self, player: int) -> list[Subscription]: ...
+    def first_notice(self, key: str, now: float) -> bool: ...
 
     def close(self) -> None: ...
 
 
-class SQLiteStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows):
+class SQLiteStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows, PushRows):
     """The embedded store: one SQLite file in WAL mode."""
 
     unique = sqlite3.IntegrityError

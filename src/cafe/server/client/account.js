@@ -9,6 +9,7 @@ import { holidayPanel } from "./holidays.js";
 import { language, t } from "./i18n.js";
 import { settingsPanel } from "./notify.js";
 import { claimPart, confirmation, listPart, signInPart } from "./passkeys.js";
+import { pushSwitch } from "./push.js";
 
 // A change, as JSON from this page (the server refuses anything else); its answer, or { error } in our language.
 export async function post(path, body = {}) {
@@ -95,6 +96,7 @@ export async function accountView(actions) {
         h("button", { type: "button", class: "quiet", onclick: () => attempt("sign-out-everywhere") },
           t("Sign out everywhere"))),
       keys.node,
+      await pushSwitch(),
       keys.password ? form(t("Change the password"), [
         { name: "password", label: t("Current password"), autocomplete: "current-password" },
         newPassword("new", t("New password")),
