@@ -3,6 +3,7 @@ table (its seats, as stored in a real SQLite file) stays as it was."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from cafe.server.app import DATABASE, create_app
-from test_server import Person, open_room, served
+from test_server import OPEN, Person, open_room, served
 from test_server_invitations import private_table, refused, said
 
 
@@ -161,3 +162,21 @@ def test_a_private_table_its_host_leaves_closes_and_its_link_seats_nobody(cafe: 
     cid = Person(cafe, "Cid")
     cid.send({"type": "join", "room": room, "code": code})
     assert "expired" in cid.expect("error", code="invitation")["message"]
+
+
+def test_a_full_cafe_opens_no_table_a_wrong_token_and_a_wrong_link_are_named(tmp_path: Path) -> None:
+    with served(create_app(tmp_path, max_rooms=1)) as client:
+        ann, bob = Person(client, "Ann"), Person(client, "Bob")
+        ann.send({"type": "create", "edition": "board"})
+        room = ann.room()["id"]
+        bob.send({"type": "create", "edition": "cards"})
+        assert "the café is full" in bob.expect("error", code="busy")["message"]
+        bob.send({"type": "lobby"})
+        assert [listed["id"] for listed in bob.expect("lobby")["rooms"]] == [room]
+        bob.send({"type": "join", "room": ["a", "list"], "code": "x" * 20})
+        assert "expired" in bob.expect("error", code="invitation")["message"]
+        stranger = client.websocket_connect("/ws").__enter__()
+        OPEN.append(stranger)
+        stranger.send_text(json.dumps({"type": "hello", "token": 12345}))
+        said = stranger.receive_json()
+        assert said["code"] == "token" and "a token is the string the server gave you" in said["message"]
