@@ -9,9 +9,13 @@ from collections.abc import Callable
 
 import pytest
 
-from cafe.server.broker import Event, RedisBroker
+from cafe.server.app import create_app
+from cafe.server.broker import Event, RedisBroker, namespace_for
+from cafe.server.postgres import PostgresStore
 from cafe.server.store import Unavailable
 from own_services import OwnRedis
+from servers import fresh_database
+from test_server import Person, close_all
 
 pytestmark = pytest.mark.services
 
@@ -95,5 +99,38 @@ def test_an_event_that_cannot_be_delivered_does_not_stop_the_next() -> None:
 
     try:
         asyncio.run(run())
+    finally:
+        redis.remove()
+
+
+def test_two_cafes_whose_redis_restarts_read_every_room_again_and_go_on_together() -> None:
+    from starlette.testclient import TestClient
+
+    redis = OwnRedis()
+    try:
+        with fresh_database() as url:
+            one, two = (create_app(store=PostgresStore(url), broker=RedisBroker(redis.url, namespace_for(url)),
+                                   bot_delay=0.0) for _ in range(2))  # fmt: skip
+            with TestClient(one) as a, TestClient(two) as b:
+                try:
+                    ann = Person(a, "Ann")
+                    ann.send({"type": "create", "edition": "board"})
+                    room = ann.room()["id"]
+                    redis.kill()
+                    ann.say(room, "/bot easy")
+                    assert "reconnecting" in ann.expect("error", code="unavailable")["message"]
+                    redis.start()  # empty: each process subscribes again and reads every room again
+                    again = ann.room(id=room)  # the whole room, sent by the reading again (nothing else happened)
+                    assert again["status"] == "waiting" and [s["name"] for s in again["seats"]] == ["Ann"]
+                    ann.seqs.clear()  # an empty Redis numbers a room's messages from 1 again, as a lone server does
+                    bob = Person(b, "Bob")  # on the other process
+                    bob.send({"type": "enter", "room": room})
+                    bob.say(room, "/join")
+                    while len(ann.room(id=room)["seats"]) < 2:  # heard through Redis again
+                        pass
+                    ann.say(room, "/start")
+                    assert bob.room(id=room, status="playing")["you"] == 1
+                finally:
+                    close_all()
     finally:
         redis.remove()
