@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from cafe import BoardFileError, BoardGame, load_board
+from cafe.layout import load_card_board
 
 from conftest import DUO_BOARD, play_random
 
@@ -65,6 +66,11 @@ def broken(change: Any) -> dict[str, Any]:
         (broken(lambda b: b["chairs"][0].update(id="A-2")), "must be a cell name"),
         (broken(lambda b: b["tables"][0].update(cell="a2")), "chair a2 is on the cell of a table"),
         (broken(lambda b: b.pop("tables")), "'tables' must be a non-empty list"),
+        (broken(lambda b: b.update(chairs=[])), "'chairs' must be a non-empty list"),
+        (broken(lambda b: b["tables"].append("USA2")), "table #3 must be an object with id, nation and cell"),
+        (broken(lambda b: b["tables"][1].update(id="Germany")), "table #2: id 'Germany' must be a nation code"),
+        (broken(lambda b: b["tables"][1].update(cell="D2")), "table GER1: cell 'D2' must be a cell name like h2"),
+        (broken(lambda b: b["chairs"].insert(3, None)), "chair #4 must be an object with id and tables"),
         ([1, 2], "must be a JSON object"),
     ],
 )
@@ -84,3 +90,34 @@ def test_board_files_on_disk(tmp_path: Path) -> None:
         load_board(bad)
     with pytest.raises(BoardFileError, match="cannot read"):
         load_board(tmp_path / "missing.json")
+
+
+def broken_x(change: Any) -> dict[str, Any]:
+    layout = copy.deepcopy(load_card_board().to_json())
+    change(layout)
+    return layout
+
+
+@pytest.mark.parametrize(
+    "layout,message",
+    [
+        ("cards-y", "unknown card layout 'cards-y'"),
+        ([1, 2], "must be a JSON object with 'table_slots' and 'places'"),
+        (broken_x(lambda x: x.update(table_slots=["c3", "B4"])), "'table_slots' must be a non-empty list of cell"),
+        (broken_x(lambda x: x["table_slots"].append("c3")), "a table slot appears twice"),
+        (broken_x(lambda x: x.update(places={})), "'places' must be a non-empty list"),
+        (broken_x(lambda x: x["places"][0].update(id="c3")), "place #1: id 'c3' must be a cell name that is not a"),
+        (broken_x(lambda x: x["places"][1].update(id="b5")), "place id b5 appears twice"),
+        (broken_x(lambda x: x["places"][0].update(slots=["b4", "z9"])), "place b5 must touch 1 to 3 of the table"),
+        (broken_x(lambda x: x["places"].pop(0)), "table slot b4 has 3 places; every table has exactly 4"),
+    ],
+)
+def test_malformed_card_layouts_are_refused_naming_the_problem(layout: Any, message: str) -> None:
+    with pytest.raises(BoardFileError, match=message):
+        load_card_board(layout)
+
+
+def test_the_card_games_x_is_read_back_from_its_own_json() -> None:
+    x = load_card_board()
+    again = load_card_board(copy.deepcopy(x.to_json()))
+    assert again == x and again.size == x.size and again.slot_places == x.slot_places

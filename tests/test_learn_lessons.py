@@ -128,3 +128,10 @@ def test_cafe_learn_list_json(capsys: pytest.CaptureFixture[str]) -> None:
     finally:
         i18n.use("en")  # the language --lang chose is the process's: back to English for the tests after this one
     assert json.loads(capsys.readouterr().out)[0]["title"] == translate(LESSONS[0].title, "de")
+
+
+def test_cafe_learn_list_shows_each_lesson_numbered_with_its_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["learn", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == " 1. board-nation           Seat a guest at a table of its nation  (R2.1, R2.3.1)"
+    assert [line.split()[:2] for line in lines] == [[f"{n}.", found.id] for n, found in enumerate(LESSONS, 1)]

@@ -68,6 +68,19 @@ def test_play_starts_at_once_with_you_against_three_medium_bots(tmp_path: Path) 
     assert session.seats[0].name == "You" and isinstance(session.game.view(0).hands[1], tuple)
 
 
+def test_play_with_a_number_of_players_seats_you_against_medium_bots_and_a_resumed_game_saves_where_asked(
+    tmp_path: Path,
+) -> None:
+    args = build_parser().parse_args(["play", "--players", "2", "--save", str(tmp_path / "g.json")])
+    session = build_session(args)
+    assert [seat.spec for seat in session.seats] == ["human", "medium"]
+    session.save()
+    elsewhere = tmp_path / "elsewhere.json"
+    resumed = build_session(build_parser().parse_args(["play", "--resume", str(tmp_path / "g.json"), "--save",
+                                                      str(elsewhere)]))  # fmt: skip
+    assert resumed.record_path == elsewhere and [seat.spec for seat in resumed.seats] == ["human", "medium"]
+
+
 def test_an_illegal_move_is_refused_with_its_reason_and_changes_nothing(tmp_path: Path) -> None:
     session = session_for("you,greedy", tmp=tmp_path)
 

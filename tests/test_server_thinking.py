@@ -6,6 +6,7 @@ Times are compared as ratios to the same café's own baseline, never to a clock.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import statistics
 import threading
 import time
@@ -14,7 +15,7 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from cafe.server.app import create_app
-from cafe.server.thinking import Kind, Pool
+from cafe.server.thinking import Hints, Kind, Pool
 from test_server import Person, close_all, served
 
 ASKS = 6  # hints each of the flood's connections asks for
@@ -168,5 +169,71 @@ def test_the_pool_keeps_a_thread_for_the_games_people_play_and_forgets_whoever_g
         assert [await show for show in shows] == ["show", "show2"]
         assert started == ["hint", "bot", "show", "show2"] and gives_up.cancelled()
         pool.shutdown()
+
+    asyncio.run(run())
+
+
+def test_once_the_pool_is_shut_down_whoever_waits_for_a_thread_hears_so_instead_of_waiting_on() -> None:
+    async def run() -> None:
+        pool = Pool(1, 1)
+        started, release = threading.Event(), threading.Event()
+
+        def hold() -> bool:
+            started.set()
+            return release.wait()
+
+        holding = asyncio.ensure_future(pool.run(Kind.PLAYING, hold))
+        while not started.is_set():
+            await asyncio.sleep(0.01)
+        waiting = [asyncio.ensure_future(pool.run(Kind.PLAYING, str, n)) for n in range(2)]
+        await asyncio.sleep(0.05)
+        assert not any(w.done() for w in waiting)
+        pool.shutdown()
+        release.set()
+        assert await holding is True
+        for waiter in waiting:  # each in turn is given the thread, cannot use it, and passes it on
+            with contextlib.suppress(RuntimeError):
+                await waiter
+                raise AssertionError("a shut-down pool ran new work")
+
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def test_a_waiter_who_gives_up_as_another_arrives_takes_no_thread() -> None:
+    async def run() -> None:
+        pool = Pool(1, 1)
+        release = threading.Event()
+        holding = asyncio.ensure_future(pool.run(Kind.HINT, release.wait))
+        gives_up = asyncio.ensure_future(pool.run(Kind.HINT, str, "gives up"))
+        await asyncio.sleep(0.05)
+        arrives = asyncio.ensure_future(pool.run(Kind.HINT, str, "arrives"))  # its asking runs first, then the
+        gives_up.cancel()  # one who gave up hears of it: meanwhile, the pool sees a cancelled waiter
+        release.set()
+        assert await holding is True
+        assert await arrives == "arrives"
+        assert gives_up.cancelled()
+        assert await pool.run(Kind.HINT, str, "next") == "next"  # no thread was lost on the way
+        pool.shutdown()
+
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def test_a_hint_that_fails_is_not_kept_and_its_asker_may_ask_again() -> None:
+    async def run() -> None:
+        counts: dict[str, int] = {}
+        hints = Hints(counts)
+
+        async def fails() -> list[str]:
+            raise ValueError("the helper failed")
+
+        async def thinks() -> list[str]:
+            return ["USAm@a2"]
+
+        with contextlib.suppress(ValueError):
+            await hints.ask("room", "position", 7, fails)
+            raise AssertionError("a failed hint was answered")
+        assert await hints.ask("room", "position", 7, thinks) == ["USAm@a2"]  # thought out anew, not "busy"
+        assert await hints.ask("room", "position", 8, fails) == ["USAm@a2"]  # kept now: served again
+        assert counts == {"hints_thought": 1, "hints_repeated": 1, "hints_refused": 0}
 
     asyncio.run(run())

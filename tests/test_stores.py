@@ -279,6 +279,8 @@ def test_serve_names_a_database_it_cannot_use(capsys: pytest.CaptureFixture[str]
     assert "postgresql://" in capsys.readouterr().err
     assert main(["serve", "--database", "postgresql://nobody@127.0.0.1:1/none"]) == 1
     assert "cannot open the database" in capsys.readouterr().err
+    assert main(["serve", "--broker", "redis://127.0.0.1:1/0"]) == 2  # a broker alone joins no other process
+    assert "--broker joins server processes that share a --database" in capsys.readouterr().err
 
 
 def test_a_turn_based_rooms_clock_and_its_turns_deadline_come_back(store: Store) -> None:

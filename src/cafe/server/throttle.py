@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any, Protocol
 
 # KEYS: the key's sorted set of attempts; ARGV: attempts, window (ms), a name for this attempt.  Redis's own clock
@@ -34,15 +35,18 @@ class Bound(Protocol):
 
 
 class Throttle:
-    def __init__(self, attempts: int, window: float, keys: int = 10_000) -> None:
+    def __init__(
+        self, attempts: int, window: float, keys: int = 10_000, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.attempts = attempts
         self.window = window
         self.keys = keys
+        self.clock = clock  # seconds, only ever compared with each other
         self._seen: dict[str, deque[float]] = {}
 
     def allow(self, key: str) -> bool:
         """Count an attempt for ``key``; False (and not counted) when it has had ``attempts`` in the window."""
-        now = time.monotonic()
+        now = self.clock()
         seen = self._seen.get(key)
         if seen is None:
             if len(self._seen) >= self.keys:

@@ -1,0 +1,57 @@
+"""The café's connection to PostgreSQL (cafe.server.database) over a PostgreSQL of the test's own that restarts:
+while it is away, /health's question is answered "no" and a request "try again"; once it is back, the first statement
+goes through although the connection it found was broken, and nothing stored was lost."""
+
+from __future__ import annotations
+
+import pytest
+
+from cafe.server.app import create_app
+from cafe.server.postgres import PostgresStore
+from cafe.server.store import Unavailable
+from own_services import OwnPostgres
+from test_server import Person, served
+
+pytestmark = pytest.mark.services
+
+
+def test_a_restarted_database_is_answered_away_meanwhile_and_used_again_after() -> None:
+    postgres = OwnPostgres()
+    try:
+        store = PostgresStore(postgres.url)
+        ann = store.add_player("Ann", "ann's token")
+        assert store.reachable()
+        postgres.stop()
+        assert not store.reachable()
+        with pytest.raises(Unavailable):
+            store.player_by_token("ann's token")
+        postgres.start()
+        for _ in range(100):  # the pool connects again in the background
+            if store.reachable():
+                break
+        assert store.player_by_token("ann's token") == (ann, "Ann")
+        postgres.stop()
+        postgres.start()  # the pool's connection is broken now, and it does not know yet
+        assert store.player_by_token("ann's token") == (ann, "Ann")  # sent again on a fresh connection
+        store.close()
+    finally:
+        postgres.remove()
+
+
+def test_while_the_database_is_away_a_request_is_answered_try_again_and_the_connection_lives() -> None:
+    postgres = OwnPostgres()
+    try:
+        with served(create_app(store=PostgresStore(postgres.url), bot_delay=0.0)) as client:
+            ann = Person(client, "Ann")
+            postgres.stop()
+            ann.send({"type": "create", "edition": "board"})
+            said = ann.expect("error", code="unavailable")["message"]
+            assert said == "the café is reconnecting; try again in a moment"
+            postgres.start()
+            for _ in range(100):  # "a moment"
+                ann.send({"type": "create", "edition": "board"})
+                if ann.expect("room", "error")["type"] == "room":
+                    break
+            assert ann.latest is not None and ann.latest["status"] == "waiting" and ann.latest["you"] == 0
+    finally:
+        postgres.remove()
