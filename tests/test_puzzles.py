@@ -5,6 +5,7 @@ and, for all of them, bench/puzzles.py."""
 
 from __future__ import annotations
 
+import copy
 import gzip
 import io
 import json
@@ -24,11 +25,13 @@ from cafe.learn.puzzle_mining import (
     DIFFICULTY_WORDS,
     MARGIN,
     THEME_WORDS,
+    answer_complete,
     as_answer,
     greedy_turn,
     judge,
     key,
     positions,
+    push_turn,
     world,
 )
 from cafe.learn.puzzles import EDITIONS, Puzzle, check, confirmed, shipped
@@ -163,8 +166,8 @@ def test_the_answer_is_searched_as_the_whole_turn_it_is_never_beside_itself() ->
 
 
 def table_cards_laid(game: CardGame, turn: Sequence[Step]) -> list[bool]:
-    """For each step of a turn but the last, as far as its steps are legal in ``game``: whether it filled a table
-    mid-turn (and laid a new table card) and a card follows it."""
+    """For each step of a turn, as far as its steps are legal in ``game``: whether it filled a table mid-turn (and
+    laid a new table card there) and the turn went on."""
     results = []
     try:
         for step in turn:
@@ -173,13 +176,13 @@ def table_cards_laid(game: CardGame, turn: Sequence[Step]) -> list[bool]:
         pass
     for _ in results:
         game.pop()
-    return [
-        bool(r.completed) and not r.turn_over and s.kind is Kind.SEAT for r, s in zip(results, turn[1:], strict=False)
-    ]
+    return [bool(result.completed) and not result.turn_over for result in results]
 
 
 def goes_on_after_a_table_card(game: CardGame, turn: Sequence[Step]) -> bool:
-    return any(table_cards_laid(game, turn))
+    """Whether a turn plays a card after one that laid a new table card mid-turn."""
+    laid = table_cards_laid(game, turn)
+    return any(laid[k] and step.kind is Kind.SEAT for k, step in enumerate(turn[1 : len(laid) + 1]))
 
 
 def can_go_on(game: CardGame) -> bool:
@@ -198,7 +201,7 @@ def test_no_card_candidate_goes_on_after_a_new_table_card() -> None:
     _, ranked = confirmed(puzzle, 2, seed=0)
     turns = [parse_turn(turn) for turn, _ in ranked]
     assert not any(goes_on_after_a_table_card(game, turn) for turn in turns), ranked
-    up_to_a_table = [turn for turn in turns if table_cards_laid(game, [*turn, turn[0]])[-1]]
+    up_to_a_table = [turn for turn in turns if table_cards_laid(game, turn)[-1]]
     assert up_to_a_table, ranked  # the turn up to the new table card, searched on from there
 
 
@@ -210,7 +213,7 @@ def test_a_try_is_compared_up_to_the_new_table_card_as_the_answers_are() -> None
         game = world(puzzle.position())
         assert isinstance(game, CardGame)
         answer = as_answer(game, parse_turn(puzzle.answers[0]))
-        if not table_cards_laid(game, [*answer, answer[0]])[-1]:
+        if not table_cards_laid(game, answer)[-1]:
             continue  # an answer that ends the turn
         for seed in range(3):
             other = world(puzzle.position(), seed)
@@ -221,3 +224,23 @@ def test_a_try_is_compared_up_to_the_new_table_card_as_the_answers_are() -> None
                     assert check(puzzle, format_turn(list(option.steps)), seed=seed), (puzzle.id, option.steps)
                     tried += 1
     assert tried
+
+
+def test_a_close_after_the_new_table_card_stays_in_the_answer() -> None:
+    """The card that fills a table and empties the hand may be followed by a close: that ends the game, whatever the
+    new table card, so it is part of the answer, and the café waits for it (or the stop) before judging."""
+    puzzle = next(
+        p for p in shipped("cards") if table_cards_laid(world(p.position()), parse_turn(p.answers[0])) == [True]
+    )
+    card = parse_turn(puzzle.answers[0])[0]
+    assert card.tile is not None
+    emptied = copy.deepcopy(puzzle.view)  # the same position with that card the last in hand
+    emptied["hands"][puzzle.mover], emptied["hand_counts"][puzzle.mover] = [card.tile.name], 1
+    game = world(view_from_json(emptied))
+    assert as_answer(game, [card, Step(Kind.CLOSE)]) == (card, Step(Kind.CLOSE))
+    assert as_answer(game, [card, Step(Kind.STOP)]) == as_answer(game, [card]) == (card,)
+    laid = push_turn(game, [card], end=False)
+    assert laid[-1].completed and not answer_complete(game, laid)  # a stop or a close may follow
+    assert answer_complete(game, [*laid, game.push(Step(Kind.CLOSE))])
+    full = world(puzzle.position())
+    assert answer_complete(full, push_turn(full, [card], end=False))  # cards left: the rest is no answer's
