@@ -147,7 +147,7 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
         done = answer_complete(game, results)
         out: dict[str, Any] = {"id": puzzle.id, "edition": puzzle.edition, "mover": puzzle.mover,
                                "steps": [str(s) for s in steps], "done": done}  # fmt: skip
-        if not done:  # after the turn: nothing drawn from the sampled bag is shown
+        if not done:  # nothing drawn from the sampled bag is shown (a table card is, of the puzzle's own world)
             view = game.view(puzzle.mover)
             legal = game.legal_steps()
             out |= {"view": view.to_json(), "svg": str(view_svg(view)), "legal": [str(s) for s in legal],
