@@ -5,10 +5,12 @@ and, for all of them, bench/puzzles.py."""
 
 from __future__ import annotations
 
+import copy
 import gzip
 import io
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -19,9 +21,21 @@ from cafe.card_game import CardGame
 from cafe.cli import main
 from cafe.errors import CafeError
 from cafe.learn.puzzle_command import play
-from cafe.learn.puzzle_mining import DIFFICULTY_WORDS, MARGIN, THEME_WORDS, judge, positions, whole, world
+from cafe.learn.puzzle_mining import (
+    DIFFICULTY_WORDS,
+    MARGIN,
+    THEME_WORDS,
+    answer_complete,
+    as_answer,
+    greedy_turn,
+    judge,
+    key,
+    positions,
+    push_turn,
+    world,
+)
 from cafe.learn.puzzles import EDITIONS, Puzzle, check, confirmed, shipped
-from cafe.steps import Kind, format_turn, parse_turn
+from cafe.steps import Kind, Step, format_turn, parse_turn
 from cafe.view import view_from_json
 
 SHIPPED_AT_LEAST = 200  # per edition
@@ -142,10 +156,91 @@ def test_cafe_puzzle_in_the_terminal_says_right_wrong_and_why() -> None:
 def test_the_answer_is_searched_as_the_whole_turn_it_is_never_beside_itself() -> None:
     """An answer that ends with the stop notation leaves out is searched ended: not also as a turn the search could
     go on with, which valued the answer against itself."""
-    ended = [p for p in shipped("cards") if whole(world(p.position()), parse_turn(p.answers[0]))[-1].kind is Kind.STOP][
-        :3
-    ]
+    ended = [
+        p for p in shipped("cards") if as_answer(world(p.position()), parse_turn(p.answers[0]))[-1].kind is Kind.STOP
+    ][:3]
     assert ended
     for puzzle in ended:
         _, ranked = confirmed(puzzle, 16, seed=0)
         assert len({turn for turn, _ in ranked}) == len(ranked), ranked
+
+
+def table_cards_laid(game: CardGame, turn: Sequence[Step]) -> list[bool]:
+    """For each step of a turn, as far as its steps are legal in ``game``: whether it filled a table mid-turn (and
+    laid a new table card there) and the turn went on."""
+    results = []
+    try:
+        for step in turn:
+            results.append(game.push(step))
+    except CafeError:
+        pass
+    for _ in results:
+        game.pop()
+    return [bool(result.completed) and not result.turn_over for result in results]
+
+
+def goes_on_after_a_table_card(game: CardGame, turn: Sequence[Step]) -> bool:
+    """Whether a turn plays a card after one that laid a new table card mid-turn."""
+    laid = table_cards_laid(game, turn)
+    return any(laid[k] and step.kind is Kind.SEAT for k, step in enumerate(turn[1 : len(laid) + 1]))
+
+
+def can_go_on(game: CardGame) -> bool:
+    """Whether a turn of this position may go on after filling a table (in this world, with its new table card)."""
+    return any(goes_on_after_a_table_card(game, option.steps) for option in complete_turns(game))
+
+
+def test_no_card_candidate_goes_on_after_a_new_table_card() -> None:
+    """A card that fills a table lays a new table card from the pile, which the mover cannot know: the candidate
+    turns (and so every answer) stop there, and the search goes on from there in each world with its own table card."""
+    view = next(v for _, v in positions("cards", 1) if all(can_go_on(world(v, s)) for s in range(4)))
+    game = world(view)
+    assert isinstance(game, CardGame)
+    greedy = format_turn(list(greedy_turn(view, 0).steps))
+    puzzle = Puzzle("c1-0", "cards", view.to_json(), (greedy,), "full_table", "easy", MARGIN, 0, 1, 8)
+    _, ranked = confirmed(puzzle, 2, seed=0)
+    turns = [parse_turn(turn) for turn, _ in ranked]
+    assert not any(goes_on_after_a_table_card(game, turn) for turn in turns), ranked
+    up_to_a_table = [turn for turn in turns if table_cards_laid(game, turn)[-1]]
+    assert up_to_a_table, ranked  # the turn up to the new table card, searched on from there
+
+
+def test_a_try_is_compared_up_to_the_new_table_card_as_the_answers_are() -> None:
+    """An answer that fills a table mid-turn ends there: a try that goes on after it (on a table card the puzzle's
+    mover could not know) is judged by its steps up to it."""
+    tried = 0
+    for puzzle in shipped("cards"):
+        game = world(puzzle.position())
+        assert isinstance(game, CardGame)
+        answer = as_answer(game, parse_turn(puzzle.answers[0]))
+        if not table_cards_laid(game, answer)[-1]:
+            continue  # an answer that ends the turn
+        for seed in range(3):
+            other = world(puzzle.position(), seed)
+            for option in complete_turns(other):
+                if key(as_answer(other, option.steps)) == key(answer) and goes_on_after_a_table_card(
+                    other, option.steps
+                ):
+                    assert check(puzzle, format_turn(list(option.steps)), seed=seed), (puzzle.id, option.steps)
+                    tried += 1
+    assert tried
+
+
+def test_a_close_after_the_new_table_card_stays_in_the_answer() -> None:
+    """The card that fills a table and empties the hand may be followed by a close: that ends the game, whatever the
+    new table card, so it is part of the answer, and the café waits for it (or the stop) before judging."""
+    puzzle = next(
+        p for p in shipped("cards") if table_cards_laid(world(p.position()), parse_turn(p.answers[0])) == [True]
+    )
+    card = parse_turn(puzzle.answers[0])[0]
+    assert card.tile is not None
+    emptied = copy.deepcopy(puzzle.view)  # the same position with that card the last in hand
+    emptied["hands"][puzzle.mover], emptied["hand_counts"][puzzle.mover] = [card.tile.name], 1
+    game = world(view_from_json(emptied))
+    assert as_answer(game, [card, Step(Kind.CLOSE)]) == (card, Step(Kind.CLOSE))
+    assert as_answer(game, [card, Step(Kind.STOP)]) == as_answer(game, [card]) == (card,)
+    laid = push_turn(game, [card], end=False)
+    assert laid[-1].completed and not answer_complete(game, laid)  # a stop or a close may follow
+    assert answer_complete(game, [*laid, game.push(Step(Kind.CLOSE))])
+    full = world(puzzle.position())
+    assert answer_complete(full, push_turn(full, [card], end=False))  # cards left: the rest is no answer's

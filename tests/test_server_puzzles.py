@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from cafe.ai.turns import complete_turns
-from cafe.learn.puzzle_mining import world
-from cafe.learn.puzzles import check, shipped
+from cafe.learn.puzzle_mining import as_answer, key, world
+from cafe.learn.puzzles import Puzzle, check, shipped
 from cafe.server.app import DATABASE, create_app
 from cafe.server.store import SQLiteStore
-from cafe.steps import format_turn
+from cafe.steps import format_turn, parse_turn
 from servers import serving
 
 TOKEN = "puzzle-token-" + "x" * 20
@@ -114,3 +114,25 @@ def test_bad_requests_are_refused_with_a_clear_message_and_change_nothing(tmp_pa
             assert status == 400 and answer["error"], steps
         status, served = ask(port, "/puzzles/next.json")
         assert served["you"] == {"rating": 1500, "tries": 0, "streak": 0}  # nothing was rated
+
+
+def going_on_after_a_table_card() -> tuple[Puzzle, str]:
+    """A card puzzle whose answer ends with the card that lays a new table card, and a turn that goes on after it."""
+    for puzzle in shipped("cards"):
+        game = world(puzzle.position())
+        answer = as_answer(game, parse_turn(puzzle.answers[0]))
+        for option in complete_turns(game):
+            steps = [s for s in option.steps if str(s) != "stop"]
+            if len(steps) > len(answer) and key(as_answer(game, option.steps)) == key(answer):
+                return puzzle, format_turn(list(option.steps))
+    raise AssertionError("no card puzzle's answer can be gone on from")
+
+
+def test_a_card_answer_ends_with_its_new_table_card_and_a_try_is_judged_up_to_it(tmp_path: Path) -> None:
+    cafe_with_ann(tmp_path)
+    puzzle, longer = going_on_after_a_table_card()
+    with serving(create_app(tmp_path)) as port:
+        status, at = ask(port, f"/puzzles/{puzzle.id}/at", {"steps": puzzle.answers[0].split(",")})
+        assert status == 200 and at["done"] and "view" not in at  # judged at the new table card
+        status, judged = ask(port, f"/puzzles/{puzzle.id}/try", {"turn": longer})
+        assert status == 200 and judged["solved"], (puzzle.id, longer)

@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from cafe.ai.mcts import SCALE, WIDTH, MCTSPlayer, candidate_turns
+from cafe.ai.mcts import SCALE, WIDTH, Cut, MCTSPlayer, candidate_turns
 from cafe.ai.worlds import Game, Worlds
 from cafe.i18n import N_
 from cafe.record import Record
@@ -82,14 +82,17 @@ class PlayerSummary:
         return {"name": self.name, "turns": self.turns, "mean_loss": self.mean_loss, **self.counts}
 
 
-def review_turn(game: Game, played: Sequence[Step], budget: int, seed: int) -> tuple[list[tuple[str, float]], float]:
+def review_turn(
+    game: Game, played: Sequence[Step], budget: int, seed: int, cut: Cut | None = None
+) -> tuple[list[tuple[str, float]], float]:
     """The candidate turns of the position in ``game`` (at a turn's start) with their values, best first, and
-    the value of ``played`` (a whole turn, ending with the step that ends it)."""
+    the value of ``played`` (a whole turn, ending with the step that ends it; or, with ``cut``, shortened by it as
+    every candidate is: see :func:`cafe.ai.mcts.candidate_turns`)."""
     seat = game.current_player
     view = game.view(seat)
     legal = game.legal_steps()
     worlds = Worlds(view, random.Random(seed))
-    options = candidate_turns(worlds.base, legal, WIDTH)
+    options = candidate_turns(worlds.base, legal, WIDTH, cut)
     keys = [_key(option) for option in options]
     if _key(played) in keys:  # the played turn, in the order it was played
         options[keys.index(_key(played))] = tuple(played)

@@ -127,6 +127,7 @@ def rollout_step(game: Game, rng: random.Random, epsilon: float = EPSILON) -> St
 
 
 Rollout = Callable[[Game, random.Random], Step]
+Cut = Callable[[Game, Sequence[Step]], tuple[Step, ...]]  # a turn's steps as a root's choice: see candidate_turns
 WorldsOf = Callable[[View, random.Random], Worlds]  # Worlds; the real game when measuring (Worlds.exact)
 
 
@@ -328,11 +329,19 @@ class MCTSPlayer:
                 total[seat] += v
 
 
-def candidate_turns(game: Game, legal: Sequence[Step], width: int) -> list[tuple[Step, ...]]:
-    """The root's choices: distinct ways to finish the turn, the ``width`` best-scoring first."""
+def candidate_turns(game: Game, legal: Sequence[Step], width: int, cut: Cut | None = None) -> list[tuple[Step, ...]]:
+    """The root's choices: distinct ways to finish the turn, the ``width`` best-scoring first; with ``cut``, each
+    way shortened by it first (a puzzle's answer ends where the turn shows a new table card, cafe.learn.puzzles)
+    and ranked by its best-scoring ending."""
     seen: dict[tuple[str, ...], TurnOption] = {}
     for option in playable_turns(game, legal):
         key = tuple(sorted(map(str, option.steps)))  # the same guests in another order end the same way
         seen.setdefault(key, option)
     ranked = sorted(seen.values(), key=lambda o: (-o.points, -o.completed, o.to_bar))
-    return [o.steps for o in ranked[:width]]
+    turns: dict[tuple[str, ...], tuple[Step, ...]] = {}
+    for option in ranked:
+        if len(turns) == width:
+            break
+        steps = option.steps if cut is None else cut(game, option.steps)
+        turns.setdefault(tuple(sorted(map(str, steps))), steps)
+    return list(turns.values())

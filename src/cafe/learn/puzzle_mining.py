@@ -4,7 +4,8 @@ A position is judged from its mover's view alone (as :mod:`cafe.ai.analysis` jud
 candidate turns in worlds sampled from that view, so the bag's order, others' hidden hands and face-down cards never
 count.  A position is kept when the best turn beats every other candidate by ``margin`` points, and the same turn wins
 by as much again at a budget :data:`CONFIRM` times larger with another seed.  A turn that only scores the most points
-now (the greedy player's own choice) with nothing else to it is too easy and is dropped.  Same seeds, same budget:
+now (the greedy player's own choice) with nothing else to it is too easy and is dropped.  In the card game a candidate
+turn, and so an answer, ends where it lays a new table card mid-turn (:func:`as_answer`).  Same seeds, same budget:
 the same puzzles on any machine.
 """
 
@@ -73,14 +74,14 @@ def reveals(game: Game, result: StepResult) -> bool:
 
 def push_turn(game: Game, turn: Sequence[Step], end: bool = True) -> list[StepResult]:
     """Play a turn's steps up to its end (with ``end``, the turn is ended if its steps did not), or up to one that
-    shows something hidden (what follows it depends on what the mover could not see); the engine's error, with its
-    rule id, for an illegal step."""
+    shows something hidden: what follows it depends on what the mover could not see, but for the ``stop`` or
+    ``close`` that ends the turn there.  The engine's error, with its rule id, for an illegal step."""
     results: list[StepResult] = []
     try:
         for step in (*turn, Step(Kind.STOP)) if end else turn:
             if results and results[-1].turn_over:
                 break
-            if results and reveals(game, results[-1]) and step.kind is not Kind.STOP:
+            if results and reveals(game, results[-1]) and step.kind not in (Kind.STOP, Kind.CLOSE):
                 break
             results.append(game.push(step))
     except IllegalStepError:
@@ -90,34 +91,36 @@ def push_turn(game: Game, turn: Sequence[Step], end: bool = True) -> list[StepRe
     return results
 
 
-def whole(game: Game, turn: Sequence[Step]) -> tuple[Step, ...]:
-    """A legal turn's steps as the search lists it: with the ``stop`` that ends it where its steps do not (a turn in
-    notation leaves it out); the same turn without it would be searched as one the search may go on with."""
+def as_answer(game: Game, turn: Sequence[Step]) -> tuple[Step, ...]:
+    """A legal turn as a puzzle's answer, and as the search values it: up to the ``stop`` that ends it where its steps
+    do not (a turn in notation leaves it out; without it the search would take it for a turn to go on with), or in
+    the card game up to the step that lays a new table card mid-turn.  The rest of such a turn is a decision of its
+    own, made on a table card the mover could not know: the search goes on from there in every world with the table
+    card that world deals, and no answer holds it.  Only a ``close`` right after it, the hand emptied, stays."""
     results = push_turn(game, turn)
     for _ in results:
         game.pop()
-    return tuple(result.step for result in results)
+    steps = [result.step for result in results]
+    if len(results) > 1 and steps[-1].kind is Kind.STOP and reveals(game, results[-2]):
+        steps.pop()
+    return tuple(steps)
 
 
-def played(game: Game, turn: Sequence[Step]) -> tuple[int, int] | None:
-    """What a whole turn scores at once and the tables it completes (single-nation, or full in the card game); None
-    if it is illegal, or goes on after showing something hidden: no puzzle's answer depends on that."""
-    try:
-        results = push_turn(game, turn)
-    except IllegalStepError:
-        return None
-    for _ in results:
-        game.pop()
-    if not results[-1].turn_over or len(results) < len([s for s in turn if s.kind is not Kind.STOP]):
-        return None
-    return sum(r.points for r in results), sum(len(r.completed) for r in results)
+def answer_complete(game: Game, results: Sequence[StepResult]) -> bool:
+    """Whether the steps played so far make a whole answer: the turn is over, or a step laid a table card and no
+    ``close`` may follow it (see :func:`as_answer`)."""
+    if not results:
+        return False
+    return results[-1].turn_over or (reveals(game, results[-1]) and Step(Kind.CLOSE) not in game.legal_steps())
 
 
 def outcome(game: Game, turn: Sequence[Step]) -> tuple[int, int]:
-    """:func:`played` of a turn known to be a possible answer."""
-    result = played(game, turn)
-    assert result is not None
-    return result
+    """What a legal turn scores at once and the tables it completes (single-nation, or full in the card game), up to
+    where it shows something hidden."""
+    results = push_turn(game, turn)
+    for _ in results:
+        game.pop()
+    return sum(r.points for r in results), sum(len(r.completed) for r in results)
 
 
 def theme(game: Game, best: Sequence[Step], greedy: Sequence[Step]) -> str:
@@ -157,18 +160,16 @@ def judge(view: View, budget: int, seed: int, margin: float = MARGIN) -> dict[st
     game = world(view, seed)
     if len(game.legal_steps()) < 2:
         return None
-    greedy = greedy_turn(view, seed).steps
-    ranked, _ = review_turn(game, greedy, budget, seed)
+    greedy = as_answer(game, greedy_turn(view, seed).steps)
+    ranked, _ = review_turn(game, greedy, budget, seed, as_answer)
     if len(ranked) < 2 or ranked[0][1] - ranked[1][1] < margin:
         return None
-    if played(game, parse_turn(ranked[0][0])) is None or played(game, greedy) is None:
-        return None  # the answer, or what it is compared with, would depend on what the mover cannot see
-    best = whole(game, parse_turn(ranked[0][0]))
+    best = as_answer(game, parse_turn(ranked[0][0]))
     topic = theme(game, best, greedy)
     same = key(best) == key(greedy)
     if same and topic == "points":
         return None  # only the most points now: too easy
-    confirmed, _ = review_turn(game, best, budget * CONFIRM, seed + 1)
+    confirmed, _ = review_turn(game, best, budget * CONFIRM, seed + 1, as_answer)
     if key(parse_turn(confirmed[0][0])) != key(best) or confirmed[0][1] - confirmed[1][1] < margin:
         return None
     points, _ = outcome(game, best)

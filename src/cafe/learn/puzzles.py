@@ -21,7 +21,7 @@ from typing import Any
 from cafe.ai.analysis import review_turn
 from cafe.errors import CafeError
 from cafe.i18n import N_, T, Text
-from cafe.learn.puzzle_mining import MARGIN, key, mine_game, push_turn, whole, world
+from cafe.learn.puzzle_mining import MARGIN, as_answer, key, mine_game, world
 from cafe.steps import parse_turn
 from cafe.view import View, view_from_json
 
@@ -92,22 +92,20 @@ class AnswerError(CafeError):
 
 
 def check(puzzle: Puzzle, turn: str, seed: int = 0) -> bool:
-    """Whether ``turn`` (notation, any order of its guests) solves the puzzle.  An illegal turn raises the engine's
-    own error (with its rule id), a malformed one a notation error.  Steps after one that shows something hidden
-    are not looked at (no answer has any), so the check is the same whatever the hidden parts are."""
-    steps = parse_turn(turn)
-    results = push_turn(world(puzzle.position(), seed), steps)
-    if len(results) < len(steps):
-        return False  # it went on after a draw or a new table card: no answer does
-    answer = key(steps)
-    return any(key(parse_turn(accepted)) == answer for accepted in puzzle.answers)
+    """Whether ``turn`` (notation, any order of its guests) solves the puzzle: compared as an answer is
+    (:func:`cafe.learn.puzzle_mining.as_answer`), so steps after one that lays a new table card mid-turn are not
+    looked at (but for a ``close``): the check is the same whatever the hidden parts are.  An illegal turn raises the
+    engine's own error (with its rule id), a malformed one a notation error."""
+    game = world(puzzle.position(), seed)
+    tried = key(as_answer(game, parse_turn(turn)))
+    return any(key(as_answer(game, parse_turn(accepted))) == tried for accepted in puzzle.answers)
 
 
 def confirmed(puzzle: Puzzle, budget: int, seed: int = 0) -> tuple[bool, list[tuple[str, float]]]:
     """Whether the search, at ``budget`` iterations below each candidate turn and with its own ``seed``, still finds
     an accepted answer the best turn; and the candidates it valued, best first."""
     game = world(puzzle.position(), seed)
-    ranked, _ = review_turn(game, whole(game, parse_turn(puzzle.answers[0])), budget, seed)
+    ranked, _ = review_turn(game, as_answer(game, parse_turn(puzzle.answers[0])), budget, seed, as_answer)
     accepted = {key(parse_turn(answer)) for answer in puzzle.answers}
     return key(parse_turn(ranked[0][0])) in accepted, ranked
 
@@ -186,8 +184,7 @@ def recheck(puzzle: dict[str, Any]) -> tuple[str, bool]:
     """A kept puzzle searched twice more, at twice and four times its confirming budget, each with a seed of its own
     (neither the mining's nor bench/puzzles.py's): whether its answer is still the best turn, by the margin again,
     both times.  A margin that was the search's luck in the worlds it sampled does not hold twice, and a turn that
-    only a larger search sees through (in the card game, one going on past a table card the mover cannot know)
-    shows at four times."""
+    only a larger search sees through shows at four times."""
     found = Puzzle.from_json(puzzle)
     turn = int(found.id.rsplit("-", 1)[1])
     for k, times in enumerate(RECHECKS):

@@ -20,7 +20,7 @@ from starlette.routing import Route
 
 from cafe.errors import CafeError
 from cafe.i18n import T, Text, translate
-from cafe.learn.puzzle_mining import DIFFICULTY_WORDS, THEME_WORDS, push_turn, reveals, world
+from cafe.learn.puzzle_mining import DIFFICULTY_WORDS, THEME_WORDS, answer_complete, push_turn, world
 from cafe.learn.puzzles import Puzzle, by_id, check, shipped
 from cafe.server.games import asked_language
 from cafe.server.hub import Hub
@@ -138,15 +138,16 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
 
     def position(puzzle: Puzzle, steps: list[Step]) -> dict[str, Any]:
         """The puzzle's position after the steps of the turn so far: the drawing, the view and what may follow;
-        ``done`` once the turn is over (or has shown something hidden: the try is then judged as it stands)."""
+        ``done`` once the steps make a whole answer: the turn is over, or a new table card was laid and no
+        ``close`` may follow (the rest is no puzzle's: the try is judged as it stands)."""
         game = world(puzzle.position())
         results = push_turn(game, steps, end=False)
         if len(results) < len(steps):
             raise Refused(400, T("the turn is over before '{step}'", step=str(steps[len(results)])), "R2.2")
-        done = bool(results) and (results[-1].turn_over or reveals(game, results[-1]))
+        done = answer_complete(game, results)
         out: dict[str, Any] = {"id": puzzle.id, "edition": puzzle.edition, "mover": puzzle.mover,
                                "steps": [str(s) for s in steps], "done": done}  # fmt: skip
-        if not done:  # after the turn: nothing drawn from the sampled bag is shown
+        if not done:  # nothing drawn from the sampled bag is shown (a table card is, of the puzzle's own world)
             view = game.view(puzzle.mover)
             legal = game.legal_steps()
             out |= {"view": view.to_json(), "svg": str(view_svg(view)), "legal": [str(s) for s in legal],
