@@ -144,7 +144,7 @@ class AccountRows:
             self.rows("UPDATE seats SET left_by = NULL WHERE left_by = %s", player)
             hosted = [str(row[0]) for row in self.rows("SELECT id FROM rooms WHERE host = %s", player)]
             self.rows("UPDATE rooms SET host = 0, name = %s WHERE host = %s", ERASED, player)
-            for table in ("chat", "results", "ratings", "sessions", "puzzle_tries", "puzzle_players"):
+            for table in ("chat", "results", "ratings", "sessions", "puzzle_tries", "puzzle_players", "bots"):
                 self.rows(f"DELETE FROM {table} WHERE player = %s", player)
             self.rows("DELETE FROM players WHERE id = %s", player)
         return sorted(set(rooms) | set(hosted))

@@ -19,6 +19,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from cafe.server.account_rows import AccountRows
+from cafe.server.bot_rows import BotRows
 from cafe.server.database import Database
 from cafe.server.invitations import InvitationRows
 from cafe.server.names import key as name_key
@@ -203,6 +204,14 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
         PRIMARY KEY (player, puzzle)
     );
     """,
+    # bot accounts (cafe.server.bot_rows): which accounts are bots, and each one's API token
+    """
+    CREATE TABLE bots (
+        player BIGINT PRIMARY KEY REFERENCES players (id) ON DELETE CASCADE,
+        token_hash TEXT UNIQUE,
+        since DOUBLE PRECISION NOT NULL
+    );
+    """,
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -226,7 +235,7 @@ def migrate(db: psycopg.Connection[Any]) -> int:
     return len(MIGRATIONS)
 
 
-class PostgresStore(AccountRows, InvitationRows):
+class PostgresStore(AccountRows, InvitationRows, BotRows):
     """Rooms, seats, players, ratings and every room's step log in PostgreSQL."""
 
     unique = psycopg.errors.UniqueViolation

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cafe.server.account_rows import AccountRows
+from cafe.server.bot_rows import BotRows
 from cafe.server.invitations import InvitationRows, Offer
 from cafe.server.names import key as name_key
 
@@ -149,6 +150,11 @@ CREATE TABLE IF NOT EXISTS rematches (
     until REAL NOT NULL,
     next TEXT
 );
+CREATE TABLE IF NOT EXISTS bots (
+    player INTEGER PRIMARY KEY,
+    token_hash TEXT UNIQUE,
+    since REAL NOT NULL
+);
 """
 
 
@@ -192,6 +198,8 @@ MIGRATIONS = [
     "tries INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS puzzle_tries (player INTEGER NOT NULL, puzzle TEXT NOT NULL, solved INTEGER NOT NULL, "
     "at REAL NOT NULL, PRIMARY KEY (player, puzzle))",
+    # bot accounts (cafe.server.bot_rows): which accounts are bots, and each one's API token
+    "CREATE TABLE IF NOT EXISTS bots (player INTEGER PRIMARY KEY, token_hash TEXT UNIQUE, since REAL NOT NULL)",
 ]
 
 
@@ -498,11 +506,18 @@ class Store(Protocol):
     def set_invitation(self, room: str, code: str | None) -> None: ...
     def rematch(self, room: str) -> Offer | None: ...
     def set_rematch(self, room: str, offer: Offer | None) -> None: ...
+    # bot accounts (cafe.server.bot_rows)
+    def bot_accounts(self, players: list[int]) -> set[int]: ...
+    def set_bot(self, player: int, bot: bool, now: float) -> None: ...
+    def set_bot_token(self, player: int, token: str | None) -> bool: ...
+    def bot_by_token(self, token: str) -> tuple[int, str] | None: ...
+    def ranked(self, limit: int, bots: bool) -> list[tuple[int, str, float, float, int]]: ...
+    def tables_of(self, player: int) -> int: ...
 
     def close(self) -> None: ...
 
 
-class SQLiteStore(AccountRows, InvitationRows):
+class SQLiteStore(AccountRows, InvitationRows, BotRows):
     """The embedded store: one SQLite file in WAL mode."""
 
     unique = sqlite3.IntegrityError
