@@ -23,6 +23,7 @@ from starlette.routing import Route
 from cafe.i18n import T, Text
 from cafe.server import fields, names
 from cafe.server.account_rows import NameTaken, StillPlaying
+from cafe.server.bot_rows import Rated
 from cafe.server.fields import ProtocolError
 from cafe.server.games import asked_language
 from cafe.server.hub import Hub
@@ -33,7 +34,7 @@ from cafe.server.throttle import Throttle
 
 MAX_BODY = 2048  # bytes of a request's JSON
 STATUS = {"size": 413, "json": 400, "field": 400, "name": 400, "origin": 403, "signin": 401, "session": 401,
-          "token": 401, "taken": 409, "playing": 409, "rate": 429}  # fmt: skip
+          "token": 401, "taken": 409, "playing": 409, "rated": 409, "bot": 409, "rate": 429}  # fmt: skip
 
 
 def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route]:
@@ -149,6 +150,40 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         await hub().erased(player, rooms)
         return signs_out(JSONResponse({"account": False}), request)
 
+    async def bot(request: Request, message: dict[str, Any]) -> Response:
+        """The account becomes a bot, played by a program (``bot: true``), or a person again: only while it has
+        no rated game, so that its rating stays a bot's or a person's."""
+        player, _ = account(request)
+        wanted = message.get("bot")
+        if not isinstance(wanted, bool):
+            raise ProtocolError("field", T("'bot' is true or false"))
+        try:
+            hub().store.set_bot(player, wanted, time.time())
+        except Rated:
+            raise ProtocolError(
+                "rated", T("this account has rated games: whether it is a bot can no longer change")
+            ) from None
+        hub().sign_out(player)  # its connections say hello again, and are shown as what it is now
+        return JSONResponse({"player": player, "bot": wanted})
+
+    async def bot_token(request: Request, message: dict[str, Any]) -> Response:
+        """A new API token for the bot (shown this once; only its hash is kept); the older one and the bot's
+        connections end."""
+        player, _ = await confirmed(request, message)
+        token = secrets.token_urlsafe(32)
+        if not hub().store.set_bot_token(player, token):
+            raise ProtocolError("bot", T("this account is not a bot: make it one first"))
+        hub().end_bot(player)
+        return JSONResponse({"player": player, "token": token}, status_code=201)
+
+    async def revoke(request: Request, message: dict[str, Any]) -> Response:
+        """The bot's API token signs nothing in any more; the bot's connections end."""
+        player, _ = account(request)
+        if not hub().store.set_bot_token(player, None):
+            raise ProtocolError("bot", T("this account is not a bot: make it one first"))
+        hub().end_bot(player)
+        return JSONResponse({"player": player, "token": None})
+
     def changing(work: Callable[[Request, dict[str, Any]], Awaitable[Response]]) -> Callable[[Request], Any]:
         """A request that changes something: from the café's own page, a JSON object checked at the edge;
         a refusal as ``{error, code}`` in the asker's language, nothing changed."""
@@ -173,6 +208,9 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         Route("/account/sign-out-everywhere", changing(everywhere), methods=["POST"]),
         Route("/account/password", changing(password), methods=["POST"]),
         Route("/account/delete", changing(delete), methods=["POST"]),
+        Route("/account/bot", changing(bot), methods=["POST"]),
+        Route("/account/bot-token", changing(bot_token), methods=["POST"]),
+        Route("/account/bot-token/revoke", changing(revoke), methods=["POST"]),
     ]
 
 

@@ -142,7 +142,8 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         rating = store.ratings([player_id]).get(player_id)
         standing = {"value": shown(rating), "games": rating.games if rating else 0, "provisional": provisional(rating),
                     "provisional_games": PROVISIONAL}  # fmt: skip
-        return JSONResponse({"player": player_id, "name": name, "rating": standing, "games": games})
+        bot = bool(hub().store.bot_accounts([player_id]))
+        return JSONResponse({"player": player_id, "name": name, "bot": bot, "rating": standing, "games": games})
 
     return [
         Route("/games/{room}.json", game),

@@ -49,6 +49,7 @@ class Limits:
     signin_seconds: float = 300.0
     hashers: int = 2  # passwords hashed or checked at once (Argon2id: 64 MiB each)
     session_days: float = 180.0  # a sign-in lasts this long on its device
+    bot_tables: int = 4  # tables (waiting or playing) a bot account sits at at once
     rematch_seconds: float = 120.0  # a rematch offered at the end of a game lapses unless everyone accepts by then
 
 
