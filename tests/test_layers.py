@@ -87,7 +87,7 @@ LAYERS = (
     ("cafe.cluster",),
     ("cafe.arena",),
     ("cafe.learn",),
-    ("cafe.selfplay", "cafe.train", "cafe.server"),
+    ("cafe.selfplay", "cafe.train", "cafe.server", "cafe.bot"),
     ("cafe.cli",),
     ("cafe.__main__",),
 )
