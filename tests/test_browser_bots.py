@@ -1,6 +1,6 @@
-"""A bot account in a real browser (Debian's Chromium, Playwright) against a real `cafe serve`: Ann, reading the
-café in German, invites the bot that `cafe bot` connected, and its seat is marked as a bot's, in her room and in
-another person's lobby."""
+"""A bot account in a real browser (Debian's Chromium, Playwright) against a real `cafe serve`: its owner makes the
+account a bot and gets its token on the account panel; Ann, reading the café in German, invites the bot that
+`cafe bot` connected, and its seat is marked as a bot's, in her room and in another person's lobby."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from playwright.sync_api import Browser, expect
 
 from browsing import arrive
 from test_bot_client import bot_account, cafe_bot
+from test_browser_access import serious_violations
+from test_browser_accounts import PASSWORD, claim
 
 pytestmark = pytest.mark.browser
 
@@ -35,3 +37,27 @@ def test_an_invited_bot_sits_marked_as_a_bot_in_the_room_and_the_lobby(cafe: str
     finally:
         bot.send_signal(signal.SIGINT)
         bot.communicate(timeout=30)
+
+
+def test_an_owner_makes_their_account_a_bot_and_its_token_connects_cafe_bot(cafe: str, browser: Browser) -> None:
+    port = urlsplit(cafe).port or 0
+    owner = arrive(browser, cafe, "Robo")
+    claim(owner)
+    owner.get_by_role("button", name="Make this account a bot").click()
+    made = owner.locator("form.account-form", has_text="A new API token")
+    made.get_by_label("Password").fill(PASSWORD)
+    made.get_by_role("button", name="Make a new token").click()
+    token = owner.locator(".bot-token code").inner_text()
+    assert len(token) > 30
+    assert serious_violations(owner) == [], "the bot panel"
+    bot = cafe_bot(port, token, "--player", "greedy", "--lang", "en")
+    try:
+        assert bot.stdout is not None and "Robo" in bot.stdout.readline()
+        owner.get_by_role("button", name="Revoke the token").click()
+        expect(owner.locator(".bot-account")).to_contain_text("The token no longer works.")
+        _, said = bot.communicate(timeout=60)
+        assert bot.returncode == 1 and "signed out" in said
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.communicate()

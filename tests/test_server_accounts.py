@@ -81,7 +81,7 @@ class Signed(Person):
 
 def test_a_guest_claims_their_name_and_signs_in_with_it_on_another_connection(cafe: TestClient) -> None:
     ann, session = claimed(cafe, "Ann")
-    assert account(cafe, session) == {"player": ann.player, "name": "Ann", "account": True}
+    assert account(cafe, session) == {"player": ann.player, "name": "Ann", "account": True, "bot": False}
     ann.close()
     answer, second = call(cafe, "/account/sign-in", {"name": "ann", "password": PASSWORD})
     assert answer.status_code == 200 and second and second != session

@@ -86,7 +86,8 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         found = signed_in(hub(), request)
         if found is None:
             return JSONResponse({"account": False})
-        return JSONResponse({"player": found[0], "name": found[1], "account": True})
+        bot = bool(hub().store.bot_accounts([found[0]]))
+        return JSONResponse({"player": found[0], "name": found[1], "account": True, "bot": bot})
 
     async def claim(request: Request, message: dict[str, Any]) -> Response:
         """A guest (by the token of their browser) makes their name theirs with a password; their games and

@@ -3,6 +3,7 @@
 // page never sees: the server sets it, and the WebSocket's hello brings it along (docs/protocol.md, "Accounts").
 
 import { ask } from "./ask.js";
+import { botPanel } from "./botaccount.js";
 import { h, sentence } from "./dom.js";
 import { language, t } from "./i18n.js";
 
@@ -78,6 +79,7 @@ export async function accountView(actions) {
         h("button", { type: "button", onclick: () => attempt("sign-out") }, t("Sign out")),
         h("button", { type: "button", class: "quiet", onclick: () => attempt("sign-out-everywhere") },
           t("Sign out everywhere"))),
+      botPanel(found, { post, form }),
       form(t("Change the password"), [
         { name: "password", label: t("Current password"), autocomplete: "current-password" },
         newPassword("new", t("New password")),
