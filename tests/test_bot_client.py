@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -134,6 +134,22 @@ def invited(ann: Client, room: str) -> None:
         ann.expect("room")
 
 
+def play_out(ann: Client, room: str, meanwhile: Callable[[dict[str, Any]], Client | None] = lambda _: None) -> Client:
+    """Ann starts the game and plays her first legal step each turn to the end (``meanwhile`` may give her a new
+    connection after a state of the game); her last connection."""
+    ann.say(room, "/start")
+    while ann.state.get("status") != "finished":
+        state = ann.expect("room")["room"]
+        if state["status"] != "playing":
+            continue
+        again = meanwhile(state)
+        if again is not None:
+            ann = again
+        elif state["legal"] and state["you"] == 0:
+            ann.send({"type": "step", "room": room, "step": state["legal"][0], "plies": state["plies"]})
+    return ann
+
+
 def test_cafe_bot_with_a_javascript_engine_plays_a_game_to_its_end_across_a_restart(
     cafe: tuple[int, list[subprocess.Popen[Any]]], tmp_path: Path
 ) -> None:
@@ -148,19 +164,20 @@ def test_cafe_bot_with_a_javascript_engine_plays_a_game_to_its_end_across_a_rest
     room = ann.expect("room")["room"]["id"]
     invited(ann, room)
     assert ann.state["seats"][1] == {"seat": 1, "name": "Robo", "bot": None, "bot_account": True}
-    ann.say(room, "/start")
     restarted = False
-    while ann.state.get("status") != "finished":
-        state = ann.expect("room")["room"]
-        if state["status"] == "playing" and state["plies"] >= 12 and not restarted:  # the connections are cut
-            processes[0].kill()
-            processes[0].wait()
-            processes[0] = start_server(port, tmp_path, "--limit", "bot_delay=0")
-            restarted = True
-            ann = Client(port, ann_session)  # the bot comes back by itself
-            continue
-        if state["status"] == "playing" and state["legal"] and state["you"] == 0:
-            ann.send({"type": "step", "room": room, "step": state["legal"][0], "plies": state["plies"]})
+
+    def cut(state: dict[str, Any]) -> Client | None:
+        """After 12 steps, the server is killed and started again: every connection is cut."""
+        nonlocal restarted
+        if state["plies"] < 12 or restarted:
+            return None
+        processes[0].kill()
+        processes[0].wait()
+        processes[0] = start_server(port, tmp_path, "--limit", "bot_delay=0")
+        restarted = True
+        return Client(port, ann_session)  # the bot comes back by itself
+
+    ann = play_out(ann, room, cut)
     assert restarted and ann.state["plies"] > 12
     assert [row["name"] for row in get(port, "/leaderboard")] == ["Ann"]
     assert [row["name"] for row in get(port, "/leaderboard/bots")] == ["Robo"]

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from browsing import arrive
-from test_bot_client import bot_account, cafe_bot
+from test_bot_client import Client, account, bot_account, cafe_bot, invited, play_out
 from test_browser_access import serious_violations
 from test_browser_accounts import PASSWORD, claim
 
@@ -61,3 +61,23 @@ def test_an_owner_makes_their_account_a_bot_and_its_token_connects_cafe_bot(cafe
         if bot.poll() is None:
             bot.kill()
             bot.communicate()
+
+
+def test_a_rated_bot_is_on_the_bots_leaderboard_of_the_lobby_and_not_on_peoples(cafe: str, browser: Browser) -> None:
+    port = urlsplit(cafe).port or 0
+    _, token = bot_account(port)
+    bot = cafe_bot(port, token, "--player", "greedy")
+    try:
+        ann = Client(port, account(port, "Ann"))
+        ann.send({"type": "create", "edition": "cards"})
+        room = ann.expect("room")["room"]["id"]
+        invited(ann, room)
+        play_out(ann, room)
+    finally:
+        bot.send_signal(signal.SIGINT)
+        bot.communicate(timeout=30)
+    lou = arrive(browser, cafe, "Lou", locale="fr-FR")
+    expect(lou.locator(".bots-board")).to_contain_text("Robo (bot)")
+    expect(lou.locator(".leaderboard:not(.bots-board)")).to_contain_text("Ann")
+    expect(lou.locator(".leaderboard:not(.bots-board)")).not_to_contain_text("Robo")
+    assert serious_violations(lou) == [], "the lobby with the bots' leaderboard"

@@ -1,6 +1,6 @@
 // The lobby: every room, a form to open one, and the leaderboard.
 
-import { seatName } from "./botmarks.js";
+import { botsBoard, seatName } from "./botmarks.js";
 import { h, rulesText } from "./dom.js";
 import { number, t, tn } from "./i18n.js";
 import { learnEntry } from "./learn.js";
@@ -81,7 +81,7 @@ export function lobbyView(rooms, catalogue, actions) {
     h("p", {}, t("Find the clearly best turn in positions from real games, and watch your puzzle rating grow.")),
     h("a", { href: "#puzzles", class: "button" }, t("Solve puzzles")));
   return h("div", { class: "lobby" }, learnEntry(newcomer), roomsView(rooms, catalogue, actions),
-    h("aside", {}, create, puzzles, board));
+    h("aside", {}, create, puzzles, board, botsBoard()));
 }
 
 // The lobby's rooms anew (a room opened, filled or ended), leaving the form to open a table as the person left it,
