@@ -81,3 +81,5 @@ def test_a_rated_bot_is_on_the_bots_leaderboard_of_the_lobby_and_not_on_peoples(
     expect(lou.locator(".leaderboard:not(.bots-board)")).to_contain_text("Ann")
     expect(lou.locator(".leaderboard:not(.bots-board)")).not_to_contain_text("Robo")
     assert serious_violations(lou) == [], "the lobby with the bots' leaderboard"
+    lou.goto(f"{cafe}#game={room}")  # the game's replay names the bot as one
+    expect(lou.locator("main")).to_contain_text("Robo (bot)")

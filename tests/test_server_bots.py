@@ -134,6 +134,7 @@ def test_a_bot_is_rated_on_the_bots_leaderboard_and_not_on_peoples(cafe: TestCli
     ann.room(id=room, status="waiting", seats=[{"seat": 0, "name": "Ann", "bot": None},
              {"seat": 1, "name": "Robo", "bot": None, "bot_account": True}])  # fmt: skip
     play_out(ann, bot, room)
+    assert cafe.get(f"/games/{room}.json").json()["bots"] == [1]  # its seat in the game's replay
     assert [row["name"] for row in cafe.get("/leaderboard").json()] == ["Ann"]
     (rated,) = cafe.get("/leaderboard/bots").json()
     assert rated["name"] == "Robo" and rated["player"] == robo and rated["games"] == 1

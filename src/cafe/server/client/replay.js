@@ -3,6 +3,7 @@
 
 import { icon, tileChips } from "./pictures.js";
 import { drawBoard, markSteps } from "./board.js";
+import { seatName } from "./botmarks.js";
 import { h, replace, rulesText, shownName, signed } from "./dom.js";
 import { language, number, t, tn } from "./i18n.js";
 import { editionName } from "./lobby.js";
@@ -50,7 +51,8 @@ export class ReplayView {
       return;
     }
     this.game = await answer.json();
-    this.game.players = this.game.players.map(shownName);
+    this.game.players = this.game.players.map((name, seat) =>
+      seatName({ name: shownName(name), bot_account: this.game.bots?.includes(seat) }));
     this.track(this.game.analysis);
     await this.go(this.game.steps.length);
     this.root.focus(); // the arrow keys step through the game at once
