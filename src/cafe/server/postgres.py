@@ -206,7 +206,7 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     """,
     # bot accounts (cafe.server.bot_rows): which accounts are bots, and each one's API token
     """
-    CREATE TABLE bots (
+    CREATE TABLE IF NOT EXISTS bots (
         player BIGINT PRIMARY KEY REFERENCES players (id) ON DELETE CASCADE,
         token_hash TEXT UNIQUE,
         since DOUBLE PRECISION NOT NULL
