@@ -83,3 +83,6 @@ def test_a_rated_bot_is_on_the_bots_leaderboard_of_the_lobby_and_not_on_peoples(
     assert serious_violations(lou) == [], "the lobby with the bots' leaderboard"
     lou.goto(f"{cafe}#game={room}")  # the game's replay names the bot as one
     expect(lou.locator("main")).to_contain_text("Robo (bot)")
+    lou.goto(f"{cafe}#")
+    lou.locator(".bots-board a").click()  # and so does its page
+    expect(lou.locator(".player-page h2")).to_have_text("Robo (bot)")

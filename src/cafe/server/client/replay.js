@@ -217,7 +217,7 @@ export async function playerView(id) {
   const standing = rating.value === null
     ? t("Not rated yet: games between two or more players with accounts are rated.")
     : `${t("Rating: {value}", { value: number(rating.value, 1) })}${rating.provisional ? ` (${t("provisional")})` : ""}`;
-  return h("section", { class: "player-page" }, h("h2", {}, player.name),
+  return h("section", { class: "player-page" }, h("h2", {}, seatName({ name: player.name, bot_account: player.bot })),
     h("p", { class: "rating" }, standing),
     h("p", { class: "how" }, t("How the rating is computed: after each rated game, OpenSkill (Plackett-Luce) updates an "
       + "estimate of your skill and of its uncertainty from the places; the rating is the estimate less three times "
