@@ -88,7 +88,7 @@ LAYERS = (
     ("cafe.arena",),
     ("cafe.tournament",),
     ("cafe.learn",),
-    ("cafe.selfplay", "cafe.train", "cafe.server"),
+    ("cafe.selfplay", "cafe.train", "cafe.server", "cafe.bot"),
     ("cafe.cli",),
     ("cafe.__main__",),
 )

@@ -81,13 +81,13 @@ class Signed(Person):
 
 def test_a_guest_claims_their_name_and_signs_in_with_it_on_another_connection(cafe: TestClient) -> None:
     ann, session = claimed(cafe, "Ann")
-    assert account(cafe, session) == {"player": ann.player, "name": "Ann", "account": True}
+    assert account(cafe, session) == {"player": ann.player, "name": "Ann", "account": True, "bot": False}
     ann.close()
     answer, second = call(cafe, "/account/sign-in", {"name": "ann", "password": PASSWORD})
     assert answer.status_code == 200 and second and second != session
     elsewhere = Signed(cafe, second)
     assert elsewhere.welcome == {"type": "welcome", "player": ann.player, "name": "Ann", "token": None,
-                                 "account": True, "seated": [], "played": False}  # fmt: skip
+                                 "account": True, "seated": [], "played": False, "bot": False}  # fmt: skip
     socket = cafe.websocket_connect("/ws").__enter__()  # the guest's token no longer signs anyone in
     OPEN.append(socket)
     socket.send_text(json.dumps({"type": "hello", "token": ann.token}))

@@ -124,7 +124,7 @@ def listing(cafe: TestClient, session: str) -> dict[str, Any]:
 def test_a_guest_makes_their_name_theirs_with_a_passkey_and_signs_in_with_it_without_a_name(cafe: TestClient) -> None:
     device = Authenticator()
     ann, session = claimed_with_passkey(cafe, "Ann", device)
-    assert account(cafe, session) == {"player": ann.player, "name": "Ann", "account": True}
+    assert account(cafe, session) == {"player": ann.player, "name": "Ann", "account": True, "bot": False}
     known = listing(cafe, session)
     assert known["password"] is False and len(known["passkeys"]) == 1 and known["passkeys"][0]["used"] is None
     answer, second = sign_in(cafe, device)

@@ -97,13 +97,14 @@ def _take_language(argv: list[str]) -> tuple[list[str], str | None]:
 # Each extra and the optional libraries it brings (pyproject.toml); `cafe serve`, `arena` and `play` have their own,
 # `cafe selfplay` needs [cluster] (which brings [arena] and [rl]), `cafe train` needs [arena] (which brings [master])
 COMMAND_EXTRA = {"serve": "serve", "arena": "arena", "play": "play", "learn": "play", "selfplay": "cluster",
-                 "train": "arena"}  # fmt: skip
+                 "train": "arena", "bot": "bot"}  # fmt: skip
 EXTRAS = {
     "master": {"numpy"},
     "serve": {"uvicorn", "starlette", "openskill", "numpy", "regex", "confusable_homoglyphs", "py_vapid", "pywebpush"},
     "arena": {"rich", "matplotlib", "openskill", "numpy"},
     "play": {"textual", "rich", "numpy"},
     "scale": {"psycopg", "redis"},
+    "bot": {"websockets", "numpy"},
     "rl": {"numpy", "pettingzoo", "gymnasium", "pyspiel", "open_spiel"},
     "cluster": {"ray", "pyarrow", "numpy", "gymnasium", "rich"},
 }
@@ -173,6 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from cafe.arena.command import PLAYER_HELP
     from cafe.arena.command import add_parser as add_arena
+    from cafe.bot.command import add_parser as add_bot
     from cafe.learn.howto_command import add_parser as add_rules
     from cafe.learn.lesson_command import add_parser as add_learn
     from cafe.play.command import add_parser as add_play
@@ -186,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_selfplay(sub)
     add_train(sub)
     add_serve(sub)
+    add_bot(sub)
     add_rules(sub)
     from cafe.learn.puzzle_command import add_parser as add_puzzles
 

@@ -75,6 +75,11 @@ def use(language: str) -> str:
     return _active
 
 
+def active() -> str:
+    """The language in which this process speaks now."""
+    return _active
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogs where it is defined; it is translated where it is shown."""
     return message

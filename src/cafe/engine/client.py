@@ -55,12 +55,18 @@ class EnginePlayer:
         self._lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self._send(PROTOCOL)
+        self.wants_legal = False  # the engine asked for the legal steps before each 'go' (docs/engine.md)
         for line in self._until(f"{PROTOCOL}ok", HELLO_SECONDS):
             if line.startswith("id name "):
                 self.engine_name = line.removeprefix("id name ")
+            self.wants_legal |= line.split()[:3] == ["option", "name", "legal"]
+        if self.wants_legal:
+            self._send("setoption name legal value true")
 
     def choose(self, view: View, legal: Sequence[Step]) -> Step:
         self._send("position view " + json.dumps(view.to_json(), separators=(",", ":")))
+        if self.wants_legal:
+            self._send("legal " + " ".join(str(step) for step in legal))
         self._send("go")
         for line in self._until("bestmove ", self.answer_seconds):
             if line.startswith("error "):

@@ -157,6 +157,7 @@ class AccountRows:
                 "email_links",
                 "notices_sent",
                 "holidays",
+                "bots",
             ):
                 self.rows(f"DELETE FROM {table} WHERE player = %s", player)
             self.rows("DELETE FROM players WHERE id = %s", player)

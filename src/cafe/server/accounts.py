@@ -23,6 +23,7 @@ from starlette.routing import Route
 from cafe.i18n import T, Text
 from cafe.server import fields, names
 from cafe.server.account_rows import NameTaken, StillPlaying
+from cafe.server.bot_rows import Rated
 from cafe.server.broker import reaching_redis
 from cafe.server.fields import ProtocolError
 from cafe.server.games import asked_language
@@ -37,7 +38,7 @@ from cafe.server.throttle import Bound
 
 MAX_BODY = 2048  # bytes of a request's JSON
 STATUS = {"size": 413, "json": 400, "field": 400, "name": 400, "origin": 403, "signin": 401, "session": 401,
-          "token": 401, "taken": 409, "playing": 409, "rate": 429, "link": 410, "mail": 503,
+          "token": 401, "taken": 409, "playing": 409, "rated": 409, "bot": 409, "rate": 429, "link": 410, "mail": 503,
           "passkey": 401, "challenge": 401, "last": 409, "unavailable": 503}  # fmt: skip
 
 
@@ -112,7 +113,8 @@ def routes(
         found = signed_in(hub(), request)
         if found is None:
             return JSONResponse({"account": False})
-        return JSONResponse({"player": found[0], "name": found[1], "account": True})
+        bot = bool(hub().store.bot_accounts([found[0]]))
+        return JSONResponse({"player": found[0], "name": found[1], "account": True, "bot": bot})
 
     async def claim(request: Request, message: dict[str, Any]) -> Response:
         """A guest (by the token of their browser) makes their name theirs with a password; their games and
@@ -176,6 +178,40 @@ def routes(
         await hub().erased(player, rooms)
         return signs_out(JSONResponse({"account": False}), request)
 
+    async def bot(request: Request, message: dict[str, Any]) -> Response:
+        """The account becomes a bot, played by a program (``bot: true``), or a person again: only while it has
+        no rated game, so that its rating stays a bot's or a person's."""
+        player, _ = account(hub(), request)
+        wanted = message.get("bot")
+        if not isinstance(wanted, bool):
+            raise ProtocolError("field", T("'bot' is true or false"))
+        try:
+            hub().store.set_bot(player, wanted, time.time())
+        except Rated:
+            raise ProtocolError(
+                "rated", T("this account has rated games: whether it is a bot can no longer change")
+            ) from None
+        hub().sign_out(player)  # its connections say hello again, and are shown as what it is now
+        return JSONResponse({"player": player, "bot": wanted})
+
+    async def bot_token(request: Request, message: dict[str, Any]) -> Response:
+        """A new API token for the bot (shown this once; only its hash is kept); the older one and the bot's
+        connections end."""
+        player, _ = await confirmed(request, message)
+        token = secrets.token_urlsafe(32)
+        if not hub().store.set_bot_token(player, token):
+            raise ProtocolError("bot", T("this account is not a bot: make it one first"))
+        hub().end_bot(player)
+        return JSONResponse({"player": player, "token": token}, status_code=201)
+
+    async def revoke(request: Request, message: dict[str, Any]) -> Response:
+        """The bot's API token signs nothing in any more; the bot's connections end."""
+        player, _ = account(hub(), request)
+        if not hub().store.set_bot_token(player, None):
+            raise ProtocolError("bot", T("this account is not a bot: make it one first"))
+        hub().end_bot(player)
+        return JSONResponse({"player": player, "token": None})
+
     doors = Doors(signs_in, lambda request: account(hub(), request), throttled, changing)
     return [
         *ceremonies.routes(doors),
@@ -186,6 +222,9 @@ def routes(
         Route("/account/sign-out-everywhere", changing(everywhere), methods=["POST"]),
         Route("/account/password", changing(password, PASSKEY_BODY), methods=["POST"]),  # a passkey may confirm
         Route("/account/delete", changing(delete, PASSKEY_BODY), methods=["POST"]),
+        Route("/account/bot", changing(bot), methods=["POST"]),
+        Route("/account/bot-token", changing(bot_token, PASSKEY_BODY), methods=["POST"]),  # a passkey may confirm
+        Route("/account/bot-token/revoke", changing(revoke), methods=["POST"]),
     ]
 
 

@@ -29,7 +29,7 @@ from cafe.server.outbox import Outbox
 from cafe.server.puzzles import routes as puzzle_routes
 from cafe.server.ratings import provisional, shown
 from cafe.server.replays import Replays
-from cafe.server.store import SQLiteStore, Store
+from cafe.server.store import Rating, SQLiteStore, Store
 from cafe.svg import LIGHT, NATION_COLOURS
 from cafe.tiles import NATION_TITLES, TILE_OBJECTS, TILE_WORDS, Nation
 
@@ -127,13 +127,14 @@ def create_app(
         return PlainTextResponse("".join(f"{name} {value}\n" for name, value in figures.items()))
 
     async def leaderboard(request: Request) -> Response:
+        """The rated people, or (``/leaderboard/bots``) the rated bots: each on a leaderboard of their own."""
         assert hub is not None
-        rows = hub.store.leaderboard(LEADERBOARD)
+        rows = hub.store.ranked(LEADERBOARD, bots=request.url.path.endswith("/bots"))
         return JSONResponse(
             [
                 {"player": player, "name": name, "rating": shown(r), "mu": round(r.mu, 2), "sigma": round(r.sigma, 2),
                  "games": r.games, "provisional": provisional(r)}
-                for player, name, r in rows
+                for player, name, r in ((p, n, Rating(mu, sigma, games)) for p, n, mu, sigma, games in rows)
             ]
         )  # fmt: skip
 
@@ -206,6 +207,7 @@ def create_app(
             *emails.routes(running, guard),
             *push_routes.routes(running),
             Route("/leaderboard", leaderboard),
+            Route("/leaderboard/bots", leaderboard),
             *puzzle_routes(running),
             WebSocketRoute("/ws", socket),
         ],

@@ -80,7 +80,10 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
             return found
         row = hub().store.load_room(room)
         name = row.name if row and row.name else room  # a table of a deleted person's has no name
-        return JSONResponse({**found, "id": room, "name": name, "you": seat_of_asker(request, row),
+        seated = [seat for seat in row.seats if seat.player is not None] if row else []
+        marked = hub().store.bot_accounts([seat.player for seat in seated if seat.player is not None])
+        bots = [seat.seat for seat in seated if seat.player in marked]  # seats of bot accounts, marked as bots'
+        return JSONResponse({**found, "id": room, "name": name, "you": seat_of_asker(request, row), "bots": bots,
                              "analysis": hub().analyses.status(room)})  # fmt: skip
 
     async def position(request: Request) -> Response:
@@ -142,7 +145,8 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         rating = store.ratings([player_id]).get(player_id)
         standing = {"value": shown(rating), "games": rating.games if rating else 0, "provisional": provisional(rating),
                     "provisional_games": PROVISIONAL}  # fmt: skip
-        return JSONResponse({"player": player_id, "name": name, "rating": standing, "games": games})
+        bot = bool(hub().store.bot_accounts([player_id]))
+        return JSONResponse({"player": player_id, "name": name, "bot": bot, "rating": standing, "games": games})
 
     return [
         Route("/games/{room}.json", game),

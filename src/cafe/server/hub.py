@@ -30,7 +30,7 @@ from cafe.arena.match import Game
 from cafe.errors import CafeError
 from cafe.i18n import DEFAULT, T, Text, pick
 from cafe.options import make_rules, rules_from
-from cafe.server import fields, holidays, names, push
+from cafe.server import bots, fields, holidays, names, push
 from cafe.server.analyses import Analyses
 from cafe.server.broker import Broker, Event, LocalBroker
 from cafe.server.due import DueWork
@@ -63,6 +63,7 @@ class Connection:
     language: str = "en"  # of the messages meant for this person (cafe.i18n.LANGUAGES)
     session: str | None = None  # the sign-in cookie the WebSocket came with (its hello signs the account in)
     end: Callable[[], None] = lambda: None  # closes the connection (signed out, or the account deleted)
+    bot: bool = False  # signed in with a bot account's API token (cafe.server.bots)
     rate: float = 20.0  # messages a second on average ...
     burst: float = 40.0  # ... and at most this many at once
     allowance: float = 0.0
@@ -310,7 +311,7 @@ class Hub:
         ids = [room.id for room in seated]
         played = bool(self.store.games_of(player, 1))  # a person who never finished a game is offered the tutorial
         connection.send({"type": "welcome", "player": player, "name": name, "token": token, "account": token is None,
-                         "seated": ids, "played": played})  # fmt: skip
+                         "seated": ids, "played": played, "bot": connection.bot})  # fmt: skip
         await self.lobby(connection, {})
         for room in seated:  # back in the rooms where this player has a seat
             self._follow(connection, room.id)
@@ -322,6 +323,8 @@ class Hub:
         """The player a hello names: the account its sign-in cookie holds; else a guest by its token, or a new
         guest with a name nobody here has now and no account has (made only once everything is checked). The
         player, their name and their token (None for an account: its cookie signs it in)."""
+        if "bot_token" in message:
+            return bots.signed_in(self, connection, message)
         if connection.session is not None:
             since = time.time() - self.limits.session_days * 86_400
             signed = self.store.session_player(connection.session, since)
@@ -361,6 +364,12 @@ class Hub:
         """The account's connections here close (signed out everywhere, a new password, or deleted); their seats
         wait for them as after any closed connection."""
         for connection in [c for c in self.connections.values() if c.player == player]:
+            connection.end()
+
+    def end_bot(self, player: int) -> None:
+        """The bot's connections here close (its token was revoked or replaced); a browser signed in to the
+        account stays."""
+        for connection in [c for c in self.connections.values() if c.player == player and c.bot]:
             connection.end()
 
     async def erased(self, player: int, rooms: list[str]) -> None:
@@ -466,6 +475,7 @@ class Hub:
         self._send_room(connection, room)
         self._send_history(connection, room)
         player, name = player_of(connection), connection.name
+        bots.may_sit(self, connection)
         await self._apply(connection, room, lambda: room.join_invited(player, name, code))
 
     async def rematch(self, connection: Connection, message: dict[str, Any]) -> None:
@@ -512,7 +522,11 @@ class Hub:
         self._follow(connection, room.id)  # whoever talks in a room follows it, and no longer the lobby
         connection.in_lobby = False
         player, name = player_of(connection), connection.name
-        if text.startswith("/"):
+        if (invited := bots.command(text)) is not None:
+            await bots.invite(self, connection, room, invited)
+        elif text.startswith("/"):
+            if text.lower().startswith("/join"):
+                bots.may_sit(self, connection)
             await self._apply(connection, room, lambda: room.command(player, name, text, connection.language))
         else:  # kept first: whoever enters or comes back, even after a restart, reads the room's last lines
             self.store.add_chat(room.id, ChatLine(name, player, text, time.time()), self.limits.chat_kept)
@@ -634,6 +648,8 @@ class Hub:
 
     async def deliver(self, event: Event) -> None:
         """A room event from the broker (made here or in another process): to this process's connections."""
+        if event.room.startswith(bots.CHANNEL):
+            return bots.deliver(self, event)
         room = self.rooms.get(event.room)
         if room is None:
             room = self._load(event.room)

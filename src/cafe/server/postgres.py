@@ -19,6 +19,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from cafe.server.account_rows import AccountRows
+from cafe.server.bot_rows import BotRows
 from cafe.server.database import Database
 from cafe.server.email_rows import EmailRows
 from cafe.server.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_POSTGRES, HolidayRows
@@ -283,6 +284,14 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     CREATE INDEX IF NOT EXISTS push_subscriptions_player ON push_subscriptions (player);
     CREATE TABLE IF NOT EXISTS push_sent (key TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL);
     """,
+    # bot accounts (cafe.server.bot_rows): which accounts are bots, and each one's API token
+    """
+    CREATE TABLE IF NOT EXISTS bots (
+        player BIGINT PRIMARY KEY REFERENCES players (id) ON DELETE CASCADE,
+        token_hash TEXT UNIQUE,
+        since DOUBLE PRECISION NOT NULL
+    );
+    """,
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -306,7 +315,9 @@ def migrate(db: psycopg.Connection[Any]) -> int:
     return len(MIGRATIONS)
 
 
-class PostgresStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows, PushRows):
+class PostgresStore(
+    AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows, PushRows, BotRows
+):
     """Rooms, seats, players, ratings and every room's step log in PostgreSQL."""
 
     unique = psycopg.errors.UniqueViolation

@@ -39,6 +39,7 @@ HELP = N_(
     "/join: take a seat · /leave: give it up (in a game, a computer player takes over) · "
     "/start: begin the game (host) · /end: end a turn-based game whose player ran out of time · "
     "/bot LEVEL: seat a computer player (host; easy, medium, hard, expert, master) · "
+    "/invite NAME: ask a bot account to sit (host) · "
     "/kick SEAT or NAME: remove a seat before the start (host) · /hints on|off: hints for everyone, and the game is "
     "not rated (host) · /private on|off: only those with the table's link may sit (host) · /help: this text. "
     "Anything else is chat."
@@ -110,6 +111,7 @@ class Room:
     offer: Offer | None = None  # the rematch offered at the end of the game
     holidays: dict[int, float] = field(default_factory=dict)  # seated people on holiday, until when (turn-based)
     _picture: str | None = field(default=None, repr=False)  # the SVG of the current position, once drawn
+    _bot_accounts: tuple[tuple[int, ...], set[int]] = field(default=((), set()), repr=False)  # seated, and bots
 
     @classmethod
     def create(
@@ -200,14 +202,18 @@ class Room:
         return next((s.seat for s in self.seats if s.player == player), None)
 
     def summary(self) -> dict[str, Any]:
-        """The room as the lobby lists it."""
+        """The room as the lobby lists it (``bot_account``: true on a seat of a bot account, which a program plays)."""
+        marked = self.bot_accounts()
         return {
             "id": self.id,
             "name": self.name,
             "edition": self.edition,
             "rules": self.rules,
             "status": self.status,
-            "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot} for s in self.seats],
+            "seats": [
+                {"seat": s.seat, "name": s.name, "bot": s.bot} | ({"bot_account": True} if s.player in marked else {})
+                for s in self.seats
+            ],
             "max_players": self.max_players,
             "match": self._match_json(),
             "hints": self.hints,
@@ -215,6 +221,13 @@ class Room:
             "late": self.late,
             "private": self.invitation is not None,
         }
+
+    def bot_accounts(self) -> set[int]:
+        """The seated players whose accounts are bots (cafe.server.bots), asked of the store when the seats change."""
+        seated = tuple(s.player for s in self.seats if s.player is not None)
+        if self._bot_accounts[0] != seated:
+            self._bot_accounts = seated, self.store.bot_accounts(list(seated))
+        return self._bot_accounts[1]
 
     def state_for(self, player: int) -> dict[str, Any]:
         """Everything one player may know of the room: its own view only, and its legal steps on its turn."""

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cafe.server.account_rows import AccountRows
+from cafe.server.bot_rows import BotRows
 from cafe.server.email_rows import Email, EmailRows, Link
 from cafe.server.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_SQLITE, HolidayRows
 from cafe.server.invitations import InvitationRows, Offer
@@ -220,6 +221,11 @@ CREATE TABLE IF NOT EXISTS push_sent (
     key TEXT PRIMARY KEY,
     at REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS bots (
+    player INTEGER PRIMARY KEY,
+    token_hash TEXT UNIQUE,
+    since REAL NOT NULL
+);
 """
     + HOLIDAYS_SQLITE
     + ";\n"
@@ -294,6 +300,8 @@ MIGRATIONS = [
     "session TEXT NOT NULL, p256dh TEXT NOT NULL, auth TEXT NOT NULL, language TEXT NOT NULL, created REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS push_subscriptions_player ON push_subscriptions (player)",
     "CREATE TABLE IF NOT EXISTS push_sent (key TEXT PRIMARY KEY, at REAL NOT NULL)",
+    # bot accounts (cafe.server.bot_rows): which accounts are bots, and each one's API token
+    "CREATE TABLE IF NOT EXISTS bots (player INTEGER PRIMARY KEY, token_hash TEXT UNIQUE, since REAL NOT NULL)",
 ]
 
 
@@ -639,11 +647,18 @@ class Store(Protocol):
     def forget_endpoint(self, endpoint: str) -> None: ...
     def subscriptions(self, player: int) -> list[Subscription]: ...
     def first_notice(self, key: str, now: float) -> bool: ...
+    # bot accounts (cafe.server.bot_rows)
+    def bot_accounts(self, players: list[int]) -> set[int]: ...
+    def set_bot(self, player: int, bot: bool, now: float) -> None: ...
+    def set_bot_token(self, player: int, token: str | None) -> bool: ...
+    def bot_by_token(self, token: str) -> tuple[int, str] | None: ...
+    def ranked(self, limit: int, bots: bool) -> list[tuple[int, str, float, float, int]]: ...
+    def tables_of(self, player: int) -> int: ...
 
     def close(self) -> None: ...
 
 
-class SQLiteStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows, PushRows):
+class SQLiteStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows, PushRows, BotRows):
     """The embedded store: one SQLite file in WAL mode."""
 
     unique = sqlite3.IntegrityError

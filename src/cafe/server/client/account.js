@@ -3,6 +3,7 @@
 // page never sees: the server sets it, and the WebSocket's hello brings it along (docs/protocol.md, "Accounts").
 
 import { ask } from "./ask.js";
+import { botPanel } from "./botaccount.js";
 import { h, sentence } from "./dom.js";
 import { emailPart, forgotPart, mailedLink } from "./email.js";
 import { holidayPanel } from "./holidays.js";
@@ -97,6 +98,7 @@ export async function accountView(actions) {
           t("Sign out everywhere"))),
       keys.node,
       await pushSwitch(),
+      botPanel(found, { post, form }),
       keys.password ? form(t("Change the password"), [
         { name: "password", label: t("Current password"), autocomplete: "current-password" },
         newPassword("new", t("New password")),

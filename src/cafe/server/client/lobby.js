@@ -1,5 +1,6 @@
 // The lobby: every room, a form to open one, and the leaderboard.
 
+import { botsBoard, seatName } from "./botmarks.js";
 import { h, rulesText } from "./dom.js";
 import { number, t, tn } from "./i18n.js";
 import { learnEntry } from "./learn.js";
@@ -80,7 +81,7 @@ export function lobbyView(rooms, catalogue, actions) {
     h("p", {}, t("Find the clearly best turn in positions from real games, and watch your puzzle rating grow.")),
     h("a", { href: "#puzzles", class: "button" }, t("Solve puzzles")));
   return h("div", { class: "lobby" }, learnEntry(newcomer), roomsView(rooms, catalogue, actions),
-    h("aside", {}, create, puzzles, board));
+    h("aside", {}, create, puzzles, board, botsBoard()));
 }
 
 // The lobby's rooms anew (a room opened, filled or ended), leaving the form to open a table as the person left it,
@@ -100,7 +101,7 @@ function roomsView(rooms, catalogue, actions) {
     ? h("section", { class: "yours" }, h("h2", {}, t("Your games")), h("ul", {}, mine.map((room) =>
       h("li", { class: `room ${room.status}${yourTurn(room) ? " waits" : ""}`, "data-room": room.id },
         h("div", { class: "room-name" }, room.name),
-        h("div", { class: "room-seats" }, room.seats.map((s) => s.name).join(", ")),
+        h("div", { class: "room-seats" }, room.seats.map(seatName).join(", ")),
         turnNote(room) ? h("div", { class: "room-turn" }, turnNote(room)) : null,
         h("button", { class: "go", onclick: () => actions.enter(room.id), "aria-label": `${t("Resume")}: ${room.name}` },
           t("Resume"))))))
@@ -115,7 +116,7 @@ function roomsView(rooms, catalogue, actions) {
         room.private ? ` · ${t("private")}` : "",
         room.match ? ` · ${t("match, game {game} of {best_of} at most", room.match)}` : "",
         room.clock ? ` · ${clockText(room.clock)}` : ""),
-      h("div", { class: "room-seats" }, room.seats.map((s) => s.name).join(", ") || t("no one yet")),
+      h("div", { class: "room-seats" }, room.seats.map(seatName).join(", ") || t("no one yet")),
       h("button", { onclick: () => actions.enter(room.id), "aria-label": `${goIn(room)}: ${room.name}` }, goIn(room))));
   return h("div", { class: "rooms-side" }, yours, h("section", { class: "rooms" }, h("h2", {}, t("Rooms")),
     rows.length ? h("ul", {}, rows) : h("p", {}, t("No rooms yet: open a table.")),

@@ -3,6 +3,7 @@
 
 import { icon, tileChips } from "./pictures.js";
 import { drawBoard, markSteps } from "./board.js";
+import { seatName } from "./botmarks.js";
 import { h, replace, rulesText, shownName, signed } from "./dom.js";
 import { language, number, t, tn } from "./i18n.js";
 import { editionName } from "./lobby.js";
@@ -50,7 +51,8 @@ export class ReplayView {
       return;
     }
     this.game = await answer.json();
-    this.game.players = this.game.players.map(shownName);
+    this.game.players = this.game.players.map((name, seat) =>
+      seatName({ name: shownName(name), bot_account: this.game.bots?.includes(seat) }));
     this.track(this.game.analysis);
     await this.go(this.game.steps.length);
     this.root.focus(); // the arrow keys step through the game at once
@@ -215,7 +217,7 @@ export async function playerView(id) {
   const standing = rating.value === null
     ? t("Not rated yet: games between two or more players with accounts are rated.")
     : `${t("Rating: {value}", { value: number(rating.value, 1) })}${rating.provisional ? ` (${t("provisional")})` : ""}`;
-  return h("section", { class: "player-page" }, h("h2", {}, player.name),
+  return h("section", { class: "player-page" }, h("h2", {}, seatName({ name: player.name, bot_account: player.bot })),
     h("p", { class: "rating" }, standing),
     h("p", { class: "how" }, t("How the rating is computed: after each rated game, OpenSkill (Plackett-Luce) updates an "
       + "estimate of your skill and of its uncertainty from the places; the rating is the estimate less three times "

@@ -1,6 +1,7 @@
 // A room: the café, the players, your hand and what you may do, the turn log, the chat, the end.
 
 import { ask } from "./ask.js";
+import { seatName } from "./botmarks.js";
 import { drawBoard, markSteps, nationChooser, tileButton } from "./board.js";
 import { announce, announcer, h, replace, rulesText, sentence, signed } from "./dom.js";
 import { t, tn } from "./i18n.js";
@@ -92,7 +93,7 @@ export class RoomView {
   // computer player's whole turn too; then whose turn it is.
   newSteps(before) {
     const { log = [], seats, view } = this.state;
-    const name = (seat) => seats[seat]?.name ?? "?";
+    const name = (seat) => seatName(seats[seat]);
     const known = (before.log ?? []).reduce((n, turn) => n + turn.steps.length, 0);
     const steps = log.flatMap((turn, k) => turn.steps.map((text) => ({ k, text }))).slice(known);
     const lines = [];
@@ -248,7 +249,7 @@ export class RoomView {
     return h("div", { class: "waiting" },
       h("h3", {}, t("Waiting for players")),
       h("ol", { class: "seats" }, state.seats.map((seat) =>
-        h("li", {}, seat.name, seat.bot ? ` (${t("computer, {level}", { level: levels[seat.bot] ?? seat.bot })})` : "",
+        h("li", {}, seatName(seat), seat.bot ? ` (${t("computer, {level}", { level: levels[seat.bot] ?? seat.bot })})` : "",
           this.presenceOf(seat),
           host && seat.seat !== state.you
             ? h("button", { class: "quiet", onclick: () => this.actions.say(`/kick ${seat.seat + 1}`),
@@ -328,7 +329,7 @@ export class RoomView {
           ? ` ${t("+{n} face down", { n: view.face_down_counts[i] })}` : "";
         return h("tr", { class: [current ? "current" : "", i === this.state.you ? "you" : ""].join(" ") },
           h("td", {}, current ? [h("span", { "aria-hidden": "true" }, "▶ "), h("span", { class: "announcer" },
-            `${t("on turn:")} `)] : "", seat.name,
+            `${t("on turn:")} `)] : "", seatName(seat),
           i === this.state.you ? ` (${t("you")})` : "", out ? ` (${t("eliminated")})` : "", this.presenceOf(seat)),
           h("td", {}, view.scores[i], view.penalties[i] ? ` (${t("−{n} penalty", { n: view.penalties[i] })})` : ""),
           h("td", {}, `${view.hand_counts[i]}${cards}`));
@@ -450,7 +451,7 @@ export class RoomView {
       h("table", { class: "standings" }, h("tr", {}, h("th", {}, t("place")), h("th", {}, t("player")),
         h("th", {}, t("score")), h("th", {}, t("penalties (in the score)"))),
       order.map((i) => h("tr", { "data-seat": i }, h("td", {}, places[i]),
-        h("td", {}, seats[i].name, view.eliminated?.[i] ? h("span", { class: "eliminated" }, ` (${t("eliminated")})`) : ""),
+        h("td", {}, seatName(seats[i]), view.eliminated?.[i] ? h("span", { class: "eliminated" }, ` (${t("eliminated")})`) : ""),
         h("td", {}, view.scores[i]), h("td", {}, view.penalties[i] ? `−${view.penalties[i]}` : "0")))),
       h("p", {}, h("a", { href: `#game=${id}`, class: "replay-link" }, t("Replay and analyse this game"))),
       h("p", {}, h("a", { href: `/records/${id}.json`, download: `cafe-${id}.json`, class: "record" },

@@ -1,0 +1,92 @@
+"""Bots from anywhere: an account that a program plays, signed in by an API token, invited to tables by people.
+
+In the spirit of lichess's Bot API.  An account marked as a bot (:mod:`cafe.server.bot_rows`) gets an API token
+(shown once, kept hashed, revocable); a program says hello with it (``{"type": "hello", "bot_token": ...}``: the
+first message, never the URL, which proxies log) and plays like any person, bound by the same rate of messages,
+and by ``bot_tables`` tables at once.  A table's host invites a connected bot with ``/invite NAME``: the bot's
+connections, on whichever server process, hear ``invited`` (through the broker, on the bot's own channel) and
+may sit down with ``join``.  ``cafe bot`` (:mod:`cafe.botclient`) is such a program.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from cafe.i18n import T
+from cafe.server.broker import Event
+from cafe.server.fields import ProtocolError
+
+if TYPE_CHECKING:
+    from cafe.server.hub import Connection, Hub
+    from cafe.server.rooms import Room
+
+CHANNEL = "bot:"  # + the bot's player: the broker's channel of its invitations (no room's id has a colon)
+MAX_TOKEN = 100  # characters of a token worth looking up
+
+
+def channel(player: int) -> str:
+    return f"{CHANNEL}{player}"
+
+
+def signed_in(hub: Hub, connection: Connection, message: dict[str, Any]) -> tuple[int, str, None]:
+    """The bot account a hello's ``bot_token`` signs in (its player, name, and no guest's token); the connection
+    hears the bot's invitations from now on."""
+    token = message.get("bot_token")
+    if not isinstance(token, str) or not token or len(token) > MAX_TOKEN:
+        raise ProtocolError("token", T("a bot's token is the string its account's page showed once"))
+    found = hub.store.bot_by_token(token)
+    if found is None:
+        raise ProtocolError("token", T("this bot token is not valid (any more): make a new one on the bot's account"))
+    connection.bot = True
+    hub._follow(connection, channel(found[0]))
+    return *found, None
+
+
+def may_sit(hub: Hub, connection: Connection) -> None:
+    """A bot sits at ``bot_tables`` tables (waiting or playing) at most."""
+    if connection.bot and hub.store.tables_of(connection.player or 0) >= hub.limits.bot_tables:
+        raise ProtocolError(
+            "busy", T("a bot plays at {n} tables at once at most: wait until a game ends", n=hub.limits.bot_tables)
+        )
+
+
+async def invite(hub: Hub, connection: Connection, room: Room, name: str) -> None:
+    """``/invite NAME``: the host asks a connected bot with a free table to sit at theirs. Refused, nothing
+    changed: not the host, the game begun, a full table, a name that is no bot's, a bot away or at its limit."""
+    if room.host != connection.player:
+        raise ProtocolError("refused", T("only the host can invite a bot"))
+    if room.status != "waiting":
+        raise ProtocolError("refused", T("seats can be changed only before the start"))
+    if len(room.seats) >= room.max_players:
+        raise ProtocolError(
+            "refused", T("every seat is taken ({max_players} players at most)", max_players=room.max_players)
+        )
+    found = hub.store.account_named(name) if name else None
+    if found is None or not hub.store.bot_accounts([found[0]]):
+        raise ProtocolError("refused", T("'{name}' is not a bot: /invite names a bot account", name=name[:40]))
+    bot, bot_name = found[0], found[1]
+    if room.seat_of(bot) is not None:
+        raise ProtocolError("refused", T("{name} has a seat here already", name=bot_name))
+    if not await hub.broker.present(bot):
+        raise ProtocolError("refused", T("{name} is not connected now: try again later", name=bot_name))
+    if hub.store.tables_of(bot) >= hub.limits.bot_tables:
+        raise ProtocolError("busy", T("{name} plays at as many tables as it may: try again later", name=bot_name))
+    body = {"room": room.id, "from": connection.name, "code": room.invitation}
+    await hub.broker.publish(channel(bot), "invited", body)
+    connection.send({"type": "info", "room": room.id, "text": T("{name} is invited", name=bot_name).render(
+        connection.language)})  # fmt: skip
+
+
+def deliver(hub: Hub, event: Event) -> None:
+    """An invitation, from this process or another, to this process's connections of the bot."""
+    text = json.dumps({"type": event.kind, **event.body})
+    for connection in list(hub.connections.values()):
+        if event.room in connection.rooms:
+            connection.send(text)
+
+
+def command(text: str) -> str | None:
+    """The name a ``/invite NAME`` line names (None: another line)."""
+    word, _, arg = text.partition(" ")
+    return arg.strip() if word.lower() == "/invite" else None
