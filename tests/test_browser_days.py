@@ -11,6 +11,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browsing import arrive, my_turn
+
+COUNTED = "localStorage.setItem('cafe-count', 'on')"  # the count of waiting games in the title and badge: asked for
 from test_browser import MAX_CLICKS, click_something_legal
 
 pytestmark = pytest.mark.browser
@@ -37,12 +39,12 @@ def play_turn(page: Page) -> None:
 def test_two_people_play_over_days_and_the_one_to_move_finds_it_first_with_the_time_left(
     cafe: str, browser: Browser
 ) -> None:
-    ann = arrive(browser, cafe, "Ann")
+    ann = arrive(browser, cafe, "Ann", script=COUNTED)
     other = open_table(ann, "48", "bot")  # a table of Ann's that waits for players: not for her move
     ann.click("text=Lobby")
     room = open_table(ann, "24", "end")
     expect(ann.locator(".days")).to_contain_text("1 day a turn")
-    ben = arrive(browser, cafe, "Ben", phone=True)
+    ben = arrive(browser, cafe, "Ben", phone=True, script=COUNTED)
     row = ben.locator(f".rooms [data-room='{room}']")
     expect(row).to_contain_text("1 day a turn")
     row.locator("button").click()

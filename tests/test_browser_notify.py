@@ -57,7 +57,9 @@ def test_a_tone_when_it_becomes_your_turn_once_turned_on_and_kept_in_the_browser
     ann.click("#account-link")
     sound, count = ann.locator("input[name=cafe-sound]"), ann.locator("input[name=cafe-count]")
     expect(sound).not_to_be_checked()
-    expect(count).to_be_checked()
+    expect(count).not_to_be_checked()  # off by default too
+    expect(ann).not_to_have_title(re.compile(r"^\("))
+    count.check()
     expect(ann).to_have_title(re.compile(r"^\(1\) "))  # her game waits for her, and she is not at its table
     count.uncheck()
     expect(ann).not_to_have_title(re.compile(r"^\("))

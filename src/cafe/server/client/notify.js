@@ -1,6 +1,6 @@
 // How the page tells you that something waits for you: a short sound when it becomes your turn or a game of
-// yours ends (off unless you turn it on), and the count of your games waiting in the tab's title and a badge (on
-// unless you turn it off). Both are kept in this browser (localStorage) and set in the account page's settings.
+// yours ends, and the count of your games waiting in the tab's title and a badge; each is off unless you turn it
+// on. Both are kept in this browser (localStorage) and set in the account page's settings.
 // The sound is made here, with the Web Audio API: a short tone, no file to fetch.
 
 import { h } from "./dom.js";
@@ -8,10 +8,10 @@ import { signal, yourTurn } from "./days.js";
 import { t } from "./i18n.js";
 
 const SOUND = "cafe-sound"; // "on": a tone when it becomes your turn or a game of yours ends
-const COUNT = "cafe-count"; // "off": no count of your waiting games in the title and badge
+const COUNT = "cafe-count"; // "on": the count of your waiting games in the title and badge
 
 export const soundOn = () => localStorage.getItem(SOUND) === "on";
-export const countOn = () => localStorage.getItem(COUNT) !== "off";
+export const countOn = () => localStorage.getItem(COUNT) === "on";
 
 let audio = null; // one AudioContext for the page, made when the first tone is played
 
