@@ -12,8 +12,9 @@ import pytest
 from hypothesis import settings
 
 from cafe import BoardGame
+from cafe.server.store import SQLiteStore, Store
 from cafe.tiles import Tile, full_set
-from servers import free_port, start_server
+from servers import free_port, fresh_database, start_server
 
 # CI runs the property tests on a fixed set of examples; elsewhere they explore afresh each run.
 settings.register_profile("ci", derandomize=True)
@@ -99,3 +100,19 @@ def quick(tmp_path: Path) -> Iterator[Any]:
 
     with served(create_app(tmp_path, bot_delay=0.0, away_seconds=0.2, rate=1000.0, burst=1000)) as client:
         yield client
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.services)])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """Each store in turn: a fresh SQLite file, and a fresh PostgreSQL database (under scripts/with-services.sh)."""
+    if request.param == "sqlite":
+        opened: Store = SQLiteStore(tmp_path / "cafe.sqlite3")
+        yield opened
+        opened.close()
+        return
+    from cafe.server.postgres import PostgresStore
+
+    with fresh_database() as url:
+        opened = PostgresStore(url)
+        yield opened
+        opened.close()

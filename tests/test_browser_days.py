@@ -11,11 +11,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browsing import arrive, my_turn
-
-COUNTED = "localStorage.setItem('cafe-count', 'on')"  # the count of waiting games in the title and badge: asked for
 from test_browser import MAX_CLICKS, click_something_legal
 
 pytestmark = pytest.mark.browser
+COUNTED = "localStorage.setItem('cafe-count', 'on')"  # the count of waiting games in the title and badge: asked for
 
 
 def open_table(page: Page, hours: str, late: str) -> str:

@@ -22,7 +22,7 @@ from starlette.testclient import TestClient
 from cafe.server.app import create_app
 from cafe.server.push import KEY_FILE
 from cafe.server.push_rows import DEVICES, Subscription
-from cafe.server.store import SQLiteStore, Store
+from cafe.server.store import Store
 from push_service import Device, PushService, b64, vapid_claims
 from servers import free_port, fresh_database, start_server
 from test_scale import OPEN, Cluster, Player
@@ -221,21 +221,6 @@ def test_cafe_serve_makes_its_key_once_keeps_it_for_its_owner_alone_and_uses_it_
     assert stat.S_IMODE(os.stat(tmp_path / KEY_FILE).st_mode) == 0o600
     assert key_of(tmp_path)[0] == first  # restarted on the same folder
     assert key_of(tmp_path / "another")[0] != first
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.services)])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "sqlite":
-        opened: Store = SQLiteStore(tmp_path / "cafe.sqlite3")
-        yield opened
-        opened.close()
-        return
-    from cafe.server.postgres import PostgresStore
-
-    with fresh_database() as url:
-        opened = PostgresStore(url)
-        yield opened
-        opened.close()
 
 
 def test_a_persons_devices_are_bounded_follow_their_sign_in_and_a_notice_is_sent_once(store: Store) -> None:

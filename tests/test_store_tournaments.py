@@ -4,7 +4,6 @@ upgrade an older database to hold tournaments."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,19 +15,6 @@ from cafe.server.tournament_rows import TournamentListed
 from cafe.tournament.model import Entry, GameResult, Settings, TournamentError
 from cafe.tournament.tournament import Tournament
 from servers import fresh_database
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.services)])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "sqlite":
-        opened: Store = SQLiteStore(tmp_path / "cafe.sqlite3")
-        yield opened
-        opened.close()
-        return
-    with fresh_database() as url:
-        opened = PostgresStore(url)
-        yield opened
-        opened.close()
 
 
 def a_tournament() -> Tournament:

@@ -6,7 +6,6 @@ The PostgreSQL cases run against a real server started by scripts/with-services.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,19 +15,6 @@ from cafe.server.postgres import MIGRATIONS, PostgresStore, migrate, rekey
 from cafe.server.store import MIGRATIONS as SQLITE_MIGRATIONS
 from cafe.server.store import ChatLine, DueJob, Ending, Rating, RoomRow, SeatRow, SQLiteStore, StepConflict, Store
 from servers import fresh_database
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.services)])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "sqlite":
-        opened: Store = SQLiteStore(tmp_path / "cafe.sqlite3")
-        yield opened
-        opened.close()
-        return
-    with fresh_database() as url:
-        opened = PostgresStore(url)
-        yield opened
-        opened.close()
 
 
 def room(room_id: str = "r1", match: dict[str, object] | None = None) -> RoomRow:
