@@ -122,7 +122,7 @@ def test_no_hints_in_a_game_between_people(cafe: TestClient) -> None:
     state = ann.room(status="playing")
     assert state["hints"] is False
     ann.send({"type": "hint", "room": room})
-    assert "rated" in ann.expect("error", code="refused")["message"]
+    assert "other people" in ann.expect("error", code="refused")["message"]
     bob.send({"type": "hint", "room": room})
     assert "whose turn" in bob.expect("error", code="refused")["message"]
 

@@ -132,7 +132,7 @@ def test_who_leaves_a_rated_game_losing_is_rated_as_it_finishes(quick: TestClien
             assert state["hints"] is False  # the game is still rated: no hints
             if not asked:
                 ann.send({"type": "hint", "room": room})
-                assert "rated" in ann.expect("error", code="refused")["message"]
+                assert "other people" in ann.expect("error", code="refused")["message"]
                 asked = True
             ann.send({"type": "step", "room": room, "step": state["legal"][0], "plies": state["plies"]})
         state = ann.room()
