@@ -154,6 +154,10 @@ class Cups:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.tables: dict[str, TableRef] = {}  # room -> the tournament table it is (tournaments under way)
+        for listed in hub.store.tournaments("playing"):  # known before the first computer player's step
+            cup = self.load(listed.id)
+            if cup is not None:
+                self._index(cup)
 
     # ------------------------------------------------------------------ reading
 
