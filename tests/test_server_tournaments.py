@@ -150,7 +150,8 @@ def test_a_swiss_tournament_of_eight_plays_three_rounds_on_one_deal_a_round_to_i
             bags = [store.record(room)["bag"] for room in rooms]  # type: ignore[index]
             assert all(bag == bags[0] for bag in bags)
             assert played["deal"] == store.load_room(rooms[0]).seed  # type: ignore[union-attr]
-        met = [pair for p in final["played"] for t in p["tables"] for pair in itertools.combinations(sorted(t["entries"]), 2)]
+        seated = [sorted(table["entries"]) for played in final["played"] for table in played["tables"]]
+        met = [pair for table in seated for pair in itertools.combinations(table, 2)]
         assert len(met) == len(set(met)) == 12  # nobody met anyone twice: it could be avoided
         settings = Settings.from_json(store.tournament_state(cup).state["settings"])  # type: ignore[union-attr]
         entries = [Entry(e["id"], e["name"]) for e in final["entries"]]
