@@ -165,3 +165,29 @@ def test_a_swiss_tournament_of_eight_plays_three_rounds_on_one_deal_a_round_to_i
         assert [row.to_json() for row in again.standings()] == final["standings"]
     finally:
         store.close()
+
+
+def test_every_bad_tournament_request_is_refused_in_the_askers_language_and_changes_nothing(tmp_path: Path) -> None:
+    with served(app(tmp_path)) as client:
+        ann, bob = Person(client, "Ann"), Person(client, "Bob")
+        refused = client.post("/tournaments/open?lang=de", json={"name": "Cup", "format": "ko"},
+                              headers={"X-Cafe-Token": ann.token})  # fmt: skip
+        assert refused.status_code == 400 and refused.json()["error"] == "„format“ ist swiss, round_robin oder league"
+        assert client.post("/tournaments/open", json={"name": "Cup"}).status_code == 401  # nobody said who
+        assert client.get("/tournaments.json").json() == []
+        cup = post(client, ann, "/tournaments/open", {"name": "Cup", "table_size": 2}, 201)["id"]
+        post(client, bob, f"/tournaments/{cup}/enter", {})
+        before = shown(client, cup)
+        assert post(client, bob, f"/tournaments/{cup}/enter?lang=fr", {}, 400)["error"] == "vous êtes déjà inscrit"
+        assert post(client, bob, f"/tournaments/{cup}/enter", {"bot": "easy"}, 403)["code"] == "director"
+        assert post(client, ann, f"/tournaments/{cup}/enter", {"bot": "grandmaster"}, 400)["code"] == "field"
+        assert post(client, ann, f"/tournaments/{cup}/start?lang=cs", {}, 400)["error"] == (
+            "turnaj potřebuje aspoň dvě přihlášky"
+        )
+        assert post(client, bob, f"/tournaments/{cup}/start", {}, 403)["code"] == "director"
+        assert post(client, ann, "/tournaments/nosuch/enter", {}, 404)["code"] == "missing"
+        assert client.get(f"/tournaments/{cup}/games.json").status_code == 400  # not over
+        assert shown(client, cup) == before
+        post(client, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
+        post(client, bob, f"/tournaments/{cup}/withdraw", {})
+        assert [e["name"] for e in shown(client, cup)["entries"]] == ["Easy bot 1"]
