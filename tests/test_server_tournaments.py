@@ -191,3 +191,26 @@ def test_every_bad_tournament_request_is_refused_in_the_askers_language_and_chan
         post(client, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
         post(client, bob, f"/tournaments/{cup}/withdraw", {})
         assert [e["name"] for e in shown(client, cup)["entries"]] == ["Easy bot 1"]
+
+
+def test_who_withdraws_during_a_round_forfeits_its_game_to_a_computer_player_and_is_paired_no_more(
+    tmp_path: Path,
+) -> None:
+    with served(app(tmp_path)) as client:
+        ann = Person(client, "Ann")
+        cup = post(client, ann, "/tournaments/open", {"name": "Cup", "table_size": 2, "rounds": 2}, 201)["id"]
+        post(client, ann, f"/tournaments/{cup}/enter", {})
+        for _ in range(3):
+            post(client, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
+        post(client, ann, f"/tournaments/{cup}/start", {})
+        room = shown(client, cup, ann)["table"]
+        post(client, ann, f"/tournaments/{cup}/withdraw", {})
+        seen = round_over(client, cup, 1)
+        mine = next(t for t in seen["played"][0]["tables"] if "p1" in t["entries"])
+        seat = mine["entries"].index("p1")
+        assert mine["rooms"] == [room] and mine["games"][0]["absent"][seat] is True
+        row = next(r for r in seen["standings"] if r["entry"] == "p1")
+        assert row["withdrawn"] == 2 and row["match_points"] == 0 and row["wins"] == 0
+        post(client, ann, f"/tournaments/{cup}/start", {})
+        second = shown(client, cup, ann)
+        assert all("p1" not in t["entries"] for t in second["played"][1]["tables"]) and second["table"] is None
