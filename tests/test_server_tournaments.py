@@ -214,3 +214,31 @@ def test_who_withdraws_during_a_round_forfeits_its_game_to_a_computer_player_and
         post(client, ann, f"/tournaments/{cup}/start", {})
         second = shown(client, cup, ann)
         assert all("p1" not in t["entries"] for t in second["played"][1]["tables"]) and second["table"] is None
+
+
+def test_two_processes_starting_the_same_round_at_once_pair_it_once(tmp_path: Path) -> None:
+    import threading
+
+    with served(app(tmp_path)) as first, served(app(tmp_path)) as second:
+        ann = Person(first, "Ann")
+        cup = post(first, ann, "/tournaments/open", {"name": "Cup", "table_size": 2}, 201)["id"]
+        for _ in range(8):
+            post(first, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
+        answers: list[int] = []
+
+        def start(client: TestClient) -> None:
+            answer = client.post(f"/tournaments/{cup}/start", json={}, headers={"X-Cafe-Token": ann.token})
+            answers.append(answer.status_code)
+
+        both = [threading.Thread(target=start, args=(client,)) for client in (first, second)]
+        for thread in both:
+            thread.start()
+        for thread in both:
+            thread.join()
+        assert sorted(answers) == [200, 400]  # the second is told that round 1 is not finished
+        store = SQLiteStore(tmp_path / DATABASE)
+        try:
+            row = store.tournament_state(cup)
+            assert row is not None and len(row.state["rounds"]) == 1 and len(row.state["cafe"]["rooms"]) == 4
+        finally:
+            store.close()
