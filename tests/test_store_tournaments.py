@@ -117,3 +117,18 @@ def test_an_older_postgresql_database_gets_the_tournaments_table() -> None:
         store.add_tournament("t1", "Cup", 1, a_tournament())
         assert store.load_tournament("t1") is not None
         store.close()
+
+
+def test_a_state_with_the_cafes_part_and_fewer_than_two_entries_is_kept_and_saved_only_over_its_version(
+    store: Store,
+) -> None:
+    state = {**a_tournament().to_json(), "entries": [], "cafe": {"clock": 0, "rooms": {}}}
+    store.add_tournament_state("cup", "Cup", 7, state)
+    row = store.tournament_state("cup")
+    assert row is not None and row.state == state and (row.status, row.version, row.host) == ("open", 0, 7)
+    entered = {**state, "entries": [{"id": "p1", "name": "Ann", "withdrawn": None}]}
+    assert store.save_tournament_state("cup", entered, "open", 0)
+    assert not store.save_tournament_state("cup", state, "playing", 0)  # another process saved first
+    row = store.tournament_state("cup")
+    assert row is not None and row.state == entered and row.version == 1
+    assert store.tournament_state("none") is None

@@ -22,6 +22,7 @@ from cafe.i18n import LANGUAGES, T, pick, translate
 from cafe.options import option_catalogue, preset_catalogue
 from cafe.server import accounts, emails, games, howto, lessons, push, push_routes, sessions
 from cafe.server.broker import Broker
+from cafe.server.cup_routes import routes as tournament_routes
 from cafe.server.hub import Hub
 from cafe.server.limits import Limits
 from cafe.server.mail import Mailer, Smtp
@@ -141,7 +142,7 @@ def create_app(
     async def record(request: Request) -> Response:
         assert hub is not None
         found = hub.store.record(request.path_params["room"])
-        if found is None:
+        if found is None or hub.cups.hidden(request.path_params["room"]):  # a round's deal, still being played
             return JSONResponse({"error": "no finished game in that room"}, status_code=404)
         headers = {"Content-Disposition": f'attachment; filename="cafe-{request.path_params["room"]}.json"'}
         return Response(json.dumps(found, indent=1), media_type="application/json", headers=headers)
@@ -209,6 +210,7 @@ def create_app(
             Route("/leaderboard", leaderboard),
             Route("/leaderboard/bots", leaderboard),
             *puzzle_routes(running),
+            *tournament_routes(running),
             WebSocketRoute("/ws", socket),
         ],
         lifespan=lifespan,

@@ -63,7 +63,8 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         if kept is not None:
             return kept
         room = request.path_params["room"]
-        record = hub().store.record(room) if len(room) <= ROOM_CHARS else None
+        hidden = hub().cups.hidden(room)  # a tournament round's deal, still being played at other tables
+        record = hub().store.record(room) if len(room) <= ROOM_CHARS and not hidden else None
         if record is None:
             return no_game()
         address = request.client.host if request.client else ""

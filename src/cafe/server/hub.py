@@ -33,6 +33,7 @@ from cafe.options import make_rules, rules_from
 from cafe.server import bots, fields, holidays, names, push
 from cafe.server.analyses import Analyses
 from cafe.server.broker import Broker, Event, LocalBroker
+from cafe.server.cups import Cups
 from cafe.server.due import DueWork
 from cafe.server.fields import ProtocolError
 from cafe.server.limits import Limits
@@ -111,6 +112,7 @@ class Hub:
         self._away: dict[int, float] = {}  # seated people gone from every connection, since when (time.time())
         self._departing: set[int] = set()  # people whose last connection closed, not yet said to have left
         self.analyses = Analyses(store, self.limits.analysts, self.limits.analysis_budget, self.limits.analysis_queue)
+        self.cups = Cups(self)  # tournaments: their tables are rooms here
         for row in store.open_rooms():
             self.rooms[row.id] = Room.restore(store, row, self.limits.clock_hour)
 
@@ -121,6 +123,7 @@ class Hub:
             self._wake_bot(room)
         self._spawn(self.due.run_forever())
         self._spawn(self._sweeper())
+        self._spawn(self.cups.run_forever())
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -269,6 +272,7 @@ class Hub:
                 raise ProtocolError("type", T("unknown message type '{shown}' (see docs/protocol.md)", shown=shown))
             if message["type"] != "hello" and connection.player is None:
                 raise ProtocolError("hello", T('say hello first: {{"type": "hello", "name": ...}}'))
+            self.cups.may_follow(connection.player, message.get("room"))  # not another table of one's round
             await handler(self, connection, message)
         except ProtocolError as error:
             self.counters["rejected"] += 1
@@ -645,6 +649,7 @@ class Hub:
         self._wake_bot(room)
         self._wind_clock(room)
         self.notices.send(game_ends(room) if outcome.changed else [])
+        await self.cups.after(room)  # a tournament's table: its result goes in
 
     async def deliver(self, event: Event) -> None:
         """A room event from the broker (made here or in another process): to this process's connections."""
@@ -761,7 +766,10 @@ class Hub:
             await self._lapse(room)
 
     async def _someone_there(self, room: Room) -> bool:
-        """A person follows the room here, or one of its seated people is connected anywhere."""
+        """A person follows the room here, or one of its seated people is connected anywhere (or it is a
+        tournament's table, whose computer players play on regardless)."""
+        if self.cups.holds(room.id):
+            return True
         if any(room.id in c.rooms for c in self.connections.values()):
             return True
         for seat in room.seats:

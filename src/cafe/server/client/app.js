@@ -13,6 +13,7 @@ import { Link } from "./net.js";
 import { PuzzlePage } from "./puzzles.js";
 import { playerView, ReplayView } from "./replay.js";
 import { RoomView } from "./room.js";
+import { TournamentsPage } from "./tournaments.js";
 
 const app = document.getElementById("app");
 const statusLine = document.getElementById("status");
@@ -43,7 +44,9 @@ const roomInHash = () => inHash("room");
 const learning = () => new URLSearchParams(location.hash.slice(1)).has("learn"); // "#learn", "#learn=ID"
 const inAccount = () => inHash("account") !== null; // "#account", and a mailed link's "#account&reset=…"
 const inPuzzles = () => inHash("puzzles") !== null;
-const inLobby = () => !roomInHash() && !inHash("game") && !inHash("player") && !learning() && !inAccount() && !inPuzzles();
+const inTournaments = () => inHash("tournaments") !== null || inHash("tournament") !== null;
+const inLobby = () => !roomInHash() && !inHash("game") && !inHash("player") && !learning() && !inAccount() && !inPuzzles()
+  && !inTournaments();
 
 function showNotice(text) {
   notice.textContent = text;
@@ -245,6 +248,11 @@ function route() {
   if (inPuzzles()) { // puzzles are rated: the person's token names them
     view = null;
     replace(app, new PuzzlePage(catalogue, link.token).root);
+    return;
+  }
+  if (inTournaments()) { // entering names the person by their token
+    view = null;
+    replace(app, new TournamentsPage(catalogue, link.token, inHash("tournament")).root);
     return;
   }
   const id = roomInHash();

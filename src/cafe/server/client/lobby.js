@@ -80,8 +80,10 @@ export function lobbyView(rooms, catalogue, actions) {
   const puzzles = h("section", { class: "puzzles-link" }, h("h2", {}, t("Puzzles")),
     h("p", {}, t("Find the clearly best turn in positions from real games, and watch your puzzle rating grow.")),
     h("a", { href: "#puzzles", class: "button" }, t("Solve puzzles")));
+  const tournaments = h("section", { class: "tournaments-link" }, h("h2", {}, t("Tournaments")),
+    h("a", { href: "#tournaments", class: "button" }, t("Tournaments")));
   return h("div", { class: "lobby" }, learnEntry(newcomer), roomsView(rooms, catalogue, actions),
-    h("aside", {}, create, puzzles, board, botsBoard()));
+    h("aside", {}, create, puzzles, tournaments, board, botsBoard()));
 }
 
 // The lobby's rooms anew (a room opened, filled or ended), leaving the form to open a table as the person left it,

@@ -1,0 +1,97 @@
+// The tournaments page: "#tournaments" lists them and opens one; "#tournament=ID" shows one's entries, standings and
+// pairings, read again every few seconds, with a link to one's own table (docs/tournaments.md, docs/protocol.md).
+
+import { h, replace, sentence } from "./dom.js";
+import { t } from "./i18n.js";
+
+const POLL_MS = 3000; // how often a tournament's page reads it again while it is on screen
+
+export class TournamentsPage {
+  constructor(catalogue, token, id) {
+    this.catalogue = catalogue;
+    this.token = token;
+    this.id = id;
+    this.problem = h("p", { class: "problem", role: "alert" });
+    this.root = h("div", { class: "tournaments" }, h("p", {}, t("loading…")));
+    if (id) this.poll();
+    else this.list();
+  }
+
+  async call(path, body) {
+    const response = await fetch(path, {
+      method: body ? "POST" : "GET",
+      headers: { "X-Cafe-Token": this.token ?? "", "Content-Type": "application/json" },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(sentence(answer.error));
+    return answer;
+  }
+
+  async act(path, body) {
+    try {
+      this.show(await this.call(path, body));
+      this.problem.textContent = "";
+    } catch (error) {
+      this.problem.textContent = error.message;
+    }
+  }
+
+  async list() {
+    const found = await this.call("/tournaments.json");
+    const name = h("input", { name: "name", required: true, maxlength: 60 });
+    const rounds = h("input", { name: "rounds", type: "number", min: 1, max: 30, value: 3 });
+    const size = h("select", { name: "table_size" }, [2, 3, 4].map((n) => h("option", { value: n }, n)));
+    const form = h("form", { class: "open-tournament", onsubmit: async (event) => {
+      event.preventDefault();
+      try {
+        const opened = await this.call("/tournaments/open", { name: name.value, rounds: Number(rounds.value),
+          table_size: Number(size.value) });
+        location.hash = `tournament=${opened.id}`;
+      } catch (error) {
+        this.problem.textContent = error.message;
+      }
+    } }, h("h2", {}, t("Open a tournament")),
+      h("label", {}, t("Name"), " ", name), h("label", {}, t("Rounds"), " ", rounds),
+      h("label", {}, t("Players at a table"), " ", size), this.problem,
+      h("button", { type: "submit" }, t("Open the tournament")));
+    replace(this.root, h("h1", {}, t("Tournaments")),
+      h("ul", {}, found.map((cup) => h("li", {}, h("a", { href: `#tournament=${cup.id}` }, cup.name)))),
+      form);
+  }
+
+  async poll() {
+    if (this.timer !== undefined && !this.root.isConnected) return; // the page was left
+    try {
+      this.show(await this.call(`/tournaments/${this.id}.json`));
+    } catch (error) {
+      this.problem.textContent = error.message;
+    }
+    this.timer = setTimeout(() => this.poll(), POLL_MS);
+  }
+
+  show(cup) {
+    const path = `/tournaments/${cup.id}`;
+    const buttons = [];
+    if (cup.entries_open && !cup.you) buttons.push(h("button", { onclick: () => this.act(`${path}/enter`, {}) }, t("Enter")));
+    if (cup.you && !cup.final) buttons.push(h("button", { onclick: () => this.act(`${path}/withdraw`, {}) }, t("Withdraw")));
+    if (cup.directing && cup.entries_open) {
+      buttons.push(h("button", { onclick: () => this.act(`${path}/enter`, { bot: "medium" }) }, t("Add a computer player")));
+    }
+    if (cup.directing && !cup.final) buttons.push(h("button", { onclick: () => this.act(`${path}/start`, {}) }, t("Start the next round")));
+    const table = cup.table ? h("p", { class: "your-table" }, h("a", { href: `#room=${cup.table}`, class: "button" }, t("Go to your table"))) : null;
+    const standings = h("table", { class: "standings" },
+      h("tr", {}, h("th", {}, "#"), h("th", {}, t("player")), h("th", {}, t("match points")), h("th", {}, t("wins")),
+        h("th", {}, t("score"))),
+      cup.standings.map((row) => h("tr", {}, h("td", {}, row.rank), h("td", {}, row.name),
+        h("td", {}, row.match_points.toFixed(2)), h("td", {}, row.wins), h("td", {}, row.score))));
+    const last = cup.played.at(-1);
+    const pairing = last ? h("section", { class: "pairing" }, h("h2", {}, t("Round {round}", { round: last.number })),
+      h("ol", {}, last.tables.map((tbl) => h("li", {}, tbl.seats.join(" – "), tbl.done ? ` (${t("done")})` : "")))) : null;
+    replace(this.root, h("p", {}, h("a", { href: "#tournaments" }, t("Tournaments"))), h("h1", {}, cup.name),
+      h("p", {}, cup.final ? t("The tournament is over.") : cup.entries_open ? t("Entries are open.") : ""),
+      table, buttons, this.problem,
+      h("h2", {}, t("Standings")), standings, pairing,
+      h("p", {}, t("Entries: {names}", { names: cup.entries.map((e) => e.name).join(", ") })));
+  }
+}

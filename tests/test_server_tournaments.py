@@ -1,0 +1,244 @@
+"""Tournaments in the café through the real server (Starlette's test client over a real SQLite file): opened,
+entered by people and computer players, played round by round at tables of their own on one deal, across a restart,
+to the final standings; and every bad request refused with nothing changed."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from cafe.record import Record
+from cafe.server.app import DATABASE, create_app
+from cafe.server.store import SQLiteStore
+from cafe.tournament.model import Entry, GameResult, Settings
+from cafe.tournament.tournament import Tournament
+from test_server import Person, served
+
+POLLS = 4000  # looks at a tournament while its computer players play (a count, not a time)
+PACE = 0.1  # seconds between a person's syncs: below the messages a second a connection may send
+
+
+def app(data: Path) -> Any:
+    return create_app(data, bot_delay=0.0)
+
+
+def post(client: TestClient, person: Person | None, path: str, body: dict[str, Any], status: int = 200) -> Any:
+    headers = {} if person is None else {"X-Cafe-Token": person.token}
+    answer = client.post(path, json=body, headers=headers)
+    assert answer.status_code == status, answer.text
+    return answer.json()
+
+
+def shown(client: TestClient, cup: str, person: Person | None = None) -> dict[str, Any]:
+    headers = {} if person is None else {"X-Cafe-Token": person.token}
+    answer = client.get(f"/tournaments/{cup}.json", headers=headers)
+    assert answer.status_code == 200, answer.text
+    assert '"seed"' not in answer.text
+    return answer.json()  # type: ignore[no-any-return]
+
+
+def state_of(person: Person, room: str) -> dict[str, Any]:
+    """The room as it is now, for this person: the answer to a sync, known as the last room state before the
+    error that a message of no known type is answered with (asked no faster than a connection may ask)."""
+    while True:
+        time.sleep(PACE)
+        person.send({"type": "sync", "room": room})
+        person.send({"type": "ping"})
+        state, slowed = None, False
+        while True:
+            message = person.expect("room", "error")
+            if message["type"] == "room" and message["room"]["id"] == room:
+                state = message["room"]
+            elif message["type"] == "error" and message["code"] == "type":
+                break
+            elif message["type"] == "error":
+                assert message["code"] in ("rate", "refused"), message  # too fast, or a step gone stale
+                slowed = slowed or message["code"] == "rate"
+        if state is not None and not slowed:
+            return state
+
+
+def play_out(people: dict[Person, str]) -> None:
+    """Each person plays their table to its end (the first legal step each time), in turns."""
+    left = dict(people)
+    while left:
+        for person, room in list(left.items()):
+            state = state_of(person, room)
+            if state["status"] == "finished":
+                del left[person]
+            elif state["legal"]:
+                person.send({"type": "step", "room": room, "step": state["legal"][0], "plies": state["plies"]})
+
+
+def round_over(client: TestClient, cup: str, number: int) -> dict[str, Any]:
+    for _ in range(POLLS):
+        seen = shown(client, cup)
+        if len(seen["played"]) >= number and seen["played"][number - 1]["over"]:
+            return seen
+        time.sleep(0.02)
+    raise AssertionError(f"round {number} did not end")
+
+
+def tables_of(client: TestClient, cup: str, people: list[Person]) -> dict[Person, str]:
+    return {person: shown(client, cup, person)["table"] for person in people}
+
+
+def test_a_swiss_tournament_of_eight_plays_three_rounds_on_one_deal_a_round_to_its_final_standings(
+    tmp_path: Path,
+) -> None:
+    with served(app(tmp_path)) as client:
+        ann, bob = Person(client, "Ann"), Person(client, "Bob")
+        opened = post(client, ann, "/tournaments/open", {"name": "Autumn cup", "table_size": 2, "rounds": 3}, 201)
+        cup = opened["id"]
+        assert opened["directing"] and opened["entries_open"] and opened["status"] == "open"
+        post(client, ann, f"/tournaments/{cup}/enter", {})
+        post(client, bob, f"/tournaments/{cup}/enter", {})
+        for _ in range(6):
+            post(client, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
+        assert [e["name"] for e in shown(client, cup)["entries"]][:3] == ["Ann", "Bob", "Easy bot 1"]
+        assert [t["id"] for t in client.get("/tournaments.json").json()] == [cup]
+
+        checked = False
+        for number in (1, 2):
+            post(client, ann, f"/tournaments/{cup}/start", {})
+            tables = tables_of(client, cup, [ann, bob])
+            seen = shown(client, cup)
+            assert "deal" not in seen["played"][-1]  # the deal of a round under way is secret
+            if tables[ann] != tables[bob] and not checked:  # the round's other tables are closed to its players
+                ann.send({"type": "enter", "room": tables[bob]})
+                assert ann.expect("error")["code"] == "tournament"
+                play_out({ann: tables[ann]})  # Ann's table is over; Bob's is not
+                assert client.get(f"/records/{tables[ann]}.json").status_code == 404
+                assert client.get(f"/games/{tables[ann]}.json").status_code == 404
+                checked = True
+            if number == 2:  # in the middle of round 2, the server restarts
+                for person, room in tables.items():
+                    state = state_of(person, room)
+                    if state["legal"]:
+                        person.send({"type": "step", "room": room, "step": state["legal"][0], "plies": state["plies"]})
+                        person.expect("room")
+                break
+            play_out(tables)
+            seen = round_over(client, cup, number)
+            assert client.get(f"/records/{seen['played'][0]['tables'][0]['rooms'][0]}.json").status_code == 200
+            assert seen["standings"][0]["games"] == 1
+
+    with served(app(tmp_path)) as client:
+        ann, bob = Person(client, token=ann.token), Person(client, token=bob.token)
+        play_out(tables_of(client, cup, [ann, bob]))
+        round_over(client, cup, 2)
+        post(client, ann, f"/tournaments/{cup}/start", {})
+        play_out(tables_of(client, cup, [ann, bob]))
+        final = round_over(client, cup, 3)
+        assert checked
+        assert final["status"] == "finished" and final["final"]
+        download = client.get(f"/tournaments/{cup}/games.json")
+        assert download.status_code == 200
+        games = download.json()["games"]
+
+    assert len(final["played"]) == 3 and len(games) == 12
+    assert [row["games"] for row in final["standings"]] == [3] * 8
+    store = SQLiteStore(tmp_path / DATABASE)
+    try:
+        for played in final["played"]:  # every table of a round played the same deal, the same seat beginning
+            rooms = [table["rooms"][0] for table in played["tables"]]
+            assert len({store.load_room(room).seed for room in rooms}) == 1  # type: ignore[union-attr]
+            bags = [store.record(room)["bag"] for room in rooms]  # type: ignore[index]
+            assert all(bag == bags[0] for bag in bags)
+            assert played["deal"] == store.load_room(rooms[0]).seed  # type: ignore[union-attr]
+        seated = [sorted(table["entries"]) for played in final["played"] for table in played["tables"]]
+        met = [pair for table in seated for pair in itertools.combinations(table, 2)]
+        assert len(met) == len(set(met)) == 12  # nobody met anyone twice: it could be avoided
+        settings = Settings.from_json(store.tournament_state(cup).state["settings"])  # type: ignore[union-attr]
+        entries = [Entry(e["id"], e["name"]) for e in final["entries"]]
+        again = Tournament(settings, entries)
+        for played in final["played"]:  # the standings, recomputed from the stored games alone
+            again.pair()
+            for number, table in enumerate(played["tables"], start=1):
+                game = Record.from_json(store.record(table["rooms"][0])).replay()
+                assert again.seats(played["number"], number, 1) == tuple(table["entries"])
+                again.record(played["number"], number, GameResult.played(list(game.scores), list(game.places())))
+        assert [row.to_json() for row in again.standings()] == final["standings"]
+    finally:
+        store.close()
+
+
+def test_every_bad_tournament_request_is_refused_in_the_askers_language_and_changes_nothing(tmp_path: Path) -> None:
+    with served(app(tmp_path)) as client:
+        ann, bob = Person(client, "Ann"), Person(client, "Bob")
+        refused = client.post("/tournaments/open?lang=de", json={"name": "Cup", "format": "ko"},
+                              headers={"X-Cafe-Token": ann.token})  # fmt: skip
+        assert refused.status_code == 400 and refused.json()["error"] == "„format“ ist swiss, round_robin oder league"
+        assert client.post("/tournaments/open", json={"name": "Cup"}).status_code == 401  # nobody said who
+        assert client.get("/tournaments.json").json() == []
+        cup = post(client, ann, "/tournaments/open", {"name": "Cup", "table_size": 2}, 201)["id"]
+        post(client, bob, f"/tournaments/{cup}/enter", {})
+        before = shown(client, cup)
+        assert post(client, bob, f"/tournaments/{cup}/enter?lang=fr", {}, 400)["error"] == "vous êtes déjà inscrit"
+        assert post(client, bob, f"/tournaments/{cup}/enter", {"bot": "easy"}, 403)["code"] == "director"
+        assert post(client, ann, f"/tournaments/{cup}/enter", {"bot": "grandmaster"}, 400)["code"] == "field"
+        assert post(client, ann, f"/tournaments/{cup}/start?lang=cs", {}, 400)["error"] == (
+            "turnaj potřebuje aspoň dvě přihlášky"
+        )
+        assert post(client, bob, f"/tournaments/{cup}/start", {}, 403)["code"] == "director"
+        assert post(client, ann, "/tournaments/nosuch/enter", {}, 404)["code"] == "missing"
+        assert client.get(f"/tournaments/{cup}/games.json").status_code == 400  # not over
+        assert shown(client, cup) == before
+        post(client, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
+        post(client, bob, f"/tournaments/{cup}/withdraw", {})
+        assert [e["name"] for e in shown(client, cup)["entries"]] == ["Easy bot 1"]
+
+
+def test_who_withdraws_during_a_round_forfeits_its_game_to_a_computer_player_and_is_paired_no_more(
+    tmp_path: Path,
+) -> None:
+    with served(app(tmp_path)) as client:
+        ann = Person(client, "Ann")
+        cup = post(client, ann, "/tournaments/open", {"name": "Cup", "table_size": 2, "rounds": 2}, 201)["id"]
+        post(client, ann, f"/tournaments/{cup}/enter", {})
+        for _ in range(3):
+            post(client, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
+        post(client, ann, f"/tournaments/{cup}/start", {})
+        room = shown(client, cup, ann)["table"]
+        post(client, ann, f"/tournaments/{cup}/withdraw", {})
+        seen = round_over(client, cup, 1)
+        mine = next(t for t in seen["played"][0]["tables"] if "p1" in t["entries"])
+        seat = mine["entries"].index("p1")
+        assert mine["rooms"] == [room] and mine["games"][0]["absent"][seat] is True
+        row = next(r for r in seen["standings"] if r["entry"] == "p1")
+        assert row["withdrawn"] == 2 and row["match_points"] == 0 and row["wins"] == 0
+        post(client, ann, f"/tournaments/{cup}/start", {})
+        second = shown(client, cup, ann)
+        assert all("p1" not in t["entries"] for t in second["played"][1]["tables"]) and second["table"] is None
+
+
+def test_two_processes_starting_the_same_round_at_once_pair_it_once(tmp_path: Path) -> None:
+    import threading
+
+    with served(app(tmp_path)) as first, served(app(tmp_path)) as second:
+        ann = Person(first, "Ann")
+        cup = post(first, ann, "/tournaments/open", {"name": "Cup", "table_size": 2}, 201)["id"]
+        for _ in range(8):
+            post(first, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
+        answers: list[int] = []
+
+        def start(client: TestClient) -> None:
+            answer = client.post(f"/tournaments/{cup}/start", json={}, headers={"X-Cafe-Token": ann.token})
+            answers.append(answer.status_code)
+
+        both = [threading.Thread(target=start, args=(client,)) for client in (first, second)]
+        for thread in both:
+            thread.start()
+        for thread in both:
+            thread.join()
+        assert sorted(answers) == [200, 400]  # the second is told that round 1 is not finished
+        store = SQLiteStore(tmp_path / DATABASE)
+        try:
+            row = store.tournament_state(cup)
+            assert row is not None and len(row.state["rounds"]) == 1 and len(row.state["cafe"]["rooms"]) == 4
+        finally:
+            store.close()
