@@ -110,7 +110,7 @@ class Hub:
         self._pruned = 0.0
         self._away: dict[int, float] = {}  # seated people gone from every connection, since when (time.time())
         self._departing: set[int] = set()  # people whose last connection closed, not yet said to have left
-        self.analyses = Analyses(store, self.limits.analysts, self.limits.analysis_budget, self.limits.analysis_queue)
+        self.analyses = Analyses(store, self.limits, self.counters)
         for row in store.open_rooms():
             self.rooms[row.id] = Room.restore(store, row, self.limits.clock_hour)
 
@@ -120,6 +120,7 @@ class Hub:
         for room in self.rooms.values():
             self._wake_bot(room)
         self._spawn(self.due.run_forever())
+        self._spawn(self.analyses.run_forever())
         self._spawn(self._sweeper())
 
     async def close(self) -> None:

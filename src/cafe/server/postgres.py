@@ -19,6 +19,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from cafe.server.account_rows import AccountRows
+from cafe.server.analysis_rows import AnalysisRows
 from cafe.server.bot_rows import BotRows
 from cafe.server.database import Database
 from cafe.server.email_rows import EmailRows
@@ -316,7 +317,7 @@ def migrate(db: psycopg.Connection[Any]) -> int:
 
 
 class PostgresStore(
-    AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows, PushRows, BotRows
+    AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows, PushRows, BotRows, AnalysisRows
 ):
     """Rooms, seats, players, ratings and every room's step log in PostgreSQL."""
 

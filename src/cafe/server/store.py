@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cafe.server.account_rows import AccountRows
+from cafe.server.analysis_rows import AnalysisRows
 from cafe.server.bot_rows import BotRows
 from cafe.server.email_rows import Email, EmailRows, Link
 from cafe.server.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_SQLITE, HolidayRows
@@ -342,7 +343,10 @@ SCHEDULE_ONCE = (
     "INSERT INTO due (key, kind, room, arg, at) VALUES (%s, %s, %s, %s, %s) "
     "ON CONFLICT (key) DO UPDATE SET again = TRUE WHERE due.owner IS NOT NULL"
 )
-DUE_NOW = "SELECT key FROM due WHERE at <= %s AND (owner IS NULL OR lease < %s) ORDER BY at LIMIT %s"
+# Analyses are claimed apart (cafe.server.analyses): a process takes one only while its analysts are free.
+DUE_NOW = (
+    "SELECT key FROM due WHERE at <= %s AND (owner IS NULL OR lease < %s) AND kind <> 'analysis' ORDER BY at LIMIT %s"
+)
 CLAIM = "UPDATE due SET owner = %s, lease = %s, again = FALSE WHERE key IN ({due}) RETURNING kind, room, arg, at"
 EXTEND = "UPDATE due SET lease = %s WHERE key = %s AND owner = %s"
 RELEASE = "UPDATE due SET owner = NULL, lease = NULL, at = %s WHERE key = %s AND owner = %s"
@@ -580,6 +584,14 @@ class Store(Protocol):
     def reachable(self) -> bool:
         """Whether the database answers now (for /health)."""
 
+    # the analysis queue, in the due table (cafe.server.analysis_rows)
+    def analysis_job(self, room: str, now: float) -> tuple[float, bool, int] | None: ...
+    def analyses_before(self, room: str, at: float, now: float) -> int: ...
+    def analyses_waiting(self, now: float) -> int: ...
+    def drop_latest_analysis(self, after: float) -> bool: ...
+    def claim_analysis(self, owner: str, now: float, lease: float) -> tuple[str, float] | None: ...
+    def hold_analysis(self, room: str, owner: str, until: float, done: int) -> None: ...
+
     # accounts (cafe.server.account_rows)
     def account_named(self, name: str) -> tuple[int, str, str] | None: ...
     def password_of(self, player: int) -> str | None: ...
@@ -658,7 +670,9 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
-class SQLiteStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows, PushRows, BotRows):
+class SQLiteStore(
+    AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows, PushRows, BotRows, AnalysisRows
+):
     """The embedded store: one SQLite file in WAL mode."""
 
     unique = sqlite3.IntegrityError
