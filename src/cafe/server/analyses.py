@@ -191,7 +191,8 @@ class Analyses:
             for future in asyncio.as_completed(futures):
                 reviews.append(await future)
                 self._progress = (len(reviews), total)
-                self._held(job)
+                with contextlib.suppress(Unavailable):  # the renewal tries again
+                    self._held(job)
         finally:  # stopped (the server closes) or failed: the other turns' answers are awaited no more
             for future in futures:
                 future.cancel()
