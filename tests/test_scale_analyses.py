@@ -22,13 +22,13 @@ TINY = "4"  # an analysis budget that analyses a game in a moment
 
 
 class Cafe:
-    """Server processes sharing a fresh database, with one finished game ``g0`` in it, and the test Redis."""
+    """Server processes sharing a fresh database, with finished games ``g0`` ... ``g3`` in it, and the test Redis."""
 
     def __init__(self, url: str, data: Path) -> None:
         self.url, self.data = url, data
         self.servers: dict[int, subprocess.Popen[bytes]] = {}
         store = PostgresStore(url)
-        add_finished_games(store, 1, played=0)
+        add_finished_games(store, 4, played=0)
         store.close()
 
     def start(self, budget: str) -> int:
@@ -76,3 +76,14 @@ def test_a_game_whose_process_is_killed_mid_analysis_is_analysed_by_another(cafe
     cafe.kill(slow)
     analysis = until_done(other, "g0")["analysis"]
     assert analysis["budget"] == int(TINY) and analyses_begun(other) == 1  # analysed again, there, once
+
+
+def test_an_address_has_one_game_waiting_in_the_whole_cafe(cafe: Cafe) -> None:
+    one, other = cafe.start(SLOW), cafe.start(SLOW)
+    post(one, "g0", "127.0.0.2")
+    until_running(one, "g0")
+    post(other, "g1", "127.0.0.3")
+    until_running(one, "g1")  # by the other process: each analyses one game at a time
+    assert post(one, "g2", "127.0.0.4")[2] == {"state": "queued", "position": 2, "workers": 1}
+    code, retry, _ = post(other, "g3", "127.0.0.4")  # the same address, on the other process
+    assert (code, retry) == (429, "60") and analyses_begun(one) == analyses_begun(other) == 1

@@ -12,9 +12,9 @@ closing the server ends them at once (and gives its game back to the others), an
 that started it still lives, so that a killed server leaves none behind.
 
 The queue is bounded: the table holds at most ``bound`` waiting games, each person and each address has at most
-one game waiting in it (counted by the process that took the request), and the games' own players go before
-everyone else (their requests are dated :data:`AHEAD` earlier; a full queue makes room for them by dropping the
-latest request of someone else).  A refused request raises :class:`Refused`.
+one game waiting in it, and the games' own players go before everyone else (their requests are dated
+:data:`AHEAD` earlier; a full queue makes room for them by dropping the latest request of someone else).  A
+refused request raises :class:`Refused`.
 """
 
 from __future__ import annotations
@@ -65,7 +65,6 @@ class Analyses:
         self.counters = counters  # "analyses": the searches this process began (for /metrics)
         counters.setdefault("analyses", 0)
         self.owner = secrets.token_hex(6)
-        self._askers: dict[str, frozenset[str]] = {}  # room -> who asked for it here, while it waits
         self._job: DueJob | None = None  # the game this process analyses
         self._progress = (0, 0)  # its turns done, turns
         self._wake = asyncio.Event()
@@ -102,17 +101,16 @@ class Analyses:
         # one address, at home or at a club, can each ask for their own games)
         person = set() if player is None else {f"player:{player}"}
         askers = frozenset(person if played else person | {f"address:{address}"})
-        self._askers = {r: a for r, a in self._askers.items() if self.status(r)["state"] == "queued"}
-        if any(waiting & askers for waiting in self._askers.values()):
-            raise Refused(429, T("you have a game waiting for its analysis already: ask again once it begins"))
         now = time.time()
+        if self.store.waits_for_analysis(askers, now):
+            raise Refused(429, T("you have a game waiting for its analysis already: ask again once it begins"))
         # the game's own player goes first: the latest request of someone who did not play waits no more
         if self.store.analyses_waiting(now) >= self.bound and not (
             played and self.store.drop_latest_analysis(now - AHEAD / 2)
         ):
             raise Refused(503, T("the analyses are busy: try again later"))
         self.store.schedule(job_of(room, now - AHEAD if played else now), move=False)
-        self._askers[room] = askers
+        self.store.keep_askers(askers, room)
         self._wake.set()
         return self.status(room)
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cafe.server.account_rows import AccountRows
-from cafe.server.analysis_rows import AnalysisRows
+from cafe.server.analysis_rows import ANALYSIS_ASKERS, AnalysisRows
 from cafe.server.bot_rows import BotRows
 from cafe.server.email_rows import Email, EmailRows, Link
 from cafe.server.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_SQLITE, HolidayRows
@@ -232,6 +232,8 @@ CREATE TABLE IF NOT EXISTS bots (
     + ";\n"
     + HOLIDAYS_INDEX
     + ";\n"
+    + ANALYSIS_ASKERS
+    + ";\n"
 )
 
 
@@ -303,6 +305,8 @@ MIGRATIONS = [
     "CREATE TABLE IF NOT EXISTS push_sent (key TEXT PRIMARY KEY, at REAL NOT NULL)",
     # bot accounts (cafe.server.bot_rows): which accounts are bots, and each one's API token
     "CREATE TABLE IF NOT EXISTS bots (player INTEGER PRIMARY KEY, token_hash TEXT UNIQUE, since REAL NOT NULL)",
+    # who asked for the games waiting for their analysis (cafe.server.analysis_rows)
+    ANALYSIS_ASKERS,
 ]
 
 
@@ -588,6 +592,8 @@ class Store(Protocol):
     def analysis_job(self, room: str, now: float) -> tuple[float, bool, int] | None: ...
     def analyses_before(self, room: str, at: float, now: float) -> int: ...
     def analyses_waiting(self, now: float) -> int: ...
+    def waits_for_analysis(self, askers: frozenset[str], now: float) -> bool: ...
+    def keep_askers(self, askers: frozenset[str], room: str) -> None: ...
     def drop_latest_analysis(self, after: float) -> bool: ...
     def claim_analysis(self, owner: str, now: float, lease: float) -> tuple[str, float] | None: ...
     def hold_analysis(self, room: str, owner: str, until: float, done: int) -> None: ...
