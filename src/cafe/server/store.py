@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from cafe.server.account_rows import AccountRows
 from cafe.server.analysis_rows import ANALYSIS_ASKERS, AnalysisRows
+from cafe.server.analysis_rows import KIND as ANALYSIS
 from cafe.server.bot_rows import BotRows
 from cafe.server.email_rows import Email, EmailRows, Link
 from cafe.server.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_SQLITE, HolidayRows
@@ -349,7 +350,8 @@ SCHEDULE_ONCE = (
 )
 # Analyses are claimed apart (cafe.server.analyses): a process takes one only while its analysts are free.
 DUE_NOW = (
-    "SELECT key FROM due WHERE at <= %s AND (owner IS NULL OR lease < %s) AND kind <> 'analysis' ORDER BY at LIMIT %s"
+    f"SELECT key FROM due WHERE at <= %s AND (owner IS NULL OR lease < %s) AND kind <> '{ANALYSIS}' "
+    "ORDER BY at LIMIT %s"
 )
 CLAIM = "UPDATE due SET owner = %s, lease = %s, again = FALSE WHERE key IN ({due}) RETURNING kind, room, arg, at"
 EXTEND = "UPDATE due SET lease = %s WHERE key = %s AND owner = %s"
