@@ -14,7 +14,7 @@ import pytest
 
 from cafe.server.postgres import PostgresStore
 from servers import free_port, fresh_database, start_server
-from test_server_analyses import SLOW, add_finished_games, analyses_begun, post, until_done, until_running
+from test_server_analyses import SLOW, add_finished_games, analyses_begun, post, status, until_done, until_running
 
 pytestmark = pytest.mark.services
 
@@ -84,6 +84,8 @@ def test_an_address_has_one_game_waiting_in_the_whole_cafe(cafe: Cafe) -> None:
     until_running(one, "g0")
     post(other, "g1", "127.0.0.3")
     until_running(one, "g1")  # by the other process: each analyses one game at a time
+    seen_here, seen_there = status(one, "g1"), status(other, "g1")  # where it stands, wherever asked
+    assert seen_here["state"] == seen_there["state"] == "running" and seen_here["total"] == seen_there["total"] > 0
     assert post(one, "g2", "127.0.0.4")[2] == {"state": "queued", "position": 2, "workers": 1}
     code, retry, _ = post(other, "g3", "127.0.0.4")  # the same address, on the other process
     assert (code, retry) == (429, "60") and analyses_begun(one) == analyses_begun(other) == 1
