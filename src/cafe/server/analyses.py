@@ -53,7 +53,7 @@ class Refused(Exception):
         self.status, self.why = status, why
 
 
-def job_of(room: str, at: float = 0.0) -> DueJob:
+def job_of(room: str, at: float) -> DueJob:
     """A game's analysis job: one per game, whoever asked."""
     return DueJob(KIND, room, 0, at)
 
