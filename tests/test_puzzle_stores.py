@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from cafe.server.store import PuzzleTry, Rating, SQLiteStore, Store
-from test_stores import store  # noqa: F401 - the fixture: each test runs on SQLite and on PostgreSQL
 
 
-def test_a_first_try_keeps_both_ratings_and_the_streak_and_a_second_changes_nothing(store: Store) -> None:  # noqa: F811
+def test_a_first_try_keeps_both_ratings_and_the_streak_and_a_second_changes_nothing(store: Store) -> None:
     ann = store.add_player("Ann", "secret-a")
     assert store.puzzle_player(ann) is None and store.puzzle_ratings() == {} and store.puzzles_tried(ann) == set()
     first = PuzzleTry(ann, "b12-40", True, Rating(26.5, 8.0, 1), 1, Rating(24.0, 7.9, 1))

@@ -18,7 +18,7 @@ from cafe.ai.levels import make_player
 from cafe.arena.match import new_game
 from cafe.record import Record
 from cafe.server.app import DATABASE, create_app
-from cafe.server.store import Ending, RoomRow, SeatRow, SQLiteStore
+from cafe.server.store import Ending, RoomRow, SeatRow, SQLiteStore, Store
 from servers import free_port, serving, start_server
 
 SLOW = "100000"  # an analysis budget that keeps the first game's analysis running for the whole test
@@ -28,6 +28,14 @@ def finished_games(data: Path, games: int, played: int) -> str:
     """``games`` finished games, ``g0`` ... in the café's database in ``data``: Ann played game ``played``,
     computer players the others; Ann's token."""
     store = SQLiteStore(data / DATABASE)
+    token = add_finished_games(store, games, played)
+    store.close()
+    return token
+
+
+def add_finished_games(store: Store, games: int, played: int) -> str:
+    """``games`` finished games, ``g0`` ... in ``store``: Ann played game ``played``, computer players the
+    others; Ann's token."""
     token = "ann-token-" + "x" * 20
     ann = store.add_player("Ann", token)
     for k in range(games):
@@ -39,7 +47,6 @@ def finished_games(data: Path, games: int, played: int) -> str:
                  SeatRow(1, "Random", bot="random"))  # fmt: skip
         store.add_room(RoomRow(f"g{k}", f"game {k}", "board", "printed", ann, "playing", k, seats, ()))
         store.finish_game(f"g{k}", Ending(Record.of(game).to_json(), {}))
-    store.close()
     return token
 
 
@@ -58,6 +65,23 @@ def status(port: int, room: str) -> dict[str, Any]:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/{room}/analysis", timeout=30) as answer:
         result: dict[str, Any] = json.loads(answer.read())
         return result
+
+
+def analyses_begun(port: int) -> int:
+    """The searches a café's process began (its /metrics)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as answer:
+        figures = dict(line.split() for line in answer.read().decode().splitlines())
+    return int(figures["cafe_analyses_total"])
+
+
+def until_done(port: int, room: str) -> dict[str, Any]:
+    """The game's analysis, once stored (a bounded wait)."""
+    for _ in range(3000):
+        found = status(port, room)
+        if found["state"] == "done":
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"the analysis of {room} never ended")
 
 
 def until_running(port: int, room: str) -> None:
@@ -92,6 +116,17 @@ def test_the_analysis_queue_is_bounded_one_per_asker_and_players_first(tmp_path:
         assert post(port, "g4", "127.0.0.6", **{"X-Cafe-Token": token})[0] == 429  # one waiting game a person
         assert multiprocessing.active_children()  # the worker analysing game 0
     assert multiprocessing.active_children() == []  # the server closed: its worker has gone at once
+
+
+def test_a_game_asked_twice_and_in_two_cafes_on_one_database_is_analysed_once(tmp_path: Path) -> None:
+    finished_games(tmp_path, 1, played=0)
+    first, second = create_app(tmp_path, analysis_budget=4), create_app(tmp_path, analysis_budget=4)
+    with serving(first) as one, serving(second) as other:
+        assert post(one, "g0", "127.0.0.2")[2]["state"] in ("queued", "running")
+        assert post(one, "g0", "127.0.0.3")[2]["state"] in ("queued", "running")  # asked again: nothing more
+        assert post(other, "g0", "127.0.0.4")[2]["state"] in ("queued", "running")  # the same game elsewhere
+        assert until_done(one, "g0") == until_done(other, "g0")
+        assert analyses_begun(one) + analyses_begun(other) == 1
 
 
 def children(pid: int) -> list[int]:

@@ -111,7 +111,7 @@ class Hub:
         self._pruned = 0.0
         self._away: dict[int, float] = {}  # seated people gone from every connection, since when (time.time())
         self._departing: set[int] = set()  # people whose last connection closed, not yet said to have left
-        self.analyses = Analyses(store, self.limits.analysts, self.limits.analysis_budget, self.limits.analysis_queue)
+        self.analyses = Analyses(store, self.limits, self.counters)
         self.cups = Cups(self)  # tournaments: their tables are rooms here
         for row in store.open_rooms():
             self.rooms[row.id] = Room.restore(store, row, self.limits.clock_hour)
@@ -122,6 +122,7 @@ class Hub:
         for room in self.rooms.values():
             self._wake_bot(room)
         self._spawn(self.due.run_forever())
+        self._spawn(self.analyses.run_forever())
         self._spawn(self._sweeper())
         self._spawn(self.cups.run_forever())
 

@@ -19,6 +19,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from cafe.server.account_rows import AccountRows
+from cafe.server.analysis_rows import ANALYSIS_ASKERS, AnalysisRows
 from cafe.server.bot_rows import BotRows
 from cafe.server.database import Database
 from cafe.server.email_rows import EmailRows
@@ -292,6 +293,8 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
         since DOUBLE PRECISION NOT NULL
     );
     """,
+    # who asked for the games waiting for their analysis (cafe.server.analysis_rows)
+    ANALYSIS_ASKERS,
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -316,7 +319,7 @@ def migrate(db: psycopg.Connection[Any]) -> int:
 
 
 class PostgresStore(
-    AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows, PushRows, BotRows
+    AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows, PushRows, BotRows, AnalysisRows
 ):
     """Rooms, seats, players, ratings and every room's step log in PostgreSQL."""
 

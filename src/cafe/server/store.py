@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cafe.server.account_rows import AccountRows
+from cafe.server.analysis_rows import ANALYSIS_ASKERS, AnalysisRows
+from cafe.server.analysis_rows import KIND as ANALYSIS
 from cafe.server.bot_rows import BotRows
 from cafe.server.email_rows import Email, EmailRows, Link
 from cafe.server.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_SQLITE, HolidayRows
@@ -231,6 +233,8 @@ CREATE TABLE IF NOT EXISTS bots (
     + ";\n"
     + HOLIDAYS_INDEX
     + ";\n"
+    + ANALYSIS_ASKERS
+    + ";\n"
 )
 
 
@@ -302,6 +306,8 @@ MIGRATIONS = [
     "CREATE TABLE IF NOT EXISTS push_sent (key TEXT PRIMARY KEY, at REAL NOT NULL)",
     # bot accounts (cafe.server.bot_rows): which accounts are bots, and each one's API token
     "CREATE TABLE IF NOT EXISTS bots (player INTEGER PRIMARY KEY, token_hash TEXT UNIQUE, since REAL NOT NULL)",
+    # who asked for the games waiting for their analysis (cafe.server.analysis_rows)
+    ANALYSIS_ASKERS,
 ]
 
 
@@ -342,7 +348,11 @@ SCHEDULE_ONCE = (
     "INSERT INTO due (key, kind, room, arg, at) VALUES (%s, %s, %s, %s, %s) "
     "ON CONFLICT (key) DO UPDATE SET again = TRUE WHERE due.owner IS NOT NULL"
 )
-DUE_NOW = "SELECT key FROM due WHERE at <= %s AND (owner IS NULL OR lease < %s) ORDER BY at LIMIT %s"
+# Analyses are claimed apart (cafe.server.analyses): a process takes one only while its analysts are free.
+DUE_NOW = (
+    f"SELECT key FROM due WHERE at <= %s AND (owner IS NULL OR lease < %s) AND kind <> '{ANALYSIS}' "
+    "ORDER BY at LIMIT %s"
+)
 CLAIM = "UPDATE due SET owner = %s, lease = %s, again = FALSE WHERE key IN ({due}) RETURNING kind, room, arg, at"
 EXTEND = "UPDATE due SET lease = %s WHERE key = %s AND owner = %s"
 RELEASE = "UPDATE due SET owner = NULL, lease = NULL, at = %s WHERE key = %s AND owner = %s"
@@ -580,6 +590,16 @@ class Store(Protocol):
     def reachable(self) -> bool:
         """Whether the database answers now (for /health)."""
 
+    # the analysis queue, in the due table (cafe.server.analysis_rows)
+    def analysis_job(self, room: str, now: float) -> tuple[float, bool, int] | None: ...
+    def analyses_before(self, room: str, at: float, now: float) -> int: ...
+    def analyses_waiting(self, now: float) -> int: ...
+    def waits_for_analysis(self, askers: frozenset[str], now: float) -> bool: ...
+    def keep_askers(self, askers: frozenset[str], room: str) -> None: ...
+    def drop_latest_analysis(self, after: float) -> bool: ...
+    def claim_analysis(self, owner: str, now: float, lease: float) -> tuple[str, float] | None: ...
+    def hold_analysis(self, room: str, owner: str, until: float, done: int) -> None: ...
+
     # accounts (cafe.server.account_rows)
     def account_named(self, name: str) -> tuple[int, str, str] | None: ...
     def password_of(self, player: int) -> str | None: ...
@@ -661,7 +681,9 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
-class SQLiteStore(AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows, PushRows, BotRows):
+class SQLiteStore(
+    AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows, PushRows, BotRows, AnalysisRows
+):
     """The embedded store: one SQLite file in WAL mode."""
 
     unique = sqlite3.IntegrityError
