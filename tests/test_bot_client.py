@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -19,6 +20,9 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from cafe.ai.levels import make_player
+from cafe.bot.client import Bot
+from cafe.cli import main
 from servers import free_port, start_server
 
 ROOT = Path(__file__).parent.parent
@@ -198,6 +202,8 @@ def test_cafe_bot_with_a_javascript_engine_plays_a_game_to_its_end_across_a_rest
 
 def test_a_revoked_token_a_wrong_address_and_an_absent_cafe_are_refused_clearly(
     cafe: tuple[int, list[subprocess.Popen[Any]]],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     port, processes = cafe
     session, token = bot_account(port)
@@ -215,13 +221,12 @@ def test_a_revoked_token_a_wrong_address_and_an_absent_cafe_are_refused_clearly(
     nowhere = cafe_bot(free_port(), token)
     _, said = nowhere.communicate(timeout=60)
     assert nowhere.returncode == 1 and "cannot reach the café" in said
-    odd = subprocess.run([sys.executable, "-m", "cafe", "bot", "--server", "ftp://example", "--token", "x"],
-                         capture_output=True, text=True, timeout=60)  # fmt: skip
-    assert odd.returncode == 1 and "no café's address" in odd.stderr
-    without = {**os.environ, "CAFE_BOT_TOKEN": ""}
-    untold = subprocess.run([sys.executable, "-m", "cafe", "bot", "--server", f"http://127.0.0.1:{port}"],
-                            capture_output=True, text=True, timeout=60, env=without)  # fmt: skip
-    assert untold.returncode == 1 and "CAFE_BOT_TOKEN" in untold.stderr
+    # the command line as it runs here: its refusals before any connection
+    assert main(["bot", "--server", "ftp://example", "--token", "x"]) == 1
+    assert "no café's address" in capsys.readouterr().err
+    monkeypatch.setenv("CAFE_BOT_TOKEN", "")
+    assert main(["bot", "--server", f"http://127.0.0.1:{port}"]) == 1
+    assert "CAFE_BOT_TOKEN" in capsys.readouterr().err
 
 
 def test_an_engine_that_asks_for_the_legal_steps_gets_them_before_each_go() -> None:
@@ -237,3 +242,29 @@ def test_an_engine_that_asks_for_the_legal_steps_gets_them_before_each_go() -> N
                 game.push(engine.choose(game.view(game.current_player), game.legal_steps()))
     finally:
         engine.close()
+
+
+def test_the_bot_client_in_this_process_plays_a_board_game_to_its_end_for_a_level(
+    cafe: tuple[int, list[subprocess.Popen[Any]]],
+) -> None:
+    """The same client as `cafe bot`, run here in a thread with the greedy level: it sits where it is invited and
+    plays each of its turns until the game ends; what it says goes to its ``say``."""
+    port, _ = cafe
+    ann_session = account(port, "Ann")
+    _, token = bot_account(port)
+    said: list[str] = []
+    finished = threading.Event()
+    bot = Bot(f"http://127.0.0.1:{port}/", token, lambda: make_player("greedy"), lambda text: said.append(str(text)))
+    thread = threading.Thread(target=bot.run, kwargs={"stop": finished.is_set}, daemon=True)
+    thread.start()
+    ann = Client(port, ann_session)
+    ann.send({"type": "create", "edition": "board"})
+    room = ann.expect("room")["room"]["id"]
+    invited(ann, room)
+    ann = play_out(ann, room)
+    finished.set()
+    thread.join(timeout=60)
+    record = get(port, f"/games/{room}.json")
+    assert len(record["steps"]) == ann.state["plies"] and not thread.is_alive()
+    assert any(step["seat"] == 1 for step in record["steps"])  # the bot played its turns
+    assert room not in bot.tables  # a finished table is let go
