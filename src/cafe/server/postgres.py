@@ -21,7 +21,7 @@ from psycopg.types.json import Jsonb
 from cafe.server.account_rows import AccountRows
 from cafe.server.bot_rows import BotRows
 from cafe.server.database import Database
-from cafe.server.email_rows import EmailRows
+from cafe.server.email_rows import EMAIL_INVITED, EmailRows
 from cafe.server.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_POSTGRES, HolidayRows
 from cafe.server.invitations import InvitationRows
 from cafe.server.names import key as name_key
@@ -292,6 +292,8 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
         since DOUBLE PRECISION NOT NULL
     );
     """,
+    # e-mail: whether the person wants to hear that a host invites them to a table (cafe.server.invites)
+    EMAIL_INVITED,
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
