@@ -12,8 +12,11 @@ from typing import Any
 import pytest
 
 from cafe.server.app import create_app
+from cafe.server.email_rows import Email
 from cafe.server.mail import Smtp
-from cafe.server.postgres import PostgresStore
+from cafe.server.postgres import MIGRATIONS, PostgresStore, migrate
+from cafe.server.store import MIGRATIONS as SQLITE_MIGRATIONS
+from cafe.server.store import SQLiteStore
 from push_service import PushService
 from servers import fresh_database
 from smtp_box import smtp_server
@@ -163,3 +166,31 @@ def test_a_started_game_or_a_full_table_takes_no_invitation(cafe: Cafe) -> None:
     ann.room(status="playing")
     ann.say(room, "/invite Cid")
     assert "before the start" in ann.expect("error")["message"]
+
+
+def test_an_older_sqlite_database_gets_the_switch_of_invitations_on(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "cafe.sqlite3")
+    ann = store.add_player("Ann", "a")
+    store.set_email(ann, "ann@example.org", "en")
+    store._db.execute("ALTER TABLE emails DROP COLUMN invited")  # as it was before invitations by name
+    store._db.execute(f"PRAGMA user_version = {len(SQLITE_MIGRATIONS) - 1}")
+    store.close()
+    store = SQLiteStore(tmp_path / "cafe.sqlite3")
+    assert store.email(ann) == Email("ann@example.org", False, "en", invited=True)
+    assert store.set_notices(ann, True, True, False, False, "en") and store.email(ann).invited is False  # type: ignore[union-attr]
+    store.close()
+
+
+@pytest.mark.services
+def test_an_older_postgresql_database_gets_the_switch_of_invitations_on(postgres_url: str) -> None:
+    import psycopg
+
+    store = PostgresStore(postgres_url)
+    ann = store.add_player("Ann", "a")
+    store.set_email(ann, "ann@example.org", "en")
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute("ALTER TABLE emails DROP COLUMN invited")  # as it was before invitations by name
+        db.execute("UPDATE cafe_schema SET version = %s", (len(MIGRATIONS) - 1,))
+        assert migrate(db) == len(MIGRATIONS)
+    assert store.email(ann) == Email("ann@example.org", False, "en", invited=True)
+    store.close()
