@@ -102,7 +102,7 @@ def test_a_host_invites_a_connected_bot_which_sits_marked_as_a_bot(cafe: TestCli
     assert "not connected" in ann.expect("error")["message"]
     bot = BotSocket(cafe, token)
     ann.say(room, "/invite Ann")
-    assert "not a bot" in ann.expect("error")["message"]
+    assert "no account" in ann.expect("error")["message"]  # a guest: invited by link
     watcher = Person(cafe, "Zoe")
     watcher.say(room, "/invite Robo")  # only the host invites
     assert watcher.expect("error")["code"] == "refused"

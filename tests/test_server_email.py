@@ -95,7 +95,7 @@ def test_an_address_is_verified_by_the_link_mailed_to_it_once(cafe: Cafe) -> Non
     answer, _ = call(cafe.client, "/account/email/verify", {"token": token})
     assert answer.status_code == 200
     assert shown(cafe, session) == {"mail": True, "address": "ann@example.org", "verified": True, "turn": True,
-                                    "ended": True, "every": False}  # fmt: skip
+                                    "ended": True, "every": False, "invited": True}  # fmt: skip
     again, _ = call(cafe.client, "/account/email/verify?lang=fr", {"token": token})
     assert again.status_code == 410 and again.json()["code"] == "link" and "lien" in again.json()["error"]
     answer, _ = call(cafe.client, "/account/email", {"address": "ann@example.org"}, session)
@@ -200,7 +200,9 @@ def test_your_turn_is_mailed_once_a_day_a_game_unless_every_turn_is_asked_for(ca
     plies = turn(bob, room, plies)  # Ann's second turn: no mail, one came today
     cafe.settled()
     assert len(cafe.box.to("ann@example.org")) == 2
-    answer, _ = call(client, "/account/email/notices", {"turn": True, "ended": True, "every": True}, ann_session)
+    answer, _ = call(
+        client, "/account/email/notices", {"turn": True, "ended": True, "every": True, "invited": True}, ann_session
+    )
     assert answer.status_code == 200 and answer.json()["every"] is True
     plies = turn(ann, room, plies)
     plies = turn(bob, room, plies)
@@ -218,7 +220,9 @@ def test_the_end_of_a_game_over_days_is_mailed_and_nothing_to_who_turned_it_off_
     _, cid_session = claimed(client, "Cid")
     verified(cafe, ann_session, "ann@example.org")
     verified(cafe, bob_session, "bob@example.org")
-    call(client, "/account/email/notices", {"turn": False, "ended": False, "every": False}, bob_session)
+    call(
+        client, "/account/email/notices", {"turn": False, "ended": False, "every": False, "invited": False}, bob_session
+    )
     call(client, "/account/email", {"address": "cid@example.org"}, cid_session)  # its link never opened
     cafe.box.wait("cid@example.org")
     people = [Signed(client, session) for session in (ann_session, bob_session, cid_session)]

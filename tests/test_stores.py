@@ -185,6 +185,7 @@ def test_an_older_sqlite_databases_name_keys_become_confusable_skeletons(tmp_pat
     store._db.execute("ALTER TABLE players DROP COLUMN password_hash")
     for column in ("clock", "late", "deadline"):
         store._db.execute(f"ALTER TABLE rooms DROP COLUMN {column}")
+    store._db.execute("ALTER TABLE emails DROP COLUMN invited")
     rekeyed = SQLITE_MIGRATIONS.index("ALTER TABLE seats ADD COLUMN left_by INTEGER") - 1  # the skeletons' migration
     store._db.execute(f"PRAGMA user_version = {rekeyed}")
     store.close()
@@ -210,6 +211,7 @@ def test_an_older_postgresql_databases_name_keys_become_confusable_skeletons() -
             db.execute("ALTER TABLE players DROP COLUMN password_hash")
             db.execute("ALTER TABLE rooms DROP COLUMN clock, DROP COLUMN late, DROP COLUMN deadline")
             db.execute("DROP TABLE invitations, rematches")
+            db.execute("ALTER TABLE emails DROP COLUMN invited")
             db.execute("UPDATE cafe_schema SET version = %s", (MIGRATIONS.index(rekey),))
             assert migrate(db) == len(MIGRATIONS)
         assert store.players_named("\u0410nn") == [ann]

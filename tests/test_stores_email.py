@@ -51,7 +51,7 @@ def test_a_notice_is_noted_once_and_goes_with_the_account(opener: Opener) -> Non
     assert store.note_sent(ann, "r1", ENDED, 200.0) and store.last_sent(ann, "r1") == 100.0  # the end aside
     store.unnote_sent(ann, "r1", 3)
     assert store.last_sent(ann, "r1") is None and elsewhere.note_sent(ann, "r1", 3, 300.0)
-    assert store.set_notices(ann, turn=False, ended=True, every=True, language="cs")
+    assert store.set_notices(ann, turn=False, ended=True, every=True, invited=True, language="cs")
     assert store.email(ann) == Email("ann@example.org", False, "cs", turn=False, ended=True, every=True)
     store.add_link("t", ann, "verify", "ann@example.org", time.time(), time.time() + 60)
     store.erase(ann)

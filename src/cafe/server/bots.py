@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from cafe.server.hub import Connection, Hub
     from cafe.server.rooms import Room
 
-CHANNEL = "bot:"  # + the bot's player: the broker's channel of its invitations (no room's id has a colon)
+CHANNEL = "bot:"  # + an account's player: the broker's channel of its invitations (no room's id has a colon)
 MAX_TOKEN = 100  # characters of a token worth looking up
 
 
@@ -51,35 +51,24 @@ def may_sit(hub: Hub, connection: Connection) -> None:
         )
 
 
-async def invite(hub: Hub, connection: Connection, room: Room, name: str) -> None:
-    """``/invite NAME``: the host asks a connected bot with a free table to sit at theirs. Refused, nothing
-    changed: not the host, the game begun, a full table, a name that is no bot's, a bot away or at its limit."""
-    if room.host != connection.player:
-        raise ProtocolError("refused", T("only the host can invite a bot"))
-    if room.status != "waiting":
-        raise ProtocolError("refused", T("seats can be changed only before the start"))
-    if len(room.seats) >= room.max_players:
-        raise ProtocolError(
-            "refused", T("every seat is taken ({max_players} players at most)", max_players=room.max_players)
-        )
-    found = hub.store.account_named(name) if name else None
-    if found is None or not hub.store.bot_accounts([found[0]]):
-        raise ProtocolError("refused", T("'{name}' is not a bot: /invite names a bot account", name=name[:40]))
-    bot, bot_name = found[0], found[1]
+async def invite(hub: Hub, connection: Connection, room: Room, bot: int, bot_name: str) -> None:
+    """``/invite NAME`` of a bot (:func:`cafe.server.invites.invite` checked the table): the host asks it to sit,
+    if it is connected and has a free table. Refused, nothing changed: a bot away or at its limit."""
     if room.seat_of(bot) is not None:
         raise ProtocolError("refused", T("{name} has a seat here already", name=bot_name))
     if not await hub.broker.present(bot):
         raise ProtocolError("refused", T("{name} is not connected now: try again later", name=bot_name))
     if hub.store.tables_of(bot) >= hub.limits.bot_tables:
         raise ProtocolError("busy", T("{name} plays at as many tables as it may: try again later", name=bot_name))
-    body = {"room": room.id, "from": connection.name, "code": room.invitation}
+    body = {"room": room.id, "from": connection.name, "code": room.invitation, "table": room.name}
     await hub.broker.publish(channel(bot), "invited", body)
     connection.send({"type": "info", "room": room.id, "text": T("{name} is invited", name=bot_name).render(
         connection.language)})  # fmt: skip
 
 
 def deliver(hub: Hub, event: Event) -> None:
-    """An invitation, from this process or another, to this process's connections of the bot."""
+    """An invitation, from this process or another, to this process's connections of the account (a bot's,
+    or a person's)."""
     text = json.dumps({"type": event.kind, **event.body})
     for connection in list(hub.connections.values()):
         if event.room in connection.rooms:

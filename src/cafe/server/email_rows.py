@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from cafe.server.account_rows import Rows, session_hash
 
 ENDED = -1  # the turn under which "the game has ended" is noted as sent
+INVITED = -2  # the turn under which "you are invited" to a table is noted as sent
+# the switch of invitations, added to an older database by both stores' migrations
+EMAIL_INVITED = "ALTER TABLE emails ADD COLUMN invited INTEGER NOT NULL DEFAULT 1"
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,7 @@ class Email:
     turn: bool = True  # "it's your turn" in a game over days
     ended: bool = True  # "the game has ended"
     every: bool = False  # every turn, not only the first of a day in a game
+    invited: bool = True  # "you are invited" to a table, by its host
 
 
 @dataclass(frozen=True)
@@ -44,12 +48,12 @@ class EmailRows:
 
     def email(self: Rows, player: int) -> Email | None:
         found = self.rows(
-            "SELECT address, verified, language, turn, ended, every FROM emails WHERE player = %s", player
+            "SELECT address, verified, language, turn, ended, every, invited FROM emails WHERE player = %s", player
         )
         if not found:
             return None
-        address, verified, language, turn, ended, every = found[0]
-        return Email(str(address), bool(verified), str(language), bool(turn), bool(ended), bool(every))
+        address, verified, language, turn, ended, every, invited = found[0]
+        return Email(str(address), bool(verified), str(language), bool(turn), bool(ended), bool(every), bool(invited))
 
     def set_email(self: Rows, player: int, address: str | None, language: str) -> None:
         """A new address, not verified yet (None: none); links mailed before verify nothing any more."""
@@ -62,16 +66,19 @@ class EmailRows:
                 address, language, player,
             ):  # fmt: skip
                 self.rows(
-                    "INSERT INTO emails (player, address, verified, language, turn, ended, every) "
-                    "VALUES (%s, %s, 0, %s, 1, 1, 0)",
+                    "INSERT INTO emails (player, address, verified, language, turn, ended, every, invited) "
+                    "VALUES (%s, %s, 0, %s, 1, 1, 0, 1)",
                     player, address, language,
                 )  # fmt: skip
 
-    def set_notices(self: Rows, player: int, turn: bool, ended: bool, every: bool, language: str) -> bool:
+    def set_notices(
+        self: Rows, player: int, turn: bool, ended: bool, every: bool, invited: bool, language: str
+    ) -> bool:
         """What the person wants to hear of (False: they have no address)."""
         changed = self.rows(
-            "UPDATE emails SET turn = %s, ended = %s, every = %s, language = %s WHERE player = %s RETURNING player",
-            int(turn), int(ended), int(every), language, player,
+            "UPDATE emails SET turn = %s, ended = %s, every = %s, invited = %s, language = %s WHERE player = %s "
+            "RETURNING player",
+            int(turn), int(ended), int(every), int(invited), language, player,
         )  # fmt: skip
         return bool(changed)
 
@@ -114,7 +121,8 @@ class EmailRows:
         )
 
     def note_sent(self: Rows, player: int, room: str, turn: int, at: float) -> bool:
-        """Note a notice of this turn of the game to this person (ENDED: of its end); False if it was sent
+        """Note a notice of this turn of the game to this person (ENDED: of its end, INVITED: of an invitation to
+        its table); False if it was sent
         already."""
         noted = self.rows(
             "INSERT INTO notices_sent (player, room, turn, at) VALUES (%s, %s, %s, %s) "
@@ -130,6 +138,6 @@ class EmailRows:
     def last_sent(self: Rows, player: int, room: str) -> float | None:
         """When this person last had a notice of a turn of this game."""
         found = self.rows(
-            "SELECT max(at) FROM notices_sent WHERE player = %s AND room = %s AND turn <> %s", player, room, ENDED
+            "SELECT max(at) FROM notices_sent WHERE player = %s AND room = %s AND turn >= 0", player, room
         )
         return None if not found or found[0][0] is None else float(found[0][0])

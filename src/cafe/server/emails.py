@@ -31,6 +31,7 @@ from cafe.server.sessions import signed_in
 VERIFY_HOURS = 48  # a link that verifies an address holds this long
 RESET_MINUTES = 60  # a link that resets a password holds this long
 RESETS = 3  # accounts one address may get reset links for at once
+NOTICES = ("turn", "ended", "every", "invited")  # the switches of what the address gets
 
 
 def routes(hub: Callable[[], Hub], bounds: Bounds) -> list[Route]:
@@ -49,7 +50,7 @@ def routes(hub: Callable[[], Hub], bounds: Bounds) -> list[Route]:
         if player is not None:
             known["address"] = None if email is None else email.address
             known["verified"] = email is not None and email.verified
-            for notice in ("turn", "ended", "every"):
+            for notice in NOTICES:
                 known[notice] = email is not None and getattr(email, notice)
         return known
 
@@ -108,10 +109,11 @@ def routes(hub: Callable[[], Hub], bounds: Bounds) -> list[Route]:
         return JSONResponse({"verified": address})
 
     async def notices(request: Request, message: dict[str, Any]) -> Response:
-        """Which notices the address gets: ``turn``, ``ended``, ``every`` (every turn, not once a day a game)."""
+        """Which notices the address gets: ``turn``, ``ended``, ``every`` (every turn, not once a day a game),
+        ``invited``."""
         player, _ = account(hub(), request)
         chosen = {}
-        for notice in ("turn", "ended", "every"):
+        for notice in NOTICES:
             if not isinstance(message.get(notice), bool):
                 raise ProtocolError("field", T("'{key}' is true or false", key=notice))
             chosen[notice] = message[notice]

@@ -30,7 +30,7 @@ from cafe.arena.match import Game
 from cafe.errors import CafeError
 from cafe.i18n import DEFAULT, T, Text, pick
 from cafe.options import make_rules, rules_from
-from cafe.server import bots, fields, holidays, names, push
+from cafe.server import bots, fields, holidays, invites, names, push
 from cafe.server.analyses import Analyses
 from cafe.server.broker import Broker, Event, LocalBroker
 from cafe.server.cups import Cups
@@ -312,6 +312,7 @@ class Hub:
         if back:
             await self._presence(player, name, None)
             self._away.pop(player, None)  # heard back here, even where no table of theirs is left to tell
+        invites.listen(self, connection, player, token)
         seated = self._seated(player)
         ids = [room.id for room in seated]
         played = bool(self.store.games_of(player, 1))  # a person who never finished a game is offered the tutorial
@@ -528,7 +529,7 @@ class Hub:
         connection.in_lobby = False
         player, name = player_of(connection), connection.name
         if (invited := bots.command(text)) is not None:
-            await bots.invite(self, connection, room, invited)
+            await invites.invite(self, connection, room, invited)
         elif text.startswith("/"):
             if text.lower().startswith("/join"):
                 bots.may_sit(self, connection)
@@ -749,7 +750,7 @@ class Hub:
         """One due job (cafe.server.due), in whichever process claimed it."""
         if job.kind in KINDS:  # a notice by e-mail: the room as it is now (None once finished)
             return await self.notices.run(job, self.rooms.get(job.room) or self._load(job.room))
-        if job.kind == push.KIND:
+        if job.kind in (push.KIND, push.INVITED):
             return await push.run(self, job)
         room = self.rooms.get(job.room) or self._load(job.room)
         if room is None:  # closed or finished meanwhile: nothing left to do

@@ -23,6 +23,14 @@ def new_code() -> str:
     return secrets.token_urlsafe(CODE_BYTES)
 
 
+OPEN = "open"  # the code in the link of a public table's invitation by name: any code seats one there
+
+
+def link(room: str, code: str | None) -> str:
+    """The fragment of the café's address that seats an invited person at the table (``code``: a private one's)."""
+    return f"room={room}&invite={code or OPEN}"
+
+
 def code_matches(known: str, given: str) -> bool:
     """Whether ``given`` is the table's code, in a time that says nothing of how much of it was right."""
     return hmac.compare_digest(known.encode(), given.encode())

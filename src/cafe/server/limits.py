@@ -51,6 +51,7 @@ class Limits:
     session_days: float = 180.0  # a sign-in lasts this long on its device
     holiday_days: int = 21  # days a year a person with an account may stop their turn-based clocks (0: no holidays)
     bot_tables: int = 4  # tables (waiting or playing) a bot account sits at at once
+    invites_per_minute: int = 5  # people a host invites by name (/invite NAME) in a minute at most
     rematch_seconds: float = 120.0  # a rematch offered at the end of a game lapses unless everyone accepts by then
     mail_tries: int = 4  # an e-mail the SMTP server cannot take now is tried this often at most ...
     mail_retry_seconds: float = 30.0  # ... the second time after this long, each next try twice as long after

@@ -1,9 +1,10 @@
-"""Who hears of what, away from the café: a turn of a game over days begins for them, or the game has ended
-(docs/protocol.md, "E-mail").
+"""Who hears of what, away from the café: a turn of a game over days begins for them, or the game has ended, or
+a host invites them to a table (docs/protocol.md, "E-mail").
 
 The hub calls :meth:`Notices.send` at each point with the notices that :func:`turn_begins` and :func:`game_ends`
-find; that is the one place where each channel gets them: e-mail, and Web Push (:mod:`cafe.server.push`, whose
-notice of a game's end is one job for everyone at the table).  An e-mail is a due job
+find (and :mod:`cafe.server.invites` with an invitation); that is the one place where each channel gets them:
+e-mail, and Web Push (:mod:`cafe.server.push`, whose notice of a game's end is one job for everyone at the
+table).  An e-mail is a due job
 (:mod:`cafe.server.due`), so that with several server processes it is sent by one of them, once: the job notes it
 as sent in the store before it goes out, and a notice noted already is not sent again.  Only a verified address
 gets anything, and only the notices its person wants; "your turn" comes once a day and game at most unless they
@@ -16,23 +17,25 @@ import time
 from dataclasses import dataclass
 
 from cafe.i18n import T
+from cafe.server import invitations
 from cafe.server.due import DueWork
-from cafe.server.email_rows import ENDED
+from cafe.server.email_rows import ENDED, INVITED
 from cafe.server.mail import Mailer, MailFailed
+from cafe.server.push import INVITED as PUSHED_INVITATION
 from cafe.server.push import KIND as PUSHED
 from cafe.server.rooms import Room
 from cafe.server.store import DueJob, Store
 
 DAY = 86_400.0  # seconds: "your turn" once in this long per game, unless every turn is asked for
-KINDS = {"mail-turn": "turn", "mail-ended": "ended"}  # a due job's kind: the notice it sends
+KINDS = {"mail-turn": "turn", "mail-ended": "ended", "mail-invited": "invited"}  # a due job's kind: the notice it sends
 
 
 @dataclass(frozen=True)
 class Notice:
-    kind: str  # "turn" (it is the person's turn) or "ended" (the game has ended)
+    kind: str  # "turn" (it is the person's turn), "ended" (the game has ended) or "invited" (to the table)
     room: str
     player: int
-    turn: int  # the turn that begins, or ENDED
+    turn: int  # the turn that begins, ENDED or INVITED
 
 
 def turn_begins(room: Room) -> list[Notice]:
@@ -76,7 +79,9 @@ class Notices:
         for notice in notices:
             if self.mailer is not None:
                 self.due.schedule(DueJob(f"mail-{notice.kind}", notice.room, notice.player, now), move=False)
-            if self.pushed:  # one job per turn, or per game's end: it finds the people to tell itself
+            if self.pushed and notice.turn == INVITED:  # one job per invited person
+                self.due.schedule(DueJob(PUSHED_INVITATION, notice.room, notice.player, now), move=False)
+            elif self.pushed:  # one job per turn, or per game's end: it finds the people to tell itself
                 self.due.schedule(DueJob(PUSHED, notice.room, notice.turn, now), move=False)
 
     async def run(self, job: DueJob, room: Room | None) -> None:
@@ -99,6 +104,14 @@ class Notices:
             turn, table, link = room.game.turn_number, room.name, f"{site}#room={room.id}"
             subject = T("Your turn at {table}", table=table)
             body = T("It is your turn at {table} in Café International.\n\nYour move: {link}", table=table, link=link)
+        elif kind == "invited":
+            if room is None or room.status != "waiting" or room.seat_of(player) is not None:
+                return  # the game has begun, or they sat down already
+            turn, table, link = INVITED, room.name, f"{site}#{invitations.link(room.id, room.invitation)}"
+            host = self.store.player_name(room.host) or "?"
+            subject = T("{host} invites you to {table}", host=host, table=table)
+            body = T("{host} invites you to a game at {table} in Café International.\n\nTake your seat: {link}",
+                     host=host, table=table, link=link)  # fmt: skip
         else:
             row = self.store.load_room(job.room)
             if row is None or row.status != "finished":

@@ -22,7 +22,7 @@ from cafe.server.account_rows import AccountRows
 from cafe.server.analysis_rows import ANALYSIS_ASKERS, AnalysisRows
 from cafe.server.bot_rows import BotRows
 from cafe.server.database import Database
-from cafe.server.email_rows import EmailRows
+from cafe.server.email_rows import EMAIL_INVITED, EmailRows
 from cafe.server.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_POSTGRES, HolidayRows
 from cafe.server.invitations import InvitationRows
 from cafe.server.names import key as name_key
@@ -295,6 +295,8 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     """,
     # who asked for the games waiting for their analysis (cafe.server.analysis_rows)
     ANALYSIS_ASKERS,
+    # e-mail: whether the person wants to hear that a host invites them to a table (cafe.server.invites)
+    EMAIL_INVITED.replace("ADD COLUMN", "ADD COLUMN IF NOT EXISTS"),  # (run again by tests of older databases)
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 

@@ -1,4 +1,5 @@
-"""Web Push: a person's browsers hear that their turn began in a game over days, and that such a game ended.
+"""Web Push: a person's browsers hear that their turn began in a game over days, that such a game ended, and
+that a host invites them to a table.
 
 The café signs its pushes with a VAPID key (RFC 8292) of its own, made on its first start and kept in the data
 folder (``push-key.pem``, readable by its owner only); browsers subscribe with its public half (``GET /push/key``).
@@ -34,6 +35,7 @@ from pywebpush import WebPushException, webpush
 
 from cafe.i18n import T, Text
 from cafe.server.email_rows import ENDED
+from cafe.server.invitations import link
 from cafe.server.push_rows import Subscription
 from cafe.server.rooms import Room
 from cafe.server.store import DueJob, RoomRow
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
 
 KEY_FILE = "push-key.pem"
 KIND = "push"  # the due jobs of notices: arg is the turn that began, or ENDED
+INVITED = "push-invited"  # the due job of an invitation: arg is the invited person
 SENDERS = 4  # pushes sent at once by one process
 TIMEOUT = 10.0  # seconds a push service has to answer
 TTL = 86_400  # seconds a push service keeps a notice for a device that is offline
@@ -139,6 +142,15 @@ async def run(hub: Hub, job: DueJob) -> None:
     row = hub.store.load_room(job.room)
     if pusher is None or row is None:
         return
+    if job.kind == INVITED:
+        room = Room.restore(hub.store, row, hub.limits.clock_hour)
+        if room.status != "waiting" or room.seat_of(job.arg) is not None:
+            return  # the game has begun, or they sat down already
+        host = hub.store.player_name(room.host) or "?"
+        said = T("{host} invites you to {table}", host=host, table=row.name)
+        url = f"/#{link(row.id, room.invitation)}"
+        await _notify(hub, pusher, f"invited:{row.id}:{job.arg}", {job.arg}, row, said, url)
+        return
     if job.arg == ENDED:
         people = {seat.person for seat in row.seats} - {None} if row.status == "finished" else set()
         await _notify(hub, pusher, f"end:{row.id}", people, row, T("The game at {table} is over", table=row.name))
@@ -152,14 +164,17 @@ async def run(hub: Hub, job: DueJob) -> None:
     await _notify(hub, pusher, f"turn:{row.id}:{job.arg}", {person} - {None}, row, said)
 
 
-async def _notify(hub: Hub, pusher: Pusher, key: str, people: set[int | None], row: RoomRow, said: Text) -> None:
-    """Each device of these people gets the notice, unless it was sent already (by this process or another)."""
+async def _notify(
+    hub: Hub, pusher: Pusher, key: str, people: set[int | None], row: RoomRow, said: Text, url: str = ""
+) -> None:
+    """Each device of these people gets the notice, unless it was sent already (by this process or another); a
+    click on it opens ``url`` (by default the room)."""
     if not people or not hub.store.first_notice(key, time.time()):
         return
     devices = [device for person in people if person is not None for device in hub.store.subscriptions(person)]
 
     async def one(device: Subscription) -> None:
-        payload = {"title": TITLE, "body": said.render(device.language), "url": f"/#room={row.id}",
+        payload = {"title": TITLE, "body": said.render(device.language), "url": url or f"/#room={row.id}",
                    "tag": f"cafe-{row.id}"}  # fmt: skip
         status = await pusher.send(device, json.dumps(payload, ensure_ascii=False))
         if status in GONE:

@@ -39,7 +39,7 @@ HELP = N_(
     "/join: take a seat · /leave: give it up (in a game, a computer player takes over) · "
     "/start: begin the game (host) · /end: end a turn-based game whose player ran out of time · "
     "/bot LEVEL: seat a computer player (host; easy, medium, hard, expert, master) · "
-    "/invite NAME: ask a bot account to sit (host) · "
+    "/invite NAME: invite someone with an account, or a bot account, to sit (host) · "
     "/kick SEAT or NAME: remove a seat before the start (host) · /hints on|off: hints for everyone, and the game is "
     "not rated (host) · /private on|off: only those with the table's link may sit (host) · /help: this text. "
     "Anything else is chat."

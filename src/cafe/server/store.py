@@ -24,7 +24,7 @@ from cafe.server.account_rows import AccountRows
 from cafe.server.analysis_rows import ANALYSIS_ASKERS, AnalysisRows
 from cafe.server.analysis_rows import KIND as ANALYSIS
 from cafe.server.bot_rows import BotRows
-from cafe.server.email_rows import Email, EmailRows, Link
+from cafe.server.email_rows import EMAIL_INVITED, Email, EmailRows, Link
 from cafe.server.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_SQLITE, HolidayRows
 from cafe.server.invitations import InvitationRows, Offer
 from cafe.server.names import key as name_key
@@ -193,7 +193,8 @@ CREATE TABLE IF NOT EXISTS emails (
     language TEXT NOT NULL,
     turn INTEGER NOT NULL,
     ended INTEGER NOT NULL,
-    every INTEGER NOT NULL
+    every INTEGER NOT NULL,
+    invited INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE IF NOT EXISTS email_links (
     token_hash TEXT PRIMARY KEY,
@@ -308,6 +309,8 @@ MIGRATIONS = [
     "CREATE TABLE IF NOT EXISTS bots (player INTEGER PRIMARY KEY, token_hash TEXT UNIQUE, since REAL NOT NULL)",
     # who asked for the games waiting for their analysis (cafe.server.analysis_rows)
     ANALYSIS_ASKERS,
+    # e-mail: whether the person wants to hear that a host invites them to a table (cafe.server.invites)
+    EMAIL_INVITED,
 ]
 
 
@@ -616,7 +619,7 @@ class Store(Protocol):
     # e-mail (cafe.server.email_rows)
     def email(self, player: int) -> Email | None: ...
     def set_email(self, player: int, address: str | None, language: str) -> None: ...
-    def set_notices(self, player: int, turn: bool, ended: bool, every: bool, language: str) -> bool: ...
+    def set_notices(self, player: int, turn: bool, ended: bool, every: bool, invited: bool, language: str) -> bool: ...
     def email_language(self, player: int, language: str) -> None: ...
     def verified_accounts(self, address: str) -> list[int]: ...
     def add_link(self, token: str, player: int, purpose: str, address: str, now: float, expires: float) -> None: ...

@@ -5,6 +5,7 @@ import { accountView } from "./account.js";
 import { h, replace, sentence } from "./dom.js";
 import { howToButton } from "./howto.js";
 import { holidayHeard, holidayRefused } from "./holidays.js";
+import { invitationHeard } from "./invites.js";
 import { count, heard } from "./notify.js";
 import { chosenLanguage, LANGUAGES, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { lobbyView, nameView, refreshRooms } from "./lobby.js";
@@ -150,6 +151,9 @@ function receive(message) {
       else if (!view && inLobby() && message.room.you !== null) route(); // among "Your games"
       break;
     }
+    case "invited":
+      invitationHeard(message);
+      break;
     case "holiday":
       holidayHeard(message);
       break;

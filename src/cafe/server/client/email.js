@@ -10,6 +10,7 @@ const NOTICES = [
   ["turn", () => t("It is my turn in a game over days")],
   ["ended", () => t("A game over days of mine has ended")],
   ["every", () => t("Every turn, not only once a day per game")],
+  ["invited", () => t("Someone invites me to their table")],
 ];
 
 // What the café says of e-mail: whether it sends any, and (signed in) the address and the notices chosen.
