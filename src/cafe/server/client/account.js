@@ -106,6 +106,8 @@ export async function accountView(actions) {
         : form(t("Choose a password"), [newPassword("new", t("New password"))], t("Choose a password"),
           confirmed("password")),
       await emailPart(),
+      holidayPanel(actions.holiday),
+      settingsPanel(actions.recount),
       form(t("Delete the account"), keys.password
         ? [{ name: "password", label: t("Password"), autocomplete: "current-password" }] : [],
       t("Delete the account"), async (values) => {
@@ -127,8 +129,7 @@ export async function accountView(actions) {
     parts.push(signIn, signInPart(post, () => signIn.querySelector("input[name=name]").value, done),
       await forgotPart());
   }
-  if (found.account) parts.push(holidayPanel(actions.holiday));
-  parts.push(settingsPanel(actions.recount));
+  if (!found.account) parts.push(settingsPanel(actions.recount));
   return h("section", { class: "account" }, h("h2", { tabindex: -1 }, t("Your account")), parts,
     h("p", {}, h("a", { href: "#" }, t("Back to the lobby"))));
 }

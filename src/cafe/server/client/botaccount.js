@@ -14,7 +14,7 @@ export function botPanel(found, { post, form }) {
     else location.reload(); // the server closed this page's connection: it says hello again as what it is now
   };
   if (!found.bot) {
-    return h("section", { class: "bot-account" }, h("h3", {}, t("A bot account")),
+    return h("section", { class: "account-form bot-account" }, h("h3", {}, t("A bot account")),
       h("p", {}, t("A program can play as this account: it is then shown as a bot everywhere and rated on the bots' "
         + "leaderboard, apart from people. Only an account without rated games can become one.")),
       said, h("button", { type: "button", onclick: turn(true) }, t("Make this account a bot")));
@@ -33,7 +33,7 @@ export function botPanel(found, { post, form }) {
     const answer = await post("bot-token/revoke");
     said.textContent = answer.error ? sentence(answer.error) : t("The token no longer works.");
   };
-  return h("section", { class: "bot-account" }, h("h3", {}, t("This account is a bot")), made, token, said,
+  return h("section", { class: "account-form bot-account" }, h("h3", {}, t("This account is a bot")), made, token, said,
     h("div", { class: "buttons" },
       h("button", { type: "button", class: "quiet", onclick: revoke }, t("Revoke the token")),
       h("button", { type: "button", class: "quiet", onclick: turn(false) }, t("Make it a person again"))));
