@@ -4,6 +4,8 @@ goes through although the connection it found was broken, and nothing stored was
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from cafe.server.app import create_app
@@ -48,10 +50,11 @@ def test_while_the_database_is_away_a_request_is_answered_try_again_and_the_conn
             said = ann.expect("error", code="unavailable")["message"]
             assert said == "the café is reconnecting; try again in a moment"
             postgres.start()
-            for _ in range(100):  # "a moment"
+            for _ in range(300):  # "a moment": each try is answered at once while the database is away
                 ann.send({"type": "create", "edition": "board"})
                 if ann.expect("room", "error")["type"] == "room":
                     break
+                time.sleep(0.2)
             assert ann.latest is not None and ann.latest["status"] == "waiting" and ann.latest["you"] == 0
     finally:
         postgres.remove()

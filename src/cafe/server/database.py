@@ -14,6 +14,7 @@ transaction keeps hold of its connection until it ends (:meth:`Database.transact
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,6 +25,7 @@ from cafe.server.store import Unavailable
 
 WAIT = 2.0  # seconds a statement waits for a connection while the database is away, before it is answered
 FIRST_WAIT = 30.0  # seconds the café waits for the database as it starts
+AWAY = WAIT  # seconds after a statement found the database away in which the next are answered at once
 
 
 class Database:
@@ -35,6 +37,7 @@ class Database:
         )
         self._pool.open(wait=True, timeout=FIRST_WAIT)
         self._held: psycopg.Connection[Any] | None = None  # the connection of the transaction in progress
+        self._away_until = 0.0  # (time.monotonic()) the statements before then do not wait for the database
 
     @contextlib.contextmanager
     def connection(self) -> Iterator[psycopg.Connection[Any]]:
@@ -42,10 +45,13 @@ class Database:
         if self._held is not None:
             yield self._held
             return
+        if time.monotonic() < self._away_until:  # each waits no more: the event loop is not held a second time
+            raise Unavailable("the database does not answer")
         try:
             with self._pool.connection() as db:
                 yield db
         except (PoolTimeout, psycopg.OperationalError) as exc:
+            self._away_until = time.monotonic() + AWAY
             raise Unavailable("the database does not answer") from exc
 
     def execute(self, query: Any, params: Any = None) -> psycopg.Cursor[Any]:
@@ -88,6 +94,7 @@ class Database:
         try:
             with self._pool.connection(timeout=0.5) as db:
                 db.execute("SELECT 1")
+            self._away_until = 0.0
             return True
         except (PoolTimeout, psycopg.OperationalError):
             return False
