@@ -4,16 +4,10 @@ another after its lease.  Real servers, started by scripts/with-services.sh."""
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
+import test_scale
 from cafe.server.postgres import PostgresStore
-from servers import free_port, fresh_database, start_server
 from test_server_analyses import SLOW, add_finished_games, analyses_begun, post, status, until_done, until_running
 
 pytestmark = pytest.mark.services
@@ -21,65 +15,44 @@ pytestmark = pytest.mark.services
 TINY = "4"  # an analysis budget that analyses a game in a moment
 
 
-class Cafe:
-    """Server processes sharing a fresh database, with finished games ``g0`` ... ``g3`` in it, and the test Redis."""
-
-    def __init__(self, url: str, data: Path) -> None:
-        self.url, self.data = url, data
-        self.servers: dict[int, subprocess.Popen[bytes]] = {}
-        store = PostgresStore(url)
-        add_finished_games(store, 4, played=0)
-        store.close()
-
-    def start(self, budget: str) -> int:
-        """A process analysing with this budget, whose jobs are taken up a second after it dies."""
-        port = free_port()
-        limits = ["--limit", f"analysis_budget={budget}", "--limit", "lease_seconds=1"]
-        broker = ["--broker", os.environ["CAFE_TEST_BROKER"]]
-        self.servers[port] = start_server(port, self.data, "--database", self.url, *broker, *limits)
-        return port
-
-    def kill(self, port: int) -> None:
-        os.kill(self.servers[port].pid, signal.SIGKILL)
-        self.servers.pop(port).wait()
-
-    def stop(self) -> None:
-        for server in self.servers.values():
-            server.kill()
-            server.wait()
+cluster = test_scale.cluster  # server processes on one PostgreSQL database and the test Redis
 
 
 @pytest.fixture
-def cafe(tmp_path: Path) -> Iterator[Cafe]:
-    with fresh_database() as url:
-        started = Cafe(url, tmp_path)
-        try:
-            yield started
-        finally:
-            started.stop()
+def cafe(cluster: test_scale.Cluster) -> test_scale.Cluster:
+    """The processes' database, with finished games ``g0`` ... ``g3`` in it."""
+    store = PostgresStore(cluster.url)
+    add_finished_games(store, 4, played=0)
+    store.close()
+    return cluster
 
 
-def test_a_game_asked_for_on_two_processes_is_analysed_once(cafe: Cafe) -> None:
-    one, other = cafe.start(TINY), cafe.start(TINY)
+def start(cafe: test_scale.Cluster, budget: str) -> int:
+    """A process analysing with this budget, whose jobs are taken up a second after it dies."""
+    return cafe.start(f"analysis_budget={budget}", "lease_seconds=1")
+
+
+def test_a_game_asked_for_on_two_processes_is_analysed_once(cafe: test_scale.Cluster) -> None:
+    one, other = start(cafe, TINY), start(cafe, TINY)
     assert post(one, "g0", "127.0.0.2")[2]["state"] in ("queued", "running")
     assert post(other, "g0", "127.0.0.3")[2]["state"] in ("queued", "running")  # the same game: nothing more
     assert until_done(one, "g0") == until_done(other, "g0")
     assert analyses_begun(one) + analyses_begun(other) == 1
 
 
-def test_a_game_whose_process_is_killed_mid_analysis_is_analysed_by_another(cafe: Cafe) -> None:
-    slow = cafe.start(SLOW)
+def test_a_game_whose_process_is_killed_mid_analysis_is_analysed_by_another(cafe: test_scale.Cluster) -> None:
+    slow = start(cafe, SLOW)
     post(slow, "g0", "127.0.0.2")
     until_running(slow, "g0")
-    other = cafe.start(TINY)
+    other = start(cafe, TINY)
     assert analyses_begun(slow) == 1 and analyses_begun(other) == 0  # the slow one analyses it
     cafe.kill(slow)
     analysis = until_done(other, "g0")["analysis"]
     assert analysis["budget"] == int(TINY) and analyses_begun(other) == 1  # analysed again, there, once
 
 
-def test_an_address_has_one_game_waiting_in_the_whole_cafe(cafe: Cafe) -> None:
-    one, other = cafe.start(SLOW), cafe.start(SLOW)
+def test_an_address_has_one_game_waiting_in_the_whole_cafe(cafe: test_scale.Cluster) -> None:
+    one, other = start(cafe, SLOW), start(cafe, SLOW)
     post(one, "g0", "127.0.0.2")
     until_running(one, "g0")
     post(other, "g1", "127.0.0.3")
