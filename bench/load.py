@@ -10,7 +10,8 @@ one room; a client whose turn it is waits --think seconds (a person's pace), sen
 legal step and times the round trip until the room state with that step arrives (with several
 processes, through the broker).  After --seconds it reports steps per second and
 the round trip's percentiles, then checks with the server's database that every acknowledged
-step was stored.  Prints one JSON object.
+step was stored.  The games are opened 20 at a time and the measured seconds begin once all are seated, so
+that the burst of openings is not measured as play.  Prints one JSON object (bench/capacity.py runs it as a curve).
 
 With --stalled N, N more clients ask for the café in SVG, follow the lobby and 20 rooms each,
 and then never read again: the players' round trips show whether anyone waits for them.
@@ -37,11 +38,16 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+OPENING = 20  # games opened at once: a café's people arrive over time, not in one instant
+OPEN_SECONDS = 30.0  # for a connection's opening handshake
+SEAT_SECONDS = 60.0  # for a game to be opened, seated and started
 
 
 class Client:
@@ -93,9 +99,36 @@ class Client:
                 await self.send({"type": "step", "room": room, "step": step, "plies": state["plies"]})
 
 
-async def one_game(urls: list[str], seed: int, think: float, stop_at: float) -> tuple[Client, Client, str]:
+class Window:
+    """The measured time: it begins once every game is seated (or failed to be), so that the burst of openings is
+    not measured as play.  ``ready`` is called with nothing left to open; it may wait for other client processes."""
+
+    def __init__(self, games: int, seconds: float, opening: int = OPENING) -> None:
+        self.left, self.seconds = games, seconds
+        self.opening = asyncio.Semaphore(opening)
+        self.started = asyncio.Event()
+        self.stop_at = float("inf")
+        self.not_opened = 0
+
+    async def opened(self, ok: bool, ready: Callable[[], Awaitable[None]]) -> None:
+        self.not_opened += not ok
+        self.left -= 1
+        if self.left == 0:
+            await ready()
+            self.stop_at = time.perf_counter() + self.seconds
+            self.started.set()
+        await self.started.wait()
+
+
+async def _nothing() -> None:
+    return None
+
+
+async def seat(urls: list[str], seed: int, think: float) -> tuple[Client, Client, str]:
+    """A game of two clients on (maybe) two processes, started: the host's turn or the guest's comes next."""
     rng = random.Random(seed)
-    host_ws, guest_ws = await connect(urls[seed % len(urls)]), await connect(urls[(seed + 1) % len(urls)])
+    host_ws = await connect(urls[seed % len(urls)], open_timeout=OPEN_SECONDS)
+    guest_ws = await connect(urls[(seed + 1) % len(urls)], open_timeout=OPEN_SECONDS)
     host, guest = Client(host_ws, rng, think), Client(guest_ws, random.Random(seed + 1), think)
     await host.send({"type": "hello", "name": f"host{seed}"})
     await guest.send({"type": "hello", "name": f"guest{seed}"})
@@ -109,11 +142,28 @@ async def one_game(urls: list[str], seed: int, think: float, stop_at: float) -> 
     while len((await host.receive("room"))["room"]["seats"]) < 2:
         pass
     await host.send({"type": "say", "room": room, "text": "/start"})
-    await asyncio.gather(host.play(room, stop_at), guest.play(room, stop_at))
-    for ws in (host_ws, guest_ws):
-        with contextlib.suppress(ConnectionClosed):
-            await ws.close()
     return host, guest, room
+
+
+async def one_game(
+    urls: list[str], seed: int, think: float, window: Window, ready: Callable[[], Awaitable[None]] = _nothing
+) -> tuple[Client, Client, str] | None:
+    """One game, opened at most OPENING at a time, played from the window's start to its end (None: it could
+    not be opened)."""
+    async with window.opening:
+        try:
+            game: tuple[Client, Client, str] | None = await asyncio.wait_for(seat(urls, seed, think), SEAT_SECONDS)
+        except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake):
+            game = None
+    await window.opened(game is not None, ready)
+    if game is None:
+        return None
+    host, guest, room = game
+    await asyncio.gather(host.play(room, window.stop_at), guest.play(room, window.stop_at))
+    for client in (host, guest):
+        with contextlib.suppress(ConnectionClosed):
+            await client.ws.close()
+    return game
 
 
 def free_port() -> int:
@@ -122,10 +172,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(data: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(data: Path, *options: str, command: tuple[str, ...] = ()) -> tuple[subprocess.Popen[bytes], str]:
+    """`cafe serve` on a free port, once it answers (``command``: what runs Python, e.g. under a sampler)."""
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "cafe", "serve", "--port", str(port), "--data", str(data), *options],
+        [*(command or (sys.executable,)), "-m", "cafe", "serve", "--port", str(port), "--data", str(data), *options],
         stdout=subprocess.DEVNULL,
     )
     for _ in range(300):
@@ -136,6 +187,13 @@ def start_server(data: Path, *options: str) -> tuple[subprocess.Popen[bytes], st
             time.sleep(0.1)
     server.kill()
     raise SystemExit("the server did not start")
+
+
+def server_options(clients: int, database: str | None, broker: str | None) -> list[str]:
+    """`cafe serve`'s options for a bench: the shared database and broker, and limits per address raised, since
+    every client here comes from this one address."""
+    shared = ["--database", database, "--broker", broker] if database and broker else []
+    return [*shared, "--limit", f"per_address={clients + 10}", "--limit", f"sockets_per_address={clients + 20}"]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -162,15 +220,22 @@ async def stalled(url: str, number: int, seconds: float) -> None:
 
 
 async def run(
-    urls: list[str], games: int, seconds: float, think: float, stalling: int = 0
-) -> tuple[list[tuple[Client, Client, str]], float]:
-    started = time.perf_counter()
-    stop_at = started + seconds
-    idle = [stalled(urls[n % len(urls)], n, seconds) for n in range(stalling)]
-    results, *_ = await asyncio.gather(
-        asyncio.gather(*(one_game(urls, 1000 + 2 * g, think, stop_at) for g in range(games))), *idle
-    )
-    return list(results), time.perf_counter() - started
+    urls: list[str],
+    games: int,
+    seconds: float,
+    think: float,
+    stalling: int = 0,
+    first_seed: int = 1000,
+    ready: Callable[[], Awaitable[None]] = _nothing,
+) -> tuple[list[tuple[Client, Client, str]], float, int]:
+    """Open ``games`` games, then play them for ``seconds``: the games played, the measured seconds, and how many
+    games could not be opened."""
+    window = Window(games, seconds)
+    idle = [asyncio.ensure_future(stalled(urls[n % len(urls)], n, seconds)) for n in range(stalling)]
+    played = await asyncio.gather(*(one_game(urls, first_seed + 2 * g, think, window, ready) for g in range(games)))
+    await asyncio.gather(*idle)
+    wall = time.perf_counter() - (window.stop_at - seconds)
+    return [game for game in played if game is not None], wall, window.not_opened
 
 
 async def finished_games(url: str, count: int) -> list[tuple[str, str]]:
@@ -237,17 +302,14 @@ def main() -> None:
     if args.processes > 1 and not (args.database and args.broker):
         parser.error("several processes need a shared --database and --broker")
     data = Path(tempfile.mkdtemp(prefix="cafe-load-"))
-    shared = ["--database", args.database, "--broker", args.broker] if args.database else []
-    # every client here comes from this one address
-    clients = 2 * args.games + args.stalled + 10
-    shared += ["--limit", f"per_address={clients}", "--limit", f"sockets_per_address={clients + 10}"]
-    servers = [] if args.url else [start_server(data, *shared) for _ in range(args.processes)]
+    options = server_options(2 * args.games + args.stalled, args.database, args.broker)
+    servers = [] if args.url else [start_server(data, *options) for _ in range(args.processes)]
     urls = [args.url] if args.url else [url for _, url in servers]
     try:
         analysed = asyncio.run(finished_games(urls[0], args.analyses)) if args.analyses else []
         for room, token in analysed:
             http(urls[0], f"/games/{room}/analysis", "POST", token)
-        results, wall = asyncio.run(run(urls, args.games, args.seconds, args.think, args.stalled))
+        results, wall, not_opened = asyncio.run(run(urls, args.games, args.seconds, args.think, args.stalled))
         analyses = [http(urls[0], f"/games/{room}/analysis")["state"] for room, _ in analysed]
         dropped_connections = sum(dropped(url) for url in urls)
     finally:
@@ -261,6 +323,7 @@ def main() -> None:
         "backend": "postgresql+redis" if args.database else "sqlite",
         "seconds": round(wall, 1),
         "think": args.think,
+        "games_not_opened": not_opened,
         "steps_acknowledged": len(trips),
         "steps_per_second": round(len(trips) / wall, 1),
         "connections_lost": sum(h.lost_connection + g.lost_connection for h, g, _ in results),
