@@ -151,6 +151,15 @@ def test_cafe_puzzle_in_the_terminal_says_right_wrong_and_why() -> None:
     assert said.count("Right!") == 1 and said.count("Not the best turn.") == 1
     assert "R7.1" in said  # the unreadable line, and the puzzle stays
     assert f"Solution: {second.answers[0]}" in said and "Solved 1 of 2." in said
+    assert "whole turn" in said and "new table card" not in said
+
+
+def test_a_card_puzzle_in_the_terminal_asks_for_the_turn_up_to_a_new_table_card() -> None:
+    """A card puzzle's answer ends where a full table brings a new table card: the prompt says so, not "whole"."""
+    out = io.StringIO()
+    assert play(shipped("cards")[:1], io.StringIO("\n"), out) == 0
+    said = out.getvalue()
+    assert "the turn ends there" in said and "whole turn" not in said
 
 
 def test_the_answer_is_searched_as_the_whole_turn_it_is_never_beside_itself() -> None:

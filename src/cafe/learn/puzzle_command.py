@@ -136,8 +136,14 @@ def play(puzzles: Sequence[Any], source: TextIO, out: TextIO) -> int:
     for puzzle in puzzles:
         view = puzzle.position()
         print(view_text(view), file=out)
-        print(_("Puzzle {id}: {name} to play. Find the clearly best whole turn (steps joined by commas; "
-                "an empty line ends).", id=puzzle.id, name=view.players[puzzle.mover]), file=out)  # fmt: skip
+        name = view.players[puzzle.mover]
+        if puzzle.edition == "cards":  # the answer ends at a new table card: what follows, nobody can know yet
+            print(_("Puzzle {id}: {name} to play. Find the clearly best turn; if a full table brings a new table card, "
+                    "the turn ends there (steps joined by commas; an empty line ends).", id=puzzle.id, name=name),
+                  file=out)  # fmt: skip
+        else:
+            print(_("Puzzle {id}: {name} to play. Find the clearly best whole turn (steps joined by commas; "
+                    "an empty line ends).", id=puzzle.id, name=name), file=out)  # fmt: skip
         while True:
             print("> ", end="", file=out, flush=True)
             line = source.readline().strip()
