@@ -11,11 +11,13 @@ import pytest
 
 from cafe import BoardGame
 from cafe.ai.analysis import VERDICTS, review_record, review_recorded_turn, review_turn, summarise, verdict
+from cafe.ai.decisions import decided, push_turn
 from cafe.ai.levels import make_player
 from cafe.arena.match import new_game
 from cafe.card_game import CardGame
 from cafe.cli import main
 from cafe.record import Record
+from cafe.steps import Kind, parse_turn
 
 BUDGET = 8  # iterations below each candidate turn: enough to tell turns apart in these tests, and quick
 
@@ -116,3 +118,38 @@ def test_a_bad_record_gets_the_replays_one_line(tmp_path: Path, capsys: pytest.C
     assert capsys.readouterr().err.startswith("turn 2: R")
     assert main(["analyse", str(path), "--budget", "0"]) == 1
     assert "at least 1" in capsys.readouterr().err
+
+
+def turn_past_a_table_card(record: Record) -> int | None:
+    """The first turn of a card game's record that went on after a full table brought a new table card."""
+    game = record.new_game()
+    for index, turn in enumerate(record.turns):
+        steps = [result.step for result in game.push_turn(turn)]
+        for _ in steps:
+            game.pop()
+        if len(decided(game, steps)) < len([s for s in steps if s.kind is not Kind.STOP]):
+            return index
+        game.push_turn(turn)
+    return None
+
+
+def test_a_card_turn_is_judged_up_to_the_new_table_card_its_mover_could_not_know() -> None:
+    """Neither the played turn nor any candidate is valued past the new table card: what follows it was decided on
+    a card the mover could not see when the turn began (docs/analysis.md)."""
+    record, index = next(
+        (record, index)
+        for seed in range(40)
+        if (index := turn_past_a_table_card(record := played_record("cards", seed))) is not None
+    )
+    review = review_recorded_turn(record.to_json(), index, BUDGET, 9)
+    game = record.new_game()
+    for turn in record.turns[:index]:
+        game.push_turn(turn)
+    judged = [review.best, *(turn for turn, _ in review.alternatives)]
+    for turn in judged:
+        steps = parse_turn(turn)
+        shown = push_turn(game, steps, end=False)
+        for _ in shown:
+            game.pop()
+        assert len(shown) == len(steps), turn  # nothing after a step that laid a new table card
+    assert review.played == record.turns[index]  # the record's turn is shown whole

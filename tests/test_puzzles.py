@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from cafe.ai.decisions import decided, push_turn
 from cafe.ai.turns import complete_turns
 from cafe.ai.worlds import Worlds
 from cafe.card_game import CardGame
@@ -26,12 +27,10 @@ from cafe.learn.puzzle_mining import (
     MARGIN,
     THEME_WORDS,
     answer_complete,
-    as_answer,
     greedy_turn,
     judge,
     key,
     positions,
-    push_turn,
     world,
 )
 from cafe.learn.puzzles import EDITIONS, Puzzle, check, confirmed, shipped
@@ -166,7 +165,7 @@ def test_the_answer_is_searched_as_the_whole_turn_it_is_never_beside_itself() ->
     """An answer that ends with the stop notation leaves out is searched ended: not also as a turn the search could
     go on with, which valued the answer against itself."""
     ended = [
-        p for p in shipped("cards") if as_answer(world(p.position()), parse_turn(p.answers[0]))[-1].kind is Kind.STOP
+        p for p in shipped("cards") if decided(world(p.position()), parse_turn(p.answers[0]))[-1].kind is Kind.STOP
     ][:3]
     assert ended
     for puzzle in ended:
@@ -221,15 +220,13 @@ def test_a_try_is_compared_up_to_the_new_table_card_as_the_answers_are() -> None
     for puzzle in shipped("cards"):
         game = world(puzzle.position())
         assert isinstance(game, CardGame)
-        answer = as_answer(game, parse_turn(puzzle.answers[0]))
+        answer = decided(game, parse_turn(puzzle.answers[0]))
         if not table_cards_laid(game, answer)[-1]:
             continue  # an answer that ends the turn
         for seed in range(3):
             other = world(puzzle.position(), seed)
             for option in complete_turns(other):
-                if key(as_answer(other, option.steps)) == key(answer) and goes_on_after_a_table_card(
-                    other, option.steps
-                ):
+                if key(decided(other, option.steps)) == key(answer) and goes_on_after_a_table_card(other, option.steps):
                     assert check(puzzle, format_turn(list(option.steps)), seed=seed), (puzzle.id, option.steps)
                     tried += 1
     assert tried
@@ -246,8 +243,8 @@ def test_a_close_after_the_new_table_card_stays_in_the_answer() -> None:
     emptied = copy.deepcopy(puzzle.view)  # the same position with that card the last in hand
     emptied["hands"][puzzle.mover], emptied["hand_counts"][puzzle.mover] = [card.tile.name], 1
     game = world(view_from_json(emptied))
-    assert as_answer(game, [card, Step(Kind.CLOSE)]) == (card, Step(Kind.CLOSE))
-    assert as_answer(game, [card, Step(Kind.STOP)]) == as_answer(game, [card]) == (card,)
+    assert decided(game, [card, Step(Kind.CLOSE)]) == (card, Step(Kind.CLOSE))
+    assert decided(game, [card, Step(Kind.STOP)]) == decided(game, [card]) == (card,)
     laid = push_turn(game, [card], end=False)
     assert laid[-1].completed and not answer_complete(game, laid)  # a stop or a close may follow
     assert answer_complete(game, [*laid, game.push(Step(Kind.CLOSE))])

@@ -10,8 +10,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from cafe.ai.decisions import decided
 from cafe.ai.turns import complete_turns
-from cafe.learn.puzzle_mining import as_answer, key, world
+from cafe.learn.puzzle_mining import key, world
 from cafe.learn.puzzles import Puzzle, check, shipped
 from cafe.server.app import DATABASE, create_app
 from cafe.server.store import SQLiteStore
@@ -120,10 +121,10 @@ def going_on_after_a_table_card() -> tuple[Puzzle, str]:
     """A card puzzle whose answer ends with the card that lays a new table card, and a turn that goes on after it."""
     for puzzle in shipped("cards"):
         game = world(puzzle.position())
-        answer = as_answer(game, parse_turn(puzzle.answers[0]))
+        answer = decided(game, parse_turn(puzzle.answers[0]))
         for option in complete_turns(game):
             steps = [s for s in option.steps if str(s) != "stop"]
-            if len(steps) > len(answer) and key(as_answer(game, option.steps)) == key(answer):
+            if len(steps) > len(answer) and key(decided(game, option.steps)) == key(answer):
                 return puzzle, format_turn(list(option.steps))
     raise AssertionError("no card puzzle's answer can be gone on from")
 

@@ -10,6 +10,10 @@ position after the turn, in points of score margin (the lead over the best other
 that the search's value stands for); the loss is the best turn's value less the played
 turn's, never negative since the played turn is among those searched.  Same record, same
 budget and same seed give the same analysis on any machine (docs/analysis.md).
+
+A card-game turn that fills a table goes on, if it does, on the new table card the pile gave: a card its mover
+could not know when the turn began.  The turn is judged up to that card, as every candidate is
+(:func:`cafe.ai.decisions.decided`); from there the search plays on in each world with that world's card.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from cafe.ai.decisions import decided
 from cafe.ai.mcts import SCALE, WIDTH, Cut, MCTSPlayer, candidate_turns
 from cafe.ai.worlds import Game, Worlds
 from cafe.i18n import N_
@@ -121,10 +126,10 @@ def review_recorded_turn(data: dict[str, Any], index: int, budget: int, seed: in
         game.push_turn(turn)
     seat = game.current_player
     results = game.push_turn(record.turns[index])
-    played = tuple(result.step for result in results)
     for _ in results:
         game.pop()
-    ranked, played_value = review_turn(game, played, budget, seed * 1_000_003 + index)
+    played = decided(game, [result.step for result in results])
+    ranked, played_value = review_turn(game, played, budget, seed * 1_000_003 + index, decided)
     best, best_value = ranked[0]
     loss = round(max(0.0, best_value - played_value), 2)  # classed as shown: 1.996 is shown 2.0, an inaccuracy
     return TurnReview(

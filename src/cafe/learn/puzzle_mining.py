@@ -5,8 +5,8 @@ candidate turns in worlds sampled from that view, so the bag's order, others' hi
 count.  A position is kept when the best turn beats every other candidate by ``margin`` points, and the same turn wins
 by as much again at a budget :data:`CONFIRM` times larger with another seed.  A turn that only scores the most points
 now (the greedy player's own choice) with nothing else to it is too easy and is dropped.  In the card game a candidate
-turn, and so an answer, ends where it lays a new table card mid-turn (:func:`as_answer`).  Same seeds, same budget:
-the same puzzles on any machine.
+turn, and so an answer, ends where it lays a new table card mid-turn (:func:`cafe.ai.decisions.decided`).  Same
+seeds, same budget: the same puzzles on any machine.
 """
 
 from __future__ import annotations
@@ -17,14 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from cafe.ai.analysis import review_turn
+from cafe.ai.decisions import decided, push_turn, reveals
 from cafe.ai.greedy import GreedyPlayer
 from cafe.ai.levels import make_player
 from cafe.ai.turns import TurnOption, playable_turns
 from cafe.ai.worlds import Game, Worlds
 from cafe.arena.match import new_game
 from cafe.board_game import BoardGame
-from cafe.card_game import CardGame
-from cafe.errors import IllegalStepError
 from cafe.game import StepResult
 from cafe.i18n import N_
 from cafe.steps import Kind, Step, format_turn, parse_turn
@@ -67,48 +66,9 @@ def greedy_turn(view: View, seed: int) -> TurnOption:
     return GreedyPlayer.best(game, playable_turns(game, game.legal_steps()))
 
 
-def reveals(game: Game, result: StepResult) -> bool:
-    """Whether a step showed something hidden: a tile or card drawn, or a full table replaced from the pile."""
-    return bool(result.drawn) or (isinstance(game, CardGame) and bool(result.completed))
-
-
-def push_turn(game: Game, turn: Sequence[Step], end: bool = True) -> list[StepResult]:
-    """Play a turn's steps up to its end (with ``end``, the turn is ended if its steps did not), or up to one that
-    shows something hidden: what follows it depends on what the mover could not see, but for the ``stop`` or
-    ``close`` that ends the turn there.  The engine's error, with its rule id, for an illegal step."""
-    results: list[StepResult] = []
-    try:
-        for step in (*turn, Step(Kind.STOP)) if end else turn:
-            if results and results[-1].turn_over:
-                break
-            if results and reveals(game, results[-1]) and step.kind not in (Kind.STOP, Kind.CLOSE):
-                break
-            results.append(game.push(step))
-    except IllegalStepError:
-        for _ in results:
-            game.pop()
-        raise
-    return results
-
-
-def as_answer(game: Game, turn: Sequence[Step]) -> tuple[Step, ...]:
-    """A legal turn as a puzzle's answer, and as the search values it: up to the ``stop`` that ends it where its steps
-    do not (a turn in notation leaves it out; without it the search would take it for a turn to go on with), or in
-    the card game up to the step that lays a new table card mid-turn.  The rest of such a turn is a decision of its
-    own, made on a table card the mover could not know: the search goes on from there in every world with the table
-    card that world deals, and no answer holds it.  Only a ``close`` right after it, the hand emptied, stays."""
-    results = push_turn(game, turn)
-    for _ in results:
-        game.pop()
-    steps = [result.step for result in results]
-    if len(results) > 1 and steps[-1].kind is Kind.STOP and reveals(game, results[-2]):
-        steps.pop()
-    return tuple(steps)
-
-
 def answer_complete(game: Game, results: Sequence[StepResult]) -> bool:
     """Whether the steps played so far make a whole answer: the turn is over, or a step laid a table card and no
-    ``close`` may follow it (see :func:`as_answer`)."""
+    ``close`` may follow it (see :func:`cafe.ai.decisions.decided`)."""
     if not results:
         return False
     return results[-1].turn_over or (reveals(game, results[-1]) and Step(Kind.CLOSE) not in game.legal_steps())
@@ -160,16 +120,16 @@ def judge(view: View, budget: int, seed: int, margin: float = MARGIN) -> dict[st
     game = world(view, seed)
     if len(game.legal_steps()) < 2:
         return None
-    greedy = as_answer(game, greedy_turn(view, seed).steps)
-    ranked, _ = review_turn(game, greedy, budget, seed, as_answer)
+    greedy = decided(game, greedy_turn(view, seed).steps)
+    ranked, _ = review_turn(game, greedy, budget, seed, decided)
     if len(ranked) < 2 or ranked[0][1] - ranked[1][1] < margin:
         return None
-    best = as_answer(game, parse_turn(ranked[0][0]))
+    best = decided(game, parse_turn(ranked[0][0]))
     topic = theme(game, best, greedy)
     same = key(best) == key(greedy)
     if same and topic == "points":
         return None  # only the most points now: too easy
-    confirmed, _ = review_turn(game, best, budget * CONFIRM, seed + 1, as_answer)
+    confirmed, _ = review_turn(game, best, budget * CONFIRM, seed + 1, decided)
     if key(parse_turn(confirmed[0][0])) != key(best) or confirmed[0][1] - confirmed[1][1] < margin:
         return None
     points, _ = outcome(game, best)

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from cafe.ai.analysis import review_turn
+from cafe.ai.decisions import decided
 from cafe.errors import CafeError
 from cafe.i18n import N_, T, Text
-from cafe.learn.puzzle_mining import MARGIN, as_answer, key, mine_game, world
+from cafe.learn.puzzle_mining import MARGIN, key, mine_game, world
 from cafe.steps import parse_turn
 from cafe.view import View, view_from_json
 
@@ -93,19 +94,19 @@ class AnswerError(CafeError):
 
 def check(puzzle: Puzzle, turn: str, seed: int = 0) -> bool:
     """Whether ``turn`` (notation, any order of its guests) solves the puzzle: compared as an answer is
-    (:func:`cafe.learn.puzzle_mining.as_answer`), so steps after one that lays a new table card mid-turn are not
+    (:func:`cafe.ai.decisions.decided`), so steps after one that lays a new table card mid-turn are not
     looked at (but for a ``close``): the check is the same whatever the hidden parts are.  An illegal turn raises the
     engine's own error (with its rule id), a malformed one a notation error."""
     game = world(puzzle.position(), seed)
-    tried = key(as_answer(game, parse_turn(turn)))
-    return any(key(as_answer(game, parse_turn(accepted))) == tried for accepted in puzzle.answers)
+    tried = key(decided(game, parse_turn(turn)))
+    return any(key(decided(game, parse_turn(accepted))) == tried for accepted in puzzle.answers)
 
 
 def confirmed(puzzle: Puzzle, budget: int, seed: int = 0) -> tuple[bool, list[tuple[str, float]]]:
     """Whether the search, at ``budget`` iterations below each candidate turn and with its own ``seed``, still finds
     an accepted answer the best turn; and the candidates it valued, best first."""
     game = world(puzzle.position(), seed)
-    ranked, _ = review_turn(game, as_answer(game, parse_turn(puzzle.answers[0])), budget, seed, as_answer)
+    ranked, _ = review_turn(game, decided(game, parse_turn(puzzle.answers[0])), budget, seed, decided)
     accepted = {key(parse_turn(answer)) for answer in puzzle.answers}
     return key(parse_turn(ranked[0][0])) in accepted, ranked
 

@@ -18,9 +18,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from cafe.ai.decisions import push_turn
 from cafe.errors import CafeError
 from cafe.i18n import T, Text, translate
-from cafe.learn.puzzle_mining import DIFFICULTY_WORDS, THEME_WORDS, answer_complete, push_turn, world
+from cafe.learn.puzzle_mining import DIFFICULTY_WORDS, THEME_WORDS, answer_complete, world
 from cafe.learn.puzzles import Puzzle, by_id, check, shipped
 from cafe.server.games import asked_language
 from cafe.server.hub import Hub
