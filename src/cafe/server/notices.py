@@ -8,7 +8,7 @@ table).  An e-mail is a due job
 (:mod:`cafe.server.due`), so that with several server processes it is sent by one of them, once: the job notes it
 as sent in the store before it goes out, and a notice noted already is not sent again.  Only a verified address
 gets anything, and only the notices its person wants; "your turn" comes once a day and game at most unless they
-asked for every turn.
+asked for every turn.  A person on holiday hears of no turn of theirs until the holiday ends.
 """
 
 from __future__ import annotations
@@ -74,15 +74,20 @@ class Notices:
             self.store.email_language(player, language)
 
     def send(self, notices: list[Notice]) -> None:
-        """Each notice to its person, by every channel there is."""
+        """Each notice to its person, by every channel there is.  "Your turn" to a person on holiday waits for the
+        holiday's end (their clock stands still until then); sent again, as when the holiday ends early, it moves to
+        the new time (it is sent once all the same)."""
         now = time.time()
+        away = self.store.on_holiday([notice.player for notice in notices if notice.kind == "turn"], now)
         for notice in notices:
+            turn = notice.kind == "turn"
+            at = max(now, away.get(notice.player, now)) if turn else now
             if self.mailer is not None:
-                self.due.schedule(DueJob(f"mail-{notice.kind}", notice.room, notice.player, now), move=False)
+                self.due.schedule(DueJob(f"mail-{notice.kind}", notice.room, notice.player, at), move=turn)
             if self.pushed and notice.turn == INVITED:  # one job per invited person
-                self.due.schedule(DueJob(PUSHED_INVITATION, notice.room, notice.player, now), move=False)
+                self.due.schedule(DueJob(PUSHED_INVITATION, notice.room, notice.player, at), move=False)
             elif self.pushed:  # one job per turn, or per game's end: it finds the people to tell itself
-                self.due.schedule(DueJob(PUSHED, notice.room, notice.turn, now), move=False)
+                self.due.schedule(DueJob(PUSHED, notice.room, notice.turn, at), move=turn)
 
     async def run(self, job: DueJob, room: Room | None) -> None:
         """An e-mail notice's due job (``room``: the room as this process holds it, if it is not finished)."""
