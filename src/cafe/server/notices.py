@@ -24,6 +24,7 @@ from cafe.server.mail import Mailer, MailFailed
 from cafe.server.push import INVITED as PUSHED_INVITATION
 from cafe.server.push import KIND as PUSHED
 from cafe.server.rooms import Room
+from cafe.server.sent_rows import MAIL
 from cafe.server.store import DueJob, Store
 
 DAY = 86_400.0  # seconds: "your turn" once in this long per game, unless every turn is asked for
@@ -103,7 +104,7 @@ class Notices:
                 or turn_begins(room) != [Notice("turn", room.id, player, room.game.turn_number)]
             ):
                 return  # the turn is over already
-            last = self.store.last_sent(player, room.id)
+            last = self.store.last_sent(MAIL, player, room.id)
             if not email.every and last is not None and now - last < DAY:
                 return
             turn, table, link = room.game.turn_number, room.name, f"{site}#room={room.id}"
@@ -125,7 +126,7 @@ class Notices:
             subject = T("The game at {table} has ended", table=table)
             body = T("The game at {table} in Café International has ended.\n\nSee how it went: {link}",
                      table=table, link=link)  # fmt: skip
-        if not self.store.note_sent(player, job.room, turn, now):
+        if not self.store.note_sent(MAIL, player, job.room, turn, now):
             return  # another process, or an earlier job, sent it
         settings = f"{site}#account"
         why = T(
@@ -137,4 +138,4 @@ class Notices:
             await self.mailer.send(email.address, subject.render(language),
                                    f"{body.render(language)}\n\n-- \n{why.render(language)}\n")  # fmt: skip
         except MailFailed:
-            self.store.unnote_sent(player, job.room, turn)
+            self.store.unnote_sent(MAIL, player, job.room, turn)
