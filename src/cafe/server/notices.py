@@ -78,6 +78,8 @@ class Notices:
         """Each notice to its person, by every channel there is.  "Your turn" to a person on holiday waits for the
         holiday's end (their clock stands still until then); sent again, as when the holiday ends early, it moves to
         the new time (it is sent once all the same)."""
+        if self.mailer is None and not self.pushed:
+            return
         now = time.time()
         away = self.store.on_holiday([notice.player for notice in notices if notice.kind == "turn"], now)
         for notice in notices:
