@@ -285,3 +285,20 @@ def test_a_person_on_holiday_hears_of_no_turn_of_theirs_until_the_holiday_ends(
     assert mail.subject == "Your turn at Ann's table" and f"http://testserver/#room={room}" in mail.body
     (pushed,) = service.wait(1)
     assert phone.read(pushed)["body"] == "Your turn at Ann's table"
+
+
+def test_a_turn_begun_during_a_holiday_is_mailed_when_the_holiday_ends_by_itself(tmp_path: Path) -> None:
+    with smtp_server() as (box, url):
+        mail = Smtp.parse(url, None, "http://testserver/")
+        app = create_app(tmp_path, mail=mail, clock_hour=HOUR, holiday_days=3, bot_delay=0.0)
+        with served(app) as client:
+            ann, _ = claimed(client, "Ann")
+            _, bob_session = claimed(client, "Bob")
+            verified(Cafe(client, box, app), bob_session, "bob@example.org")
+            bob = Signed(client, bob_session)
+            room = turn_based(ann, bob, clock=72)  # 3.6 s on Ann's clock
+            until = holiday(bob, days=2)["until"]  # 2.4 s
+            play_the_turn(ann, room)  # Bob's turn begins during his holiday
+            told = box.wait("bob@example.org", 2)
+            assert time.time() >= until  # not during the holiday: once it is over
+            assert told.subject == "Your turn at Ann's table" and f"http://testserver/#room={room}" in told.body

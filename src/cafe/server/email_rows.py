@@ -1,6 +1,6 @@
 """E-mail addresses in the store: a person's address and whether it is verified, the notices they want, and the
-links mailed to them (to verify an address, to reset a password).  The notices sent are
-:mod:`cafe.server.sent_rows`'.
+links mailed to them (to verify an address, to reset a password).  The notices sent are kept by
+:mod:`cafe.server.sent_rows`.
 
 Written once for both stores (SQLite and PostgreSQL), over the rows a store gives
 (:class:`~cafe.server.account_rows.Rows`).  A link's token is kept as its SHA-256 only, as sessions are, and
