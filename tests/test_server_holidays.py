@@ -1,9 +1,11 @@
 """Holidays: a person with an account stops the clocks of their turn-based games for some days a year
 (cafe.server.holidays).  Through the real application over a real SQLite file or PostgreSQL, and real server
-processes for a restart (each case failed before holidays existed)."""
+processes for a restart (each case failed before holidays existed; that no turn is told to a person on holiday, by
+e-mail or push, failed before notices minded holidays)."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import time
@@ -19,13 +21,18 @@ from websockets.sync.client import connect
 import test_scale
 from cafe.server.app import create_app
 from cafe.server.holidays import year_start
+from cafe.server.mail import Smtp
 from cafe.server.postgres import PostgresStore
 from cafe.server.store import SQLiteStore, Store
+from push_service import PushService
 from servers import free_port, fresh_database, start_server
+from smtp_box import smtp_server
 from test_scale import OPEN, Player
 from test_server import Person, served
 from test_server_accounts import PASSWORD, Signed, claimed
 from test_server_days import turn_based
+from test_server_email import Cafe, verified
+from test_server_push import play_the_turn, subscribe
 
 cluster = test_scale.cluster  # server processes on one PostgreSQL database and the test Redis
 
@@ -232,3 +239,66 @@ def test_a_cafe_may_give_no_holidays(tmp_path: Path) -> None:
     with served(create_app(tmp_path, holiday_days=0)) as client:
         ann, _ = claimed(client, "Ann")
         assert holiday(ann, days=1)["message"] == "this café gives no holidays"
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.services)])
+def noticing(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[Cafe, PushService]]:
+    """The café with e-mail (a real SMTP server on loopback) and Web Push (the tests' own push service), on a real
+    SQLite file or on PostgreSQL (under scripts/with-services.sh)."""
+    with smtp_server() as (box, url), PushService(tmp_path) as service:
+        monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(service.ca))  # the café trusts the tests' push service
+        options: dict[str, Any] = {"mail": Smtp.parse(url, None, "http://testserver/"), "bot_delay": 0.0}
+        with contextlib.ExitStack() as stack:
+            if request.param == "postgresql":
+                options["store"] = PostgresStore(stack.enter_context(fresh_database()))
+            app = create_app(tmp_path, **options)
+            with served(app) as client:
+                yield Cafe(client, box, app), service
+
+
+def test_a_person_on_holiday_hears_of_no_turn_of_theirs_until_the_holiday_ends(
+    noticing: tuple[Cafe, PushService],
+) -> None:
+    cafe, service = noticing
+    client = cafe.client
+    ann, _ = claimed(client, "Ann")
+    _, bob_session = claimed(client, "Bob")
+    verified(cafe, bob_session, "bob@example.org")
+    phone = service.device("bob")
+    assert subscribe(client, bob_session, phone).json() == {"subscribed": True}
+    bob = Signed(client, bob_session)
+    room = turn_based(ann, bob)  # Ann's turn first
+    until = holiday(bob, days=2)["until"]
+    play_the_turn(ann, room)  # Bob's turn begins while he is on holiday
+    waiting: list[tuple[Any, ...]] = []
+    for _ in range(600):  # its notices wait for the end of his holiday, by e-mail and by push
+        waiting = cafe.sql("SELECT kind, at FROM due WHERE kind IN ('mail-turn', 'push') ORDER BY kind")
+        if [kind for kind, _ in waiting] == ["mail-turn", "push"]:
+            break
+        time.sleep(0.01)
+    assert [(kind, pytest.approx(at, abs=0.01)) for kind, at in waiting] == [("mail-turn", until), ("push", until)]
+    assert len(cafe.box.to("bob@example.org")) == 1 and service.received == []  # the link that verified it alone
+    assert holiday(bob, end=True)["until"] is None  # back early: the notices go now
+    mail = cafe.box.wait("bob@example.org", 2)
+    assert mail.subject == "Your turn at Ann's table" and f"http://testserver/#room={room}" in mail.body
+    (pushed,) = service.wait(1)
+    assert phone.read(pushed)["body"] == "Your turn at Ann's table"
+
+
+def test_a_turn_begun_during_a_holiday_is_mailed_when_the_holiday_ends_by_itself(tmp_path: Path) -> None:
+    with smtp_server() as (box, url):
+        mail = Smtp.parse(url, None, "http://testserver/")
+        app = create_app(tmp_path, mail=mail, clock_hour=HOUR, holiday_days=3, bot_delay=0.0)
+        with served(app) as client:
+            ann, _ = claimed(client, "Ann")
+            _, bob_session = claimed(client, "Bob")
+            verified(Cafe(client, box, app), bob_session, "bob@example.org")
+            bob = Signed(client, bob_session)
+            room = turn_based(ann, bob, clock=72)  # 3.6 s on Ann's clock
+            until = holiday(bob, days=2)["until"]  # 2.4 s
+            play_the_turn(ann, room)  # Bob's turn begins during his holiday
+            told = box.wait("bob@example.org", 2)
+            assert time.time() >= until  # not during the holiday: once it is over
+            assert told.subject == "Your turn at Ann's table" and f"http://testserver/#room={room}" in told.body

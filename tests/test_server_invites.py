@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cafe.server.app import create_app
-from cafe.server.email_rows import Email
+from cafe.server.email_rows import EMAIL_INVITED, Email
 from cafe.server.mail import Smtp
 from cafe.server.postgres import MIGRATIONS, PostgresStore, migrate
 from cafe.server.store import MIGRATIONS as SQLITE_MIGRATIONS
@@ -173,7 +173,7 @@ def test_an_older_sqlite_database_gets_the_switch_of_invitations_on(tmp_path: Pa
     ann = store.add_player("Ann", "a")
     store.set_email(ann, "ann@example.org", "en")
     store._db.execute("ALTER TABLE emails DROP COLUMN invited")  # as it was before invitations by name
-    store._db.execute(f"PRAGMA user_version = {len(SQLITE_MIGRATIONS) - 1}")
+    store._db.execute(f"PRAGMA user_version = {SQLITE_MIGRATIONS.index(EMAIL_INVITED)}")
     store.close()
     store = SQLiteStore(tmp_path / "cafe.sqlite3")
     assert store.email(ann) == Email("ann@example.org", False, "en", invited=True)
@@ -190,7 +190,8 @@ def test_an_older_postgresql_database_gets_the_switch_of_invitations_on(postgres
     store.set_email(ann, "ann@example.org", "en")
     with psycopg.connect(postgres_url, autocommit=True) as db:
         db.execute("ALTER TABLE emails DROP COLUMN invited")  # as it was before invitations by name
-        db.execute("UPDATE cafe_schema SET version = %s", (len(MIGRATIONS) - 1,))
+        switch = next(n for n, m in enumerate(MIGRATIONS) if isinstance(m, str) and "COLUMN IF NOT EXISTS invited" in m)
+        db.execute("UPDATE cafe_schema SET version = %s", (switch,))
         assert migrate(db) == len(MIGRATIONS)
     assert store.email(ann) == Email("ann@example.org", False, "en", invited=True)
     store.close()

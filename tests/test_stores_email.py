@@ -13,6 +13,7 @@ import pytest
 from cafe.server.email_rows import ENDED, Email
 from cafe.server.postgres import MIGRATIONS as PG_MIGRATIONS
 from cafe.server.postgres import PostgresStore
+from cafe.server.sent_rows import MAIL
 from cafe.server.store import MIGRATIONS, SQLiteStore
 from servers import fresh_database
 from test_stores_accounts import Opener, opener
@@ -47,16 +48,16 @@ def test_a_notice_is_noted_once_and_goes_with_the_account(opener: Opener) -> Non
     ann = store.add_player("Ann", "a")
     store.claim(ann, "hash")
     store.set_email(ann, "ann@example.org", "en")
-    assert store.note_sent(ann, "r1", 3, 100.0) and not elsewhere.note_sent(ann, "r1", 3, 101.0)
-    assert store.note_sent(ann, "r1", ENDED, 200.0) and store.last_sent(ann, "r1") == 100.0  # the end aside
-    store.unnote_sent(ann, "r1", 3)
-    assert store.last_sent(ann, "r1") is None and elsewhere.note_sent(ann, "r1", 3, 300.0)
+    assert store.note_sent(MAIL, ann, "r1", 3, 100.0) and not elsewhere.note_sent(MAIL, ann, "r1", 3, 101.0)
+    assert store.note_sent(MAIL, ann, "r1", ENDED, 200.0) and store.last_sent(MAIL, ann, "r1") == 100.0  # end aside
+    store.unnote_sent(MAIL, ann, "r1", 3)
+    assert store.last_sent(MAIL, ann, "r1") is None and elsewhere.note_sent(MAIL, ann, "r1", 3, 300.0)
     assert store.set_notices(ann, turn=False, ended=True, every=True, invited=True, language="cs")
     assert store.email(ann) == Email("ann@example.org", False, "cs", turn=False, ended=True, every=True)
     store.add_link("t", ann, "verify", "ann@example.org", time.time(), time.time() + 60)
     store.erase(ann)
     assert store.email(ann) is None and store.take_link("t", "verify") is None
-    assert store.last_sent(ann, "r1") is None
+    assert store.last_sent(MAIL, ann, "r1") is None
 
 
 def test_an_sqlite_database_of_the_schema_before_e_mail_is_upgraded(tmp_path: Path) -> None:
@@ -67,7 +68,7 @@ def test_an_sqlite_database_of_the_schema_before_e_mail_is_upgraded(tmp_path: Pa
     store.claim(ann, "hash")
     store.close()
     with sqlite3.connect(path) as db:  # as today's café leaves it
-        for table in ("emails", "email_links", "notices_sent"):
+        for table in ("emails", "email_links", "sent_notices"):
             db.execute(f"DROP TABLE {table}")
         db.execute(f"PRAGMA user_version = {before}")
     store = SQLiteStore(path)

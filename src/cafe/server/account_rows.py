@@ -155,7 +155,7 @@ class AccountRows:
                 "puzzle_players",
                 "emails",
                 "email_links",
-                "notices_sent",
+                "sent_notices",
                 "holidays",
                 "bots",
             ):

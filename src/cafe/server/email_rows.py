@@ -1,5 +1,6 @@
-"""E-mail addresses in the store: a person's address and whether it is verified, the notices they want, the
-links mailed to them (to verify an address, to reset a password) and the notices already sent.
+"""E-mail addresses in the store: a person's address and whether it is verified, the notices they want, and the
+links mailed to them (to verify an address, to reset a password).  The notices sent are kept by
+:mod:`cafe.server.sent_rows`.
 
 Written once for both stores (SQLite and PostgreSQL), over the rows a store gives
 (:class:`~cafe.server.account_rows.Rows`).  A link's token is kept as its SHA-256 only, as sessions are, and
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 
 from cafe.server.account_rows import Rows, session_hash
 
-ENDED = -1  # the turn under which "the game has ended" is noted as sent
+ENDED = -1  # the turn under which "the game has ended" is noted as sent (cafe.server.sent_rows)
 INVITED = -2  # the turn under which "you are invited" to a table is noted as sent
 # the switch of invitations, added to an older database by both stores' migrations
 EMAIL_INVITED = "ALTER TABLE emails ADD COLUMN invited INTEGER NOT NULL DEFAULT 1"
@@ -119,25 +120,3 @@ class EmailRows:
                 "UPDATE emails SET verified = 1 WHERE player = %s AND address = %s RETURNING player", player, address
             )
         )
-
-    def note_sent(self: Rows, player: int, room: str, turn: int, at: float) -> bool:
-        """Note a notice of this turn of the game to this person (ENDED: of its end, INVITED: of an invitation to
-        its table); False if it was sent
-        already."""
-        noted = self.rows(
-            "INSERT INTO notices_sent (player, room, turn, at) VALUES (%s, %s, %s, %s) "
-            "ON CONFLICT DO NOTHING RETURNING player",
-            player, room, turn, at,
-        )  # fmt: skip
-        return bool(noted)
-
-    def unnote_sent(self: Rows, player: int, room: str, turn: int) -> None:
-        """The notice could not be sent after all."""
-        self.rows("DELETE FROM notices_sent WHERE player = %s AND room = %s AND turn = %s", player, room, turn)
-
-    def last_sent(self: Rows, player: int, room: str) -> float | None:
-        """When this person last had a notice of a turn of this game."""
-        found = self.rows(
-            "SELECT max(at) FROM notices_sent WHERE player = %s AND room = %s AND turn >= 0", player, room
-        )
-        return None if not found or found[0][0] is None else float(found[0][0])

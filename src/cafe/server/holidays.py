@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from cafe.i18n import NT, T
 from cafe.server.fields import ProtocolError
+from cafe.server.notices import turn_begins
 from cafe.server.rooms import Outcome
 from cafe.server.store import DueJob
 
@@ -80,7 +81,8 @@ async def handle(hub: Hub, connection: Connection, message: dict[str, Any]) -> N
 
 async def _move_clocks(hub: Hub, player: int, moved: Callable[[float], float]) -> None:
     """The clock of the player's turn in progress, in each of their turn-based games, runs out at ``moved(its
-    deadline)``; every table of theirs hears that they are on holiday (or back)."""
+    deadline)``, and the notice of that turn waits for the holiday's end (or goes now, when it ended); every table
+    of theirs hears that they are on holiday (or back)."""
     for room_id in hub.store.clock_rooms(player):
         room = hub.rooms.get(room_id) or hub._load(room_id)
         if room is None:
@@ -93,4 +95,5 @@ async def _move_clocks(hub: Hub, player: int, moved: Callable[[float], float]) -
                 room.deadline = moved(room.deadline)
                 hub.store.set_deadline(room.id, room.deadline)
                 hub.due.schedule(DueJob("clock", room.id, game.turn_number, room.deadline))
+                hub.notices.send(turn_begins(room))  # "your turn" waits for the holiday's end, or goes now
             await hub._after(room, Outcome(changed=True))

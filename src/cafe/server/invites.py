@@ -19,6 +19,7 @@ from cafe.server import bots
 from cafe.server.email_rows import INVITED
 from cafe.server.fields import ProtocolError
 from cafe.server.notices import Notice
+from cafe.server.sent_rows import PAGE
 from cafe.server.throttle import Bound
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ async def _person(hub: Hub, connection: Connection, room: Room, player: int, nam
         raise ProtocolError(
             "busy", T("you may invite {n} people a minute at most: wait a moment", n=hub.limits.invites_per_minute)
         )
-    if not hub.store.first_notice(f"invite:{room.id}:{player}", time.time()):
+    if not hub.store.note_sent(PAGE, player, room.id, INVITED, time.time()):
         raise ProtocolError("refused", T("{name} is invited to this table already", name=name))
     body = {"room": room.id, "from": connection.name, "code": room.invitation, "table": room.name}
     await hub.broker.publish(bots.channel(player), "invited", body)

@@ -8,7 +8,7 @@ table).  An e-mail is a due job
 (:mod:`cafe.server.due`), so that with several server processes it is sent by one of them, once: the job notes it
 as sent in the store before it goes out, and a notice noted already is not sent again.  Only a verified address
 gets anything, and only the notices its person wants; "your turn" comes once a day and game at most unless they
-asked for every turn.
+asked for every turn.  A person on holiday hears of no turn of theirs until the holiday ends.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from cafe.server.mail import Mailer, MailFailed
 from cafe.server.push import INVITED as PUSHED_INVITATION
 from cafe.server.push import KIND as PUSHED
 from cafe.server.rooms import Room
+from cafe.server.sent_rows import MAIL
 from cafe.server.store import DueJob, Store
 
 DAY = 86_400.0  # seconds: "your turn" once in this long per game, unless every turn is asked for
@@ -74,15 +75,22 @@ class Notices:
             self.store.email_language(player, language)
 
     def send(self, notices: list[Notice]) -> None:
-        """Each notice to its person, by every channel there is."""
+        """Each notice to its person, by every channel there is.  "Your turn" to a person on holiday waits for the
+        holiday's end (their clock stands still until then); sent again, as when the holiday ends early, it moves to
+        the new time (it is sent once all the same)."""
+        if self.mailer is None and not self.pushed:
+            return
         now = time.time()
+        away = self.store.on_holiday([notice.player for notice in notices if notice.kind == "turn"], now)
         for notice in notices:
+            turn = notice.kind == "turn"
+            at = max(now, away.get(notice.player, now)) if turn else now
             if self.mailer is not None:
-                self.due.schedule(DueJob(f"mail-{notice.kind}", notice.room, notice.player, now), move=False)
+                self.due.schedule(DueJob(f"mail-{notice.kind}", notice.room, notice.player, at), move=turn)
             if self.pushed and notice.turn == INVITED:  # one job per invited person
-                self.due.schedule(DueJob(PUSHED_INVITATION, notice.room, notice.player, now), move=False)
+                self.due.schedule(DueJob(PUSHED_INVITATION, notice.room, notice.player, at), move=False)
             elif self.pushed:  # one job per turn, or per game's end: it finds the people to tell itself
-                self.due.schedule(DueJob(PUSHED, notice.room, notice.turn, now), move=False)
+                self.due.schedule(DueJob(PUSHED, notice.room, notice.turn, at), move=turn)
 
     async def run(self, job: DueJob, room: Room | None) -> None:
         """An e-mail notice's due job (``room``: the room as this process holds it, if it is not finished)."""
@@ -98,7 +106,7 @@ class Notices:
                 or turn_begins(room) != [Notice("turn", room.id, player, room.game.turn_number)]
             ):
                 return  # the turn is over already
-            last = self.store.last_sent(player, room.id)
+            last = self.store.last_sent(MAIL, player, room.id)
             if not email.every and last is not None and now - last < DAY:
                 return
             turn, table, link = room.game.turn_number, room.name, f"{site}#room={room.id}"
@@ -120,7 +128,7 @@ class Notices:
             subject = T("The game at {table} has ended", table=table)
             body = T("The game at {table} in Café International has ended.\n\nSee how it went: {link}",
                      table=table, link=link)  # fmt: skip
-        if not self.store.note_sent(player, job.room, turn, now):
+        if not self.store.note_sent(MAIL, player, job.room, turn, now):
             return  # another process, or an earlier job, sent it
         settings = f"{site}#account"
         why = T(
@@ -132,4 +140,4 @@ class Notices:
             await self.mailer.send(email.address, subject.render(language),
                                    f"{body.render(language)}\n\n-- \n{why.render(language)}\n")  # fmt: skip
         except MailFailed:
-            self.store.unnote_sent(player, job.room, turn)
+            self.store.unnote_sent(MAIL, player, job.room, turn)

@@ -28,6 +28,7 @@ from cafe.server.invitations import InvitationRows
 from cafe.server.names import key as name_key
 from cafe.server.passkey_rows import PasskeyRows
 from cafe.server.push_rows import PushRows
+from cafe.server.sent_rows import MOVE_SENT, SENT_INDEX, SENT_POSTGRES, SentRows
 from cafe.server.store import (
     CHAT_LINES,
     CHAT_TRIM,
@@ -297,6 +298,8 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     ANALYSIS_ASKERS,
     # e-mail: whether the person wants to hear that a host invites them to a table (cafe.server.invites)
     EMAIL_INVITED.replace("ADD COLUMN", "ADD COLUMN IF NOT EXISTS"),  # (run again by tests of older databases)
+    # the notices sent, by e-mail, by push and in the page: one table (cafe.server.sent_rows)
+    "; ".join([SENT_POSTGRES, SENT_INDEX, *MOVE_SENT]),
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating
 
@@ -321,7 +324,16 @@ def migrate(db: psycopg.Connection[Any]) -> int:
 
 
 class PostgresStore(
-    AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows, PushRows, BotRows, AnalysisRows
+    AccountRows,
+    InvitationRows,
+    TournamentRows,
+    PasskeyRows,
+    EmailRows,
+    HolidayRows,
+    PushRows,
+    BotRows,
+    AnalysisRows,
+    SentRows,
 ):
     """Rooms, seats, players, ratings and every room's step log in PostgreSQL."""
 

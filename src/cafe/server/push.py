@@ -8,7 +8,8 @@ as that sign-in lasts (:mod:`cafe.server.push_rows`).
 
 A notice is a due job (:mod:`cafe.server.due`): the hub's hooks only schedule it, so that no request and no
 connection waits for a push service, and one process claims it.  The job reads the room from the store, makes
-sure the notice still holds (the turn is still going on), marks it sent once and for all, and sends it, in
+sure the notice still holds (the turn is still going on), notes it as sent to each person once and for all
+(:mod:`cafe.server.sent_rows`), and sends it to the devices of those it was not sent to yet, in
 threads, :data:`SENDERS` at a time and each within :data:`TIMEOUT` seconds.  A notice says which table and what
 happened, in each device's language, and nothing else: never a hand nor the bag.  An endpoint that answers 404
 or 410 is forgotten.
@@ -35,9 +36,11 @@ from pywebpush import WebPushException, webpush
 
 from cafe.i18n import T, Text
 from cafe.server.email_rows import ENDED
+from cafe.server.email_rows import INVITED as INVITATION
 from cafe.server.invitations import link
 from cafe.server.push_rows import Subscription
 from cafe.server.rooms import Room
+from cafe.server.sent_rows import PUSH
 from cafe.server.store import DueJob, RoomRow
 
 if TYPE_CHECKING:
@@ -149,11 +152,11 @@ async def run(hub: Hub, job: DueJob) -> None:
         host = hub.store.player_name(room.host) or "?"
         said = T("{host} invites you to {table}", host=host, table=row.name)
         url = f"/#{link(row.id, room.invitation)}"
-        await _notify(hub, pusher, f"invited:{row.id}:{job.arg}", {job.arg}, row, said, url)
+        await _notify(hub, pusher, INVITATION, {job.arg}, row, said, url)
         return
     if job.arg == ENDED:
         people = {seat.person for seat in row.seats} - {None} if row.status == "finished" else set()
-        await _notify(hub, pusher, f"end:{row.id}", people, row, T("The game at {table} is over", table=row.name))
+        await _notify(hub, pusher, ENDED, people, row, T("The game at {table} is over", table=row.name))
         return
     room = Room.restore(hub.store, row, hub.limits.clock_hour)
     game = room.game
@@ -161,17 +164,17 @@ async def run(hub: Hub, job: DueJob) -> None:
         return  # the turn is over already
     person = room.seats[game.current_player].player
     said = T("Your turn at {table}", table=row.name)
-    await _notify(hub, pusher, f"turn:{row.id}:{job.arg}", {person} - {None}, row, said)
+    await _notify(hub, pusher, job.arg, {person} - {None}, row, said)
 
 
 async def _notify(
-    hub: Hub, pusher: Pusher, key: str, people: set[int | None], row: RoomRow, said: Text, url: str = ""
+    hub: Hub, pusher: Pusher, turn: int, people: set[int | None], row: RoomRow, said: Text, url: str = ""
 ) -> None:
-    """Each device of these people gets the notice, unless it was sent already (by this process or another); a
-    click on it opens ``url`` (by default the room)."""
-    if not people or not hub.store.first_notice(key, time.time()):
-        return
-    devices = [device for person in people if person is not None for device in hub.store.subscriptions(person)]
+    """Each device of these people gets the notice of this turn (or ENDED, or INVITATION), unless it was sent to
+    them already (by this process or another); a click on it opens ``url`` (by default the room)."""
+    now = time.time()
+    told = [person for person in people if person is not None and hub.store.note_sent(PUSH, person, row.id, turn, now)]
+    devices = [device for person in told for device in hub.store.subscriptions(person)]
 
     async def one(device: Subscription) -> None:
         payload = {"title": TITLE, "body": said.render(device.language), "url": url or f"/#room={row.id}",

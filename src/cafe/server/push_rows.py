@@ -1,4 +1,4 @@
-"""Web Push subscriptions in the store: the browsers that asked to hear of a person's games, and the notices sent.
+"""Web Push subscriptions in the store: the browsers that asked to hear of a person's games.
 
 Written once for both stores (SQLite and PostgreSQL), over the rows a store gives
 (:class:`~cafe.server.account_rows.Rows`).  A subscription is a browser's push endpoint and its two keys, the
@@ -6,9 +6,6 @@ language its notices are written in, and the sign-in (the hash of the session) i
 long as that sign-in, so that signing out (here or everywhere), a new password or a deletion silences the device
 too.  A person keeps at most :data:`DEVICES` of them, the oldest going first.  An endpoint is one browser's:
 subscribed again, by whoever is signed in there now, it moves to them.
-
-A notice is sent once however many processes come upon it: its key goes into ``push_sent`` first, and a
-process that finds the key there already sends nothing.
 """
 
 from __future__ import annotations
@@ -18,7 +15,6 @@ from dataclasses import dataclass
 from cafe.server.account_rows import Rows, session_hash
 
 DEVICES = 10  # subscriptions one person keeps at most
-KEPT_SECONDS = 30 * 86_400  # how long a sent notice's key is kept (a turn lasts 7 days at most)
 
 
 @dataclass(frozen=True)
@@ -71,10 +67,3 @@ class PushRows:
             player,
         )
         return [Subscription(*(str(value) for value in row)) for row in found]
-
-    def first_notice(self: Rows, key: str, now: float) -> bool:
-        """True once for each key (a notice's): whoever gets True sends it.  Keys older than
-        :data:`KEPT_SECONDS` go."""
-        self.rows("DELETE FROM push_sent WHERE at < %s", now - KEPT_SECONDS)
-        return bool(self.rows("INSERT INTO push_sent (key, at) VALUES (%s, %s) ON CONFLICT DO NOTHING RETURNING key",
-                              key, now))  # fmt: skip

@@ -30,6 +30,7 @@ from cafe.server.invitations import InvitationRows, Offer
 from cafe.server.names import key as name_key
 from cafe.server.passkey_rows import Challenge, Passkey, PasskeyRows
 from cafe.server.push_rows import PushRows, Subscription
+from cafe.server.sent_rows import MOVE_SENT, SENT_INDEX, SENT_SQLITE, SentRows, split_part
 from cafe.server.tournament_rows import StateRow, TournamentListed, TournamentRow, TournamentRows
 from cafe.tournament.tournament import Tournament
 
@@ -203,13 +204,6 @@ CREATE TABLE IF NOT EXISTS email_links (
     address TEXT NOT NULL,
     expires REAL NOT NULL
 );
-CREATE TABLE IF NOT EXISTS notices_sent (
-    player INTEGER NOT NULL,
-    room TEXT NOT NULL,
-    turn INTEGER NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (player, room, turn)
-);
 CREATE TABLE IF NOT EXISTS push_subscriptions (
     endpoint TEXT PRIMARY KEY,
     player INTEGER NOT NULL,
@@ -220,10 +214,6 @@ CREATE TABLE IF NOT EXISTS push_subscriptions (
     created REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS push_subscriptions_player ON push_subscriptions (player);
-CREATE TABLE IF NOT EXISTS push_sent (
-    key TEXT PRIMARY KEY,
-    at REAL NOT NULL
-);
 CREATE TABLE IF NOT EXISTS bots (
     player INTEGER PRIMARY KEY,
     token_hash TEXT UNIQUE,
@@ -235,6 +225,10 @@ CREATE TABLE IF NOT EXISTS bots (
     + HOLIDAYS_INDEX
     + ";\n"
     + ANALYSIS_ASKERS
+    + ";\n"
+    + SENT_SQLITE
+    + ";\n"
+    + SENT_INDEX
     + ";\n"
 )
 
@@ -311,6 +305,10 @@ MIGRATIONS = [
     ANALYSIS_ASKERS,
     # e-mail: whether the person wants to hear that a host invites them to a table (cafe.server.invites)
     EMAIL_INVITED,
+    # the notices sent, by e-mail, by push and in the page: one table (cafe.server.sent_rows)
+    SENT_SQLITE,
+    SENT_INDEX,
+    *MOVE_SENT,
 ]
 
 
@@ -625,9 +623,10 @@ class Store(Protocol):
     def add_link(self, token: str, player: int, purpose: str, address: str, now: float, expires: float) -> None: ...
     def take_link(self, token: str, purpose: str) -> Link | None: ...
     def verify_email(self, player: int, address: str) -> bool: ...
-    def note_sent(self, player: int, room: str, turn: int, at: float) -> bool: ...
-    def unnote_sent(self, player: int, room: str, turn: int) -> None: ...
-    def last_sent(self, player: int, room: str) -> float | None: ...
+    # the notices sent, by every channel (cafe.server.sent_rows)
+    def note_sent(self, channel: str, player: int, room: str, turn: int, at: float) -> bool: ...
+    def unnote_sent(self, channel: str, player: int, room: str, turn: int) -> None: ...
+    def last_sent(self, channel: str, player: int, room: str) -> float | None: ...
     def puzzle_player(self, player: int) -> tuple[Rating, int] | None:
         """A person's puzzle rating (games: puzzles tried) and streak; None before their first try."""
 
@@ -672,7 +671,6 @@ class Store(Protocol):
     def unsubscribe(self, player: int, endpoint: str) -> None: ...
     def forget_endpoint(self, endpoint: str) -> None: ...
     def subscriptions(self, player: int) -> list[Subscription]: ...
-    def first_notice(self, key: str, now: float) -> bool: ...
     # bot accounts (cafe.server.bot_rows)
     def bot_accounts(self, players: list[int]) -> set[int]: ...
     def set_bot(self, player: int, bot: bool, now: float) -> None: ...
@@ -685,7 +683,16 @@ class Store(Protocol):
 
 
 class SQLiteStore(
-    AccountRows, InvitationRows, TournamentRows, PasskeyRows, EmailRows, HolidayRows, PushRows, BotRows, AnalysisRows
+    AccountRows,
+    InvitationRows,
+    TournamentRows,
+    PasskeyRows,
+    EmailRows,
+    HolidayRows,
+    PushRows,
+    BotRows,
+    AnalysisRows,
+    SentRows,
 ):
     """The embedded store: one SQLite file in WAL mode."""
 
@@ -698,6 +705,7 @@ class SQLiteStore(
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.create_function("name_key", 1, name_key, deterministic=True)
+        self._db.create_function("split_part", 3, split_part, deterministic=True)  # as PostgreSQL has it
         self._migrate()
 
     def _migrate(self) -> None:
