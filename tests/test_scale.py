@@ -21,7 +21,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from cafe.arena.match import new_game
-from cafe.server.postgres import PostgresStore
+from cafe.server.storage.postgres import PostgresStore
 from servers import free_port, fresh_database, start_server
 
 pytestmark = pytest.mark.services

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from cafe.record import Record
 from cafe.server.app import DATABASE, create_app
-from cafe.server.hub import MAX_MESSAGE
+from cafe.server.gateway import MAX_MESSAGE
 from cafe.server.limits import Limits
 
 SECRETS = ("bag", "deck", "table_cards", "seed", "token_hash")
@@ -550,7 +550,7 @@ def test_a_best_of_three_match_plays_game_after_game_with_the_seats_turned(serve
 
 
 def test_an_older_database_is_upgraded_and_its_rooms_kept(tmp_path: Path) -> None:
-    from cafe.server.store import MIGRATIONS, ChatLine, SQLiteStore
+    from cafe.server.storage.store import MIGRATIONS, ChatLine, SQLiteStore
 
     with sqlite3.connect(tmp_path / "old.sqlite3") as db:  # the first schema: rooms had no match column
         db.executescript(

@@ -19,8 +19,8 @@ from starlette.testclient import TestClient
 
 from cafe.server.app import DATABASE, create_app
 from cafe.server.passwords import nobodys_hash
-from cafe.server.postgres import PostgresStore
-from cafe.server.store import SQLiteStore, Store
+from cafe.server.storage.postgres import PostgresStore
+from cafe.server.storage.store import SQLiteStore, Store
 from servers import free_port, fresh_database, start_server
 from test_server import OPEN, Person, open_room, play_out, served
 

@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 
 from cafe.server.app import create_app
 from cafe.server.mail import Mailer, MailFailed, Smtp
-from cafe.server.postgres import PostgresStore
+from cafe.server.storage.postgres import PostgresStore
 from servers import fresh_database
 from smtp_box import Mailbox, smtp_server
 from test_server import Person, served

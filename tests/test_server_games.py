@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 from cafe.record import Record
 from cafe.server.app import create_app
 from cafe.server.ratings import provisional, shown
-from cafe.server.store import Rating
+from cafe.server.storage.store import Rating
 from test_server import Person, close_all, open_room, served
 
 

@@ -20,8 +20,8 @@ from websockets.sync.client import connect
 
 from cafe.record import Record
 from cafe.server.app import create_app
-from cafe.server.hub import HANDLERS
-from cafe.server.store import Ending, SQLiteStore
+from cafe.server.gateway import HANDLERS
+from cafe.server.storage.store import Ending, SQLiteStore
 from servers import send_frames, serving, stalled_socket
 from test_server import (
     Person,

@@ -19,8 +19,8 @@ from websockets.sync.client import connect
 import test_scale
 from cafe.server.app import create_app
 from cafe.server.holidays import year_start
-from cafe.server.postgres import PostgresStore
-from cafe.server.store import SQLiteStore, Store
+from cafe.server.storage.postgres import PostgresStore
+from cafe.server.storage.store import SQLiteStore, Store
 from servers import free_port, fresh_database, start_server
 from test_scale import OPEN, Player
 from test_server import Person, served

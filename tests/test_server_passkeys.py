@@ -25,8 +25,8 @@ from webauthn.helpers import bytes_to_base64url
 
 from cafe.cli import main
 from cafe.server.app import create_app
-from cafe.server.postgres import PostgresStore
-from cafe.server.store import SQLiteStore
+from cafe.server.storage.postgres import PostgresStore
+from cafe.server.storage.store import SQLiteStore
 from servers import fresh_database
 from test_server import Person, served
 from test_server_accounts import PASSWORD, account, call, claimed
@@ -336,7 +336,7 @@ def test_an_sqlite_database_of_the_schema_before_passkeys_gets_their_tables_as_a
 def test_a_postgresql_database_of_the_schema_before_passkeys_gets_their_tables() -> None:
     import psycopg
 
-    from cafe.server.postgres import MIGRATIONS, migrate
+    from cafe.server.storage.postgres import MIGRATIONS, migrate
 
     before = next(n for n, m in enumerate(MIGRATIONS) if isinstance(m, str) and "TABLE IF NOT EXISTS passkeys" in m)
     with fresh_database() as url, psycopg.connect(url, autocommit=True) as db:  # the café's database before passkeys

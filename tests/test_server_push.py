@@ -21,8 +21,8 @@ from starlette.testclient import TestClient
 
 from cafe.server.app import create_app
 from cafe.server.push import KEY_FILE
-from cafe.server.push_rows import DEVICES, Subscription
-from cafe.server.store import Store
+from cafe.server.storage.push_rows import DEVICES, Subscription
+from cafe.server.storage.store import Store
 from push_service import Device, PushService, b64, vapid_claims
 from servers import free_port, fresh_database, start_server
 from test_scale import OPEN, Cluster, Player
@@ -63,7 +63,7 @@ def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClien
         with served(create_app(tmp_path)) as on_sqlite:
             yield on_sqlite
         return
-    from cafe.server.postgres import PostgresStore
+    from cafe.server.storage.postgres import PostgresStore
 
     with fresh_database() as url, served(create_app(tmp_path, store=PostgresStore(url))) as on_postgresql:
         yield on_postgresql

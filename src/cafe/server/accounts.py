@@ -22,18 +22,18 @@ from starlette.routing import Route
 
 from cafe.i18n import T, Text
 from cafe.server import fields, names
-from cafe.server.account_rows import NameTaken, StillPlaying
-from cafe.server.bot_rows import Rated
 from cafe.server.broker import reaching_redis
 from cafe.server.fields import ProtocolError
 from cafe.server.games import asked_language
-from cafe.server.hub import Hub
+from cafe.server.gateway import Hub
 from cafe.server.passkeys import MAX_BODY as PASSKEY_BODY
 from cafe.server.passkeys import Ceremonies, Doors, Work
 from cafe.server.passwords import Hashing, given_password, new_password
 from cafe.server.replays import Replays
 from cafe.server.sessions import COOKIE, same_origin, session_cookie, signed_in
-from cafe.server.store import Unavailable
+from cafe.server.storage.account_rows import NameTaken, StillPlaying
+from cafe.server.storage.bot_rows import Rated
+from cafe.server.storage.store import Unavailable
 from cafe.server.throttle import Bound
 
 MAX_BODY = 2048  # bytes of a request's JSON

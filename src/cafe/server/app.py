@@ -23,14 +23,14 @@ from cafe.options import option_catalogue, preset_catalogue
 from cafe.server import accounts, emails, games, howto, lessons, push, push_routes, sessions
 from cafe.server.broker import Broker
 from cafe.server.cup_routes import routes as tournament_routes
-from cafe.server.hub import Hub
+from cafe.server.gateway import Hub
 from cafe.server.limits import Limits
 from cafe.server.mail import Mailer, Smtp
 from cafe.server.outbox import Outbox
 from cafe.server.puzzles import routes as puzzle_routes
 from cafe.server.ratings import provisional, shown
 from cafe.server.replays import Replays
-from cafe.server.store import Rating, SQLiteStore, Store
+from cafe.server.storage.store import Rating, SQLiteStore, Store
 from cafe.svg import LIGHT, NATION_COLOURS
 from cafe.tiles import NATION_TITLES, TILE_OBJECTS, TILE_WORDS, Nation
 

@@ -1,6 +1,6 @@
 """Bots from anywhere: an account that a program plays, signed in by an API token, invited to tables by people.
 
-In the spirit of lichess's Bot API.  An account marked as a bot (:mod:`cafe.server.bot_rows`) gets an API token
+In the spirit of lichess's Bot API.  An account marked as a bot (:mod:`cafe.server.storage.bot_rows`) gets an API token
 (shown once, kept hashed, revocable); a program says hello with it (``{"type": "hello", "bot_token": ...}``: the
 first message, never the URL, which proxies log) and plays like any person, bound by the same rate of messages,
 and by ``bot_tables`` tables at once.  A table's host invites a connected bot with ``/invite NAME``: the bot's
@@ -18,7 +18,7 @@ from cafe.server.broker import Event
 from cafe.server.fields import ProtocolError
 
 if TYPE_CHECKING:
-    from cafe.server.hub import Connection, Hub
+    from cafe.server.gateway import Connection, Hub
     from cafe.server.rooms import Room
 
 CHANNEL = "bot:"  # + an account's player: the broker's channel of its invitations (no room's id has a colon)

@@ -22,7 +22,7 @@ from cafe.server.accounts import changing
 from cafe.server.cups import Cup
 from cafe.server.fields import ProtocolError
 from cafe.server.games import asked_language
-from cafe.server.hub import Hub
+from cafe.server.gateway import Hub
 from cafe.server.sessions import signed_in
 
 LISTED = 100  # tournaments the list shows, newest first

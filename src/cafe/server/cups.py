@@ -30,12 +30,12 @@ from cafe.options import make_rules, rules_from
 from cafe.server import fields
 from cafe.server.fields import ProtocolError
 from cafe.server.rooms import CLOCKS, LEVEL_WORDS, Outcome, Room
-from cafe.server.store import RoomRow, SeatRow
+from cafe.server.storage.store import RoomRow, SeatRow
 from cafe.tournament.model import FORMATS, Entry, GameResult, Settings, TournamentError
 from cafe.tournament.tournament import MOST_ENTRIES, TABLE_SIZES, Tournament
 
 if TYPE_CHECKING:
-    from cafe.server.hub import Hub
+    from cafe.server.gateway import Hub
 
 log = logging.getLogger("cafe.server")
 

@@ -23,7 +23,7 @@ from cafe.server import fields, names
 from cafe.server.accounts import Bounds, account, changing
 from cafe.server.fields import ProtocolError
 from cafe.server.games import asked_language
-from cafe.server.hub import Hub
+from cafe.server.gateway import Hub
 from cafe.server.mail import Mailer, address_ok
 from cafe.server.passwords import new_password
 from cafe.server.sessions import signed_in

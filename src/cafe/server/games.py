@@ -17,11 +17,11 @@ from starlette.routing import Route
 from cafe.i18n import pick
 from cafe.server.analyses import RETRY_SECONDS as ANALYSIS_RETRY_SECONDS
 from cafe.server.analyses import Refused
-from cafe.server.hub import Hub
+from cafe.server.gateway import Hub
 from cafe.server.ratings import PROVISIONAL, provisional, shown
 from cafe.server.replays import Replays, position_at, replay_json
 from cafe.server.sessions import COOKIE, signed_in
-from cafe.server.store import RoomRow
+from cafe.server.storage.store import RoomRow
 
 PLAYER_GAMES = 100  # games a player's page lists, newest first
 ROOM_CHARS = 16  # a room's id is never longer

@@ -40,7 +40,7 @@ from cafe.server.limits import Limits
 from cafe.server.matches import BEST_OF
 from cafe.server.notices import KINDS, Notices, game_ends, turn_begins
 from cafe.server.rooms import CLOCKS, LATE, REPLACEMENT_BOT, Outcome, Room, table_name
-from cafe.server.store import ChatLine, DueJob, RoomRow, Store, Unavailable
+from cafe.server.storage.store import ChatLine, DueJob, RoomRow, Store, Unavailable
 from cafe.server.thinking import Busy, Hints, Kind, Pool
 
 MAX_MESSAGE = 4096  # bytes of one message from a client

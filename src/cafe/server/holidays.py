@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 from cafe.i18n import NT, T
 from cafe.server.fields import ProtocolError
 from cafe.server.rooms import Outcome
-from cafe.server.store import DueJob
+from cafe.server.storage.store import DueJob
 
 if TYPE_CHECKING:
-    from cafe.server.hub import Connection, Hub
+    from cafe.server.gateway import Connection, Hub
 
 
 def year_start(now: float) -> float:

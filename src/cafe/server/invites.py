@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING
 
 from cafe.i18n import T
 from cafe.server import bots
-from cafe.server.email_rows import INVITED
 from cafe.server.fields import ProtocolError
 from cafe.server.notices import Notice
+from cafe.server.storage.email_rows import INVITED
 from cafe.server.throttle import Bound
 
 if TYPE_CHECKING:
-    from cafe.server.hub import Connection, Hub
+    from cafe.server.gateway import Connection, Hub
     from cafe.server.rooms import Room
 
 WINDOW = 60.0  # seconds in which a host invites invites_per_minute people at most

@@ -17,14 +17,14 @@ import time
 from dataclasses import dataclass
 
 from cafe.i18n import T
-from cafe.server import invitations
 from cafe.server.due import DueWork
-from cafe.server.email_rows import ENDED, INVITED
 from cafe.server.mail import Mailer, MailFailed
 from cafe.server.push import INVITED as PUSHED_INVITATION
 from cafe.server.push import KIND as PUSHED
 from cafe.server.rooms import Room
-from cafe.server.store import DueJob, Store
+from cafe.server.storage import invitations
+from cafe.server.storage.email_rows import ENDED, INVITED
+from cafe.server.storage.store import DueJob, Store
 
 DAY = 86_400.0  # seconds: "your turn" once in this long per game, unless every turn is asked for
 KINDS = {"mail-turn": "turn", "mail-ended": "ended", "mail-invited": "invited"}  # a due job's kind: the notice it sends

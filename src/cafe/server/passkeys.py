@@ -3,7 +3,7 @@
 A guest makes their name theirs with a passkey instead of a password, an account adds passkeys, lists and removes
 them, and anyone signs in with one on any device: without a name (the browser offers the café's passkeys it
 knows, which are discoverable credentials) or with one.  Each ceremony begins with options the server makes
-around a random challenge, kept in the store (:mod:`cafe.server.passkey_rows`) until it is answered once or
+around a random challenge, kept in the store (:mod:`cafe.server.storage.passkey_rows`) until it is answered once or
 expires, and ends with webauthn's verification of the answer against that challenge, the café's origin and its
 relying party id, and the credential's signature counter.
 
@@ -43,12 +43,12 @@ from webauthn.helpers.structs import (
 
 from cafe.i18n import T
 from cafe.server import fields, names
-from cafe.server.account_rows import NameTaken
 from cafe.server.fields import ProtocolError
-from cafe.server.hub import Hub
-from cafe.server.passkey_rows import Challenge, LastWayIn, Passkey, PasskeyTaken
+from cafe.server.gateway import Hub
 from cafe.server.passwords import NO_PASSWORD
 from cafe.server.sessions import signed_in
+from cafe.server.storage.account_rows import NameTaken
+from cafe.server.storage.passkey_rows import Challenge, LastWayIn, Passkey, PasskeyTaken
 from cafe.server.throttle import Throttle
 
 CHALLENGE_SECONDS = 300  # a ceremony must be answered this soon

@@ -4,7 +4,7 @@ that a host invites them to a table.
 The café signs its pushes with a VAPID key (RFC 8292) of its own, made on its first start and kept in the data
 folder (``push-key.pem``, readable by its owner only); browsers subscribe with its public half (``GET /push/key``).
 A signed-in person's browser gives its subscription (``POST /push/subscribe``), which the store keeps for as long
-as that sign-in lasts (:mod:`cafe.server.push_rows`).
+as that sign-in lasts (:mod:`cafe.server.storage.push_rows`).
 
 A notice is a due job (:mod:`cafe.server.due`): the hub's hooks only schedule it, so that no request and no
 connection waits for a push service, and one process claims it.  The job reads the room from the store, makes
@@ -34,14 +34,14 @@ from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
 from cafe.i18n import T, Text
-from cafe.server.email_rows import ENDED
-from cafe.server.invitations import link
-from cafe.server.push_rows import Subscription
 from cafe.server.rooms import Room
-from cafe.server.store import DueJob, RoomRow
+from cafe.server.storage.email_rows import ENDED
+from cafe.server.storage.invitations import link
+from cafe.server.storage.push_rows import Subscription
+from cafe.server.storage.store import DueJob, RoomRow
 
 if TYPE_CHECKING:
-    from cafe.server.hub import Hub
+    from cafe.server.gateway import Hub
 
 KEY_FILE = "push-key.pem"
 KIND = "push"  # the due jobs of notices: arg is the turn that began, or ENDED

@@ -26,9 +26,9 @@ from cafe.server import fields, push
 from cafe.server.accounts import changing
 from cafe.server.fields import ProtocolError
 from cafe.server.games import asked_language
-from cafe.server.hub import Hub
-from cafe.server.push_rows import Subscription
+from cafe.server.gateway import Hub
 from cafe.server.sessions import session_cookie, signed_in
+from cafe.server.storage.push_rows import Subscription
 
 MAX_ENDPOINT = 1024  # characters of a subscription's endpoint
 SERVICE_WORKER = Path(__file__).parent / "client" / "sw.js"

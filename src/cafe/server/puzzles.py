@@ -23,10 +23,10 @@ from cafe.i18n import T, Text, translate
 from cafe.learn.puzzle_mining import DIFFICULTY_WORDS, THEME_WORDS, answer_complete, push_turn, world
 from cafe.learn.puzzles import Puzzle, by_id, check, shipped
 from cafe.server.games import asked_language
-from cafe.server.hub import Hub
+from cafe.server.gateway import Hub
 from cafe.server.ratings import MODEL
 from cafe.server.sessions import signed_in
-from cafe.server.store import PuzzleTry, Rating
+from cafe.server.storage.store import PuzzleTry, Rating
 from cafe.steps import Step, format_turn, parse_turn
 from cafe.svg import view_svg
 

@@ -11,7 +11,7 @@ import time
 
 from starlette.requests import HTTPConnection
 
-from cafe.server.hub import Hub
+from cafe.server.gateway import Hub
 
 COOKIE = "cafe-session"
 MAX_SESSION = 100  # characters of a cookie's value worth looking up
