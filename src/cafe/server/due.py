@@ -7,6 +7,7 @@ lets its leases run out, and another takes its jobs up within a moment of that. 
 it acts (the steps a computer player was woken at, the turn a clock was wound for, the absent player still
 absent), so that a job run twice acts once.
 
+This module keeps the jobs and runs them; what each one does is :mod:`cafe.server.chores`'s.
 A job scheduled here is claimed at once when due (the process wakes itself); jobs scheduled by other processes,
 or left by a dead one, are found by looking every ``POLL`` seconds.
 """

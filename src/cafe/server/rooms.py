@@ -1,9 +1,9 @@
 """A room of the café: its seats, its commands (``/join``, ``/start`` ...), and the one authoritative game.
 
 A room knows nothing of connections: every request returns an :class:`Outcome`
-(a private answer, a chat line for everyone, whether the room changed), and
-the hub turns that into messages.  Every accepted step is committed to the
-store before the outcome reports it, so nothing acknowledged is ever lost.
+(a private answer, a chat line for everyone, whether the room changed), which
+the tables (:mod:`cafe.server.tables`) publish and the gateway turns into messages.
+Every accepted step is committed to the store before the outcome reports it, so nothing acknowledged is ever lost.
 """
 
 from __future__ import annotations
