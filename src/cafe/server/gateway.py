@@ -521,7 +521,7 @@ class Gateway:
         player, name = player_of(connection), connection.name
         await self._apply(connection, room, lambda: room.take_back(player, name, plies))
 
-    # ------------------------------------------------------------------ changes and their news
+    # ------------------------------------------------------------------ answers, and the news to every connection
 
     async def _apply(self, connection: Connection, room: Room, request: Callable[[], Outcome]) -> None:
         async with self.tables.changing(room):
@@ -592,14 +592,11 @@ class Gateway:
         """The broker was away and events may have been missed: every room is read again from the store (rooms
         other processes opened meanwhile too), its followers get its whole state, and its computer players and
         clocks go on."""
-        for row in self.store.open_rooms():
-            if row.id not in self.tables.rooms:
-                self.tables.add(row)
+        self.tables.add_opened()
         for room in list(self.tables.rooms.values()):
             if room.status not in ("waiting", "playing"):
                 continue
-            async with self.broker.lock(room.id):  # read again even at the same version: a change stored while
-                self.tables.reload(room, await self.broker.version(room.id))  # Redis was away was never published
+            async with self.tables.rereading(room):
                 await self._show(room, [c for c in self.connections.values() if room.id in c.rooms], room.seq)
             self.chores.wake_bot(room)
             self.chores.wind_clock(room)

@@ -100,6 +100,20 @@ class Tables:
                 self.reload(room, stored)
             yield
 
+    @contextlib.asynccontextmanager
+    async def rereading(self, room: Room) -> AsyncIterator[None]:
+        """Hold the room read again from the store even at the version this copy has: a change stored while the
+        broker was away was never published."""
+        async with self.broker.lock(room.id):
+            self.reload(room, await self.broker.version(room.id))
+            yield
+
+    def add_opened(self) -> None:
+        """The rooms other processes opened while this one may not have heard of them."""
+        for row in self.store.open_rooms():
+            if row.id not in self.rooms:
+                self.add(row)
+
     def seated(self, player: int) -> list[Room]:
         """The rooms where this player has a seat in a game not finished (or a table waiting for its start)."""
         rooms = self.rooms.values()
