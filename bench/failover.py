@@ -201,7 +201,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def check_stored(database: str, games: list[Game]) -> bool:
     """Every game's stored steps replay, and no client saw more steps than were stored."""
-    from cafe.server.postgres import PostgresStore
+    from cafe.server.storage.postgres import PostgresStore
 
     store = PostgresStore(database)
     try:

@@ -66,7 +66,7 @@ from cafe.ai.levels import make_player
 game = BoardGame(2, seed=5)
 assert make_player('learned:20', seed=1).choose(game.view(0), game.legal_steps()) in game.legal_steps()
 " || { echo "the master's search did not play from the installed package (is its model file in the wheel?)"; exit 1; }
-all/bin/python -c "import cafe.play.app, cafe.envs.pettingzoo, cafe.envs.gymnasium, cafe.envs.openspiel, cafe.server.postgres"
+all/bin/python -c "import cafe.play.app, cafe.envs.pettingzoo, cafe.envs.gymnasium, cafe.envs.openspiel, cafe.server.storage.postgres"
 port="$(free_port)"
 all/bin/cafe serve --port "$port" --data data > serve.log 2>&1 &
 server=$!

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import settings
 
 from cafe import BoardGame
-from cafe.server.store import SQLiteStore, Store
+from cafe.server.storage.store import SQLiteStore, Store
 from cafe.tiles import Tile, full_set
 from servers import free_port, fresh_database, start_server
 
@@ -110,7 +110,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         yield opened
         opened.close()
         return
-    from cafe.server.postgres import PostgresStore
+    from cafe.server.storage.postgres import PostgresStore
 
     with fresh_database() as url:
         opened = PostgresStore(url)

@@ -11,8 +11,8 @@ import pytest
 
 from cafe.server.app import create_app
 from cafe.server.broker import Event, RedisBroker, namespace_for
-from cafe.server.postgres import PostgresStore
-from cafe.server.store import Unavailable
+from cafe.server.storage.postgres import PostgresStore
+from cafe.server.storage.store import Unavailable
 from own_services import OwnRedis
 from servers import fresh_database
 from test_server import Person, close_all

@@ -1,4 +1,4 @@
-"""The café's connection to PostgreSQL (cafe.server.database) over a PostgreSQL of the test's own that restarts:
+"""The café's connection to PostgreSQL (cafe.server.storage.database) over a PostgreSQL of the test's own that restarts:
 while it is away, /health's question is answered "no" and a request "try again"; once it is back, the first statement
 goes through although the connection it found was broken, and nothing stored was lost."""
 
@@ -9,8 +9,8 @@ import time
 import pytest
 
 from cafe.server.app import create_app
-from cafe.server.postgres import PostgresStore
-from cafe.server.store import Unavailable
+from cafe.server.storage.postgres import PostgresStore
+from cafe.server.storage.store import Unavailable
 from own_services import OwnPostgres
 from test_server import Person, served
 

@@ -61,13 +61,14 @@ def test_every_command_in_the_engine_page_is_understood() -> None:
 
 
 def test_every_message_type_and_error_code_of_the_server_is_documented() -> None:
-    from cafe.server import hub
+    from cafe.server import gateway
 
     text = (ROOT / "docs" / "protocol.md").read_text()
-    for kind in hub.HANDLERS:
+    for kind in gateway.HANDLERS:
         assert f"| `{kind}` |" in text, f"client message {kind} is not in docs/protocol.md"
     server = ROOT / "src" / "cafe" / "server"
-    source = "".join((server / name).read_text() for name in ("hub.py", "fields.py", "app.py"))
+    names = ("gateway.py", "tables.py", "chores.py", "fields.py", "app.py")
+    source = "".join((server / name).read_text() for name in names)
     sent = set(re.findall(r'"type": "(\w+)"', source))
     sent |= set(re.findall(r'publish\([^,]+, "(\w+)"', source)) - {"changed"}  # events sent as they are named
     codes = set(re.findall(r'ProtocolError\("(\w+)"', source)) | {"refused"}

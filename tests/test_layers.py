@@ -162,3 +162,55 @@ def test_playing_a_game_loads_neither_renderer_nor_adapter() -> None:
     loaded = set(json.loads(done.stdout))
     assert {"cafe.board_game", "cafe.card_game", "cafe.view"} <= loaded
     assert not loaded & {"cafe.svg", "cafe.text", "cafe.ai.levels"} and not any("envs" in m for m in loaded)
+
+
+# The café's server from the top: the gateway (connections and their messages) calls the tables (the rooms held and
+# changed) and the due work (computer players, clocks, the sweeper), which call the storage; a lower part tells an
+# upper one through the hooks it was given, never by importing it.
+SERVER_PARTS = ("cafe.server.gateway", "cafe.server.chores", "cafe.server.tables", "cafe.server.storage")
+
+
+def reached(graph: dict[str, set[str]], module: str) -> set[str]:
+    """Every module that ``module`` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        for target in graph.get(todo.pop(), set()) - seen:
+            seen.add(target)
+            todo.append(target)
+    return seen
+
+
+def server_reaching_up(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """The imports, direct or not, from a part of the server to a part above it (or to the old hub)."""
+    found = []
+    for source in sorted(graph):
+        level = next((k for k, p in enumerate(SERVER_PARTS) if source == p or source.startswith(p + ".")), None)
+        if level is None:
+            continue
+        above = {*SERVER_PARTS[:level], "cafe.server.hub"}
+        found += [(source, target) for target in sorted(reached(graph, source)) if target in above]
+    return found
+
+
+def test_the_server_calls_down_from_gateway_to_tables_to_storage() -> None:
+    graph = import_graph()
+    storage = [name for name in graph if name.startswith("cafe.server.storage.")]
+    assert {"cafe.server.storage.store", "cafe.server.storage.postgres"} <= set(storage)
+    assert not any(name.endswith("_rows") for name in set(graph) - set(storage))  # every table's rows are there
+    assert "cafe.server.gateway" in reached(graph, "cafe.server.app")
+    assert server_reaching_up(graph) == []
+
+
+def test_the_check_would_see_the_server_reaching_up() -> None:
+    graph = {
+        "cafe.server.gateway": {"cafe.server.tables"},
+        "cafe.server.tables": {"cafe.server.rooms"},
+        "cafe.server.rooms": {"cafe.server.gateway"},  # the tables reach the gateway through the rooms
+        "cafe.server.storage.store": {"cafe.server.hub"},
+        "cafe.server.hub": set(),
+    }
+    assert server_reaching_up(graph) == [
+        ("cafe.server.storage.store", "cafe.server.hub"),
+        ("cafe.server.tables", "cafe.server.gateway"),
+    ]

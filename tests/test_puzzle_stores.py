@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cafe.server.store import PuzzleTry, Rating, SQLiteStore, Store
+from cafe.server.storage.store import PuzzleTry, Rating, SQLiteStore, Store
 
 
 def test_a_first_try_keeps_both_ratings_and_the_streak_and_a_second_changes_nothing(store: Store) -> None:
@@ -27,7 +27,7 @@ def test_a_first_try_keeps_both_ratings_and_the_streak_and_a_second_changes_noth
 def test_an_older_sqlite_database_gets_the_puzzle_tables(tmp_path: Path) -> None:
     import sqlite3
 
-    from cafe.server.store import MIGRATIONS
+    from cafe.server.storage.store import MIGRATIONS
 
     path = tmp_path / "old.sqlite3"
     old = SQLiteStore(path)

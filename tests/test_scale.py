@@ -21,7 +21,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from cafe.arena.match import new_game
-from cafe.server.postgres import PostgresStore
+from cafe.server.storage.postgres import PostgresStore
 from servers import free_port, fresh_database, start_server
 
 pytestmark = pytest.mark.services
@@ -255,7 +255,7 @@ def test_cafes_on_different_databases_keep_apart_in_one_redis() -> None:
     assert here != namespace_for("postgresql://cafe:one@db2.internal:5432/cafe")
 
 
-def test_two_hubs_share_rooms_chat_steps_and_presence_through_redis() -> None:
+def test_two_applications_share_rooms_chat_steps_and_presence_through_redis() -> None:
     """The same as above inside one test process (two applications, each with its own broker connection)."""
     from starlette.testclient import TestClient
 

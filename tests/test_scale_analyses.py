@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import test_scale
-from cafe.server.postgres import PostgresStore
+from cafe.server.storage.postgres import PostgresStore
 from test_server_analyses import SLOW, add_finished_games, analyses_begun, post, status, until_done, until_running
 
 pytestmark = pytest.mark.services

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from cafe.record import Record
 from cafe.server.app import DATABASE, create_app
-from cafe.server.hub import MAX_MESSAGE
+from cafe.server.gateway import MAX_MESSAGE
 from cafe.server.limits import Limits
 
 SECRETS = ("bag", "deck", "table_cards", "seed", "token_hash")
@@ -359,7 +359,7 @@ class BrokenBot:
 
 def test_a_failing_computer_player_does_not_stop_the_room(server: TestClient) -> None:
     ann, room, state = against_a_bot(server, "board")
-    server.app.state.hub.rooms[room].bots[1] = BrokenBot()
+    server.app.state.gateway.tables.rooms[room].bots[1] = BrokenBot()
     while state["view"]["current_player"] == 0:
         ann.send({"type": "step", "room": room, "step": state["legal"][0], "plies": state["plies"]})
         state = ann.room()
@@ -388,7 +388,7 @@ def test_a_fault_of_the_server_is_answered_and_the_connection_lives(
     def broken(*args: Any) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(server.app.state.hub.store, "add_room", broken)
+    monkeypatch.setattr(server.app.state.gateway.store, "add_room", broken)
     cid.send({"type": "create", "edition": "board"})
     assert cid.expect("error")["code"] == "internal"
     cid.send({"type": "lobby"})
@@ -550,7 +550,7 @@ def test_a_best_of_three_match_plays_game_after_game_with_the_seats_turned(serve
 
 
 def test_an_older_database_is_upgraded_and_its_rooms_kept(tmp_path: Path) -> None:
-    from cafe.server.store import MIGRATIONS, ChatLine, SQLiteStore
+    from cafe.server.storage.store import MIGRATIONS, ChatLine, SQLiteStore
 
     with sqlite3.connect(tmp_path / "old.sqlite3") as db:  # the first schema: rooms had no match column
         db.executescript(

@@ -19,8 +19,8 @@ from starlette.testclient import TestClient
 
 from cafe.server.app import DATABASE, create_app
 from cafe.server.passwords import nobodys_hash
-from cafe.server.postgres import PostgresStore
-from cafe.server.store import SQLiteStore, Store
+from cafe.server.storage.postgres import PostgresStore
+from cafe.server.storage.store import SQLiteStore, Store
 from servers import free_port, fresh_database, start_server
 from test_server import OPEN, Person, open_room, play_out, served
 
@@ -285,7 +285,7 @@ def test_every_field_is_checked_and_a_refusal_changes_nothing(cafe: TestClient, 
 def test_two_accounts_cannot_have_names_that_look_alike(cafe: TestClient) -> None:
     claimed(cafe, "Ann")[0].close()
     time.sleep(0.2)
-    store = cafe.app.state.hub.store  # type: ignore[attr-defined]
+    store = cafe.app.state.gateway.store  # type: ignore[attr-defined]
     older = store.add_player("\u0410nn", "an-older-guest's-token")  # a guest made before Ann claimed her name
     answer, session = call(cafe, "/account/claim", {"token": "an-older-guest's-token", "password": PASSWORD})
     assert answer.status_code == 409 and answer.json()["error"] == "'\u0410nn' belongs to an account already"
@@ -340,7 +340,7 @@ def test_deleting_an_account_leaves_only_a_nameless_seat_in_finished_games(cafe:
     assert cafe.get(f"/players/{ann.player}.json").status_code == 404
     assert [row["name"] for row in cafe.get("/leaderboard").json()] == ["Bob"]
     assert call(cafe, "/account/sign-in", {"name": "Ann", "password": PASSWORD})[0].status_code == 401
-    store: Store = cafe.app.state.hub.store  # type: ignore[attr-defined]
+    store: Store = cafe.app.state.gateway.store  # type: ignore[attr-defined]
     listed = (
         "SELECT name FROM sqlite_master WHERE type = 'table'"
         if isinstance(store, SQLiteStore)

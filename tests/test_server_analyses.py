@@ -18,7 +18,7 @@ from cafe.ai.levels import make_player
 from cafe.arena.match import new_game
 from cafe.record import Record
 from cafe.server.app import DATABASE, create_app
-from cafe.server.store import Ending, RoomRow, SeatRow, SQLiteStore, Store
+from cafe.server.storage.store import Ending, RoomRow, SeatRow, SQLiteStore, Store
 from servers import free_port, serving, start_server
 
 SLOW = "100000"  # an analysis budget that keeps the first game's analysis running for the whole test

@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from cafe.server.app import create_app
-from cafe.server.postgres import PostgresStore
+from cafe.server.storage.postgres import PostgresStore
 from servers import fresh_database
 from test_server import OPEN, Person, play_out, served
 from test_server_accounts import PASSWORD, call, claimed

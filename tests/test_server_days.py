@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from cafe.server.app import create_app
-from cafe.server.store import SQLiteStore
+from cafe.server.storage.store import SQLiteStore
 from servers import free_port, start_server
 from test_scale import OPEN, Player
 from test_server import Person, served

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cafe.server.due import DueWork
-from cafe.server.store import DueJob, SQLiteStore, Unavailable
+from cafe.server.storage.store import DueJob, SQLiteStore, Unavailable
 
 
 def kept(path: Path) -> list[str]:

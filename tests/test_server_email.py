@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 
 from cafe.server.app import create_app
 from cafe.server.mail import Mailer, MailFailed, Smtp
-from cafe.server.postgres import PostgresStore
+from cafe.server.storage.postgres import PostgresStore
 from servers import fresh_database
 from smtp_box import Mailbox, smtp_server
 from test_server import Person, served
@@ -35,11 +35,11 @@ class Cafe:
 
     def sql(self, statement: str, *args: Any) -> list[tuple[Any, ...]]:
         """The café's own store, as a person with the database's password would see it."""
-        return list(self.app.state.hub.store.rows(statement, *args))
+        return list(self.app.state.gateway.store.rows(statement, *args))
 
     def sent(self) -> int:
         """The mails the café has sent, once none waits to be."""
-        mailer = self.app.state.hub.notices.mailer
+        mailer = self.app.state.gateway.chores.notices.mailer
         while mailer.waiting:
             time.sleep(0.01)
         return int(mailer.sent)

@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 from cafe.record import Record
 from cafe.server.app import create_app
 from cafe.server.ratings import provisional, shown
-from cafe.server.store import Rating
+from cafe.server.storage.store import Rating
 from test_server import Person, close_all, open_room, served
 
 
@@ -40,7 +40,7 @@ def finished_game(client: TestClient, person: Person, edition: str = "board") ->
             person.send({"type": "hint", "room": room})
             hint = person.expect("hint")
             assert hint["room"] == room and hint["step"] in state["legal"] and hint["steps"][0] == hint["step"]
-            probe = client.app.state.hub.rooms[room].game.copy()  # type: ignore[attr-defined]
+            probe = client.app.state.gateway.tables.rooms[room].game.copy()  # type: ignore[attr-defined]
             results = [probe.push(step) for step in hint["steps"]]  # the rest of the turn, legal in its order
             assert results[-1].turn_over or results[-1].drawn or probe.is_over()
             assert not any(r.turn_over or r.drawn for r in results[:-1])  # nothing after a draw: unknown yet

@@ -20,8 +20,8 @@ from websockets.sync.client import connect
 
 from cafe.record import Record
 from cafe.server.app import create_app
-from cafe.server.hub import HANDLERS
-from cafe.server.store import Ending, SQLiteStore
+from cafe.server.gateway import HANDLERS
+from cafe.server.storage.store import Ending, SQLiteStore
 from servers import send_frames, serving, stalled_socket
 from test_server import (
     Person,
@@ -205,7 +205,7 @@ def test_a_fifth_connection_from_one_address_is_refused(tmp_path: Path) -> None:
 def test_finished_games_leave_memory_and_abandoned_rooms_close(tmp_path: Path) -> None:
     options = {"bot_delay": 0.0, "finished_seconds": 0.0, "waiting_seconds": 0.0, "sweep_seconds": 0.05}
     with served(create_app(tmp_path, **options)) as client:
-        hub = client.app.state.hub  # type: ignore[attr-defined]
+        gateway = client.app.state.gateway  # type: ignore[attr-defined]
         ann, room = bots_only(client, "cards", 2)
         while ann.room()["status"] != "finished":
             pass
@@ -214,12 +214,12 @@ def test_finished_games_leave_memory_and_abandoned_rooms_close(tmp_path: Path) -
         waiting = bob.room()["id"]
         bob.close()  # nobody is left in Bob's waiting room
         for _ in range(600):
-            if room not in hub.rooms and waiting not in hub.rooms:
+            if room not in gateway.tables.rooms and waiting not in gateway.tables.rooms:
                 break
             time.sleep(0.05)
-        assert room not in hub.rooms and waiting not in hub.rooms
+        assert room not in gateway.tables.rooms and waiting not in gateway.tables.rooms
         assert client.get(f"/records/{room}.json").json()["format"] == "cafe-record-1"  # the record stays
-        assert room not in hub.broker._seq  # the broker forgot the room's counters too
+        assert room not in gateway.broker._seq  # the broker forgot the room's counters too
         close_all()
 
 
@@ -228,7 +228,7 @@ def test_computer_players_wait_while_nobody_is_there(tmp_path: Path) -> None:
         ann, room = bots_only(client, "board", 3)
         ann.at(5)
         ann.close()  # nobody follows the room now
-        store = client.app.state.hub.store  # type: ignore[attr-defined]
+        store = client.app.state.gateway.store  # type: ignore[attr-defined]
         time.sleep(0.5)  # a step already being thought out may still land
         before = len(store.load_room(room).steps)
         time.sleep(1.0)
@@ -459,7 +459,7 @@ def test_a_game_left_to_computer_players_and_nobody_is_abandoned(tmp_path: Path)
     with served(create_app(tmp_path, **options)) as client:
         ann, room = bots_only(client, "board", 1)
         ann.close()
-        store = client.app.state.hub.store  # type: ignore[attr-defined]
+        store = client.app.state.gateway.store  # type: ignore[attr-defined]
         for _ in range(600):
             if store.record(room) is not None:
                 break

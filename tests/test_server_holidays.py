@@ -22,8 +22,8 @@ import test_scale
 from cafe.server.app import create_app
 from cafe.server.holidays import year_start
 from cafe.server.mail import Smtp
-from cafe.server.postgres import PostgresStore
-from cafe.server.store import SQLiteStore, Store
+from cafe.server.storage.postgres import PostgresStore
+from cafe.server.storage.store import SQLiteStore, Store
 from push_service import PushService
 from servers import free_port, fresh_database, start_server
 from smtp_box import smtp_server

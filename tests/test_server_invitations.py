@@ -13,8 +13,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from cafe.server.app import create_app
-from cafe.server.postgres import PostgresStore
-from cafe.server.store import RoomRow, SQLiteStore, Store
+from cafe.server.storage.postgres import PostgresStore
+from cafe.server.storage.store import RoomRow, SQLiteStore, Store
 from servers import fresh_database
 from test_server import Person, against_a_bot, open_room, play_out, served
 
@@ -247,7 +247,7 @@ def test_an_offer_lapses_after_its_time_and_everyone_hears_it(tmp_path: Path) ->
 
 @pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgresql", marks=pytest.mark.services)])
 def test_both_stores_keep_a_tables_code_and_its_rematch_offer(kind: str, tmp_path: Path) -> None:
-    from cafe.server.invitations import Offer  # here: the other tests run on a café without it too
+    from cafe.server.storage.invitations import Offer  # here: the other tests run on a café without it too
 
     with fresh_database() if kind == "postgresql" else _nothing() as url:
         store: Store = PostgresStore(url) if url else SQLiteStore(tmp_path / "cafe.sqlite3")

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from cafe.server.app import create_app
-from cafe.server.email_rows import EMAIL_INVITED, Email
 from cafe.server.mail import Smtp
-from cafe.server.postgres import MIGRATIONS, PostgresStore, migrate
-from cafe.server.store import MIGRATIONS as SQLITE_MIGRATIONS
-from cafe.server.store import SQLiteStore
+from cafe.server.storage.email_rows import EMAIL_INVITED, Email
+from cafe.server.storage.postgres import MIGRATIONS, PostgresStore, migrate
+from cafe.server.storage.store import MIGRATIONS as SQLITE_MIGRATIONS
+from cafe.server.storage.store import SQLiteStore
 from push_service import PushService
 from servers import fresh_database
 from smtp_box import smtp_server

@@ -25,8 +25,8 @@ from webauthn.helpers import bytes_to_base64url
 
 from cafe.cli import main
 from cafe.server.app import create_app
-from cafe.server.postgres import PostgresStore
-from cafe.server.store import SQLiteStore
+from cafe.server.storage.postgres import PostgresStore
+from cafe.server.storage.store import SQLiteStore
 from servers import fresh_database
 from test_server import Person, served
 from test_server_accounts import PASSWORD, account, call, claimed
@@ -163,7 +163,7 @@ def test_a_passkey_confirms_the_deletion_of_its_account_and_goes_with_it(cafe: T
     asked = options(cafe, "/account/passkeys/challenge", {})
     answer, _ = call(cafe, "/account/delete", {"passkey": device.get(asked)}, session)
     assert answer.status_code == 200, answer.text
-    assert cafe.app.state.hub.store.rows("SELECT id FROM passkeys") == []  # type: ignore[attr-defined]
+    assert cafe.app.state.gateway.store.rows("SELECT id FROM passkeys") == []  # type: ignore[attr-defined]
     assert sign_in(cafe, device)[0].json()["code"] == "passkey"
 
 
@@ -184,7 +184,7 @@ def test_an_account_made_with_a_passkey_chooses_a_password_confirmed_by_its_own_
 def refused(cafe: TestClient, path: str, body: dict[str, Any], session: str | None = None,
             language: str = "en") -> dict[str, Any]:  # fmt: skip
     """A refusal that set no cookie and changed no passkey."""
-    store = cafe.app.state.hub.store  # type: ignore[attr-defined]
+    store = cafe.app.state.gateway.store  # type: ignore[attr-defined]
     before = store.rows("SELECT id, player, sign_count, used FROM passkeys ORDER BY id")
     answer, cookie = call(cafe, f"{path}?lang={language}", body, session)
     assert answer.status_code >= 400 and cookie is None, answer.text
@@ -204,7 +204,7 @@ def test_every_wrong_answer_to_a_sign_in_is_refused_and_changes_nothing(cafe: Te
     made_up = device.get({"publicKey": {"challenge": _b64(os.urandom(32))}})  # a challenge the café never made
     assert refused(cafe, "/account/passkeys/sign-in", {"credential": made_up})["code"] == "challenge"
     asked = options(cafe, "/account/passkeys/challenge", {})
-    cafe.app.state.hub.store.rows("UPDATE passkey_challenges SET until = 0")  # type: ignore[attr-defined]
+    cafe.app.state.gateway.store.rows("UPDATE passkey_challenges SET until = 0")  # type: ignore[attr-defined]
     expired = refused(cafe, "/account/passkeys/sign-in", {"credential": device.get(asked)}, language="de")
     assert expired["code"] == "challenge" and "abgelaufen" in expired["error"]
     asked = options(cafe, "/account/passkeys/challenge", {})
@@ -227,7 +227,7 @@ def test_every_wrong_answer_to_a_sign_in_is_refused_and_changes_nothing(cafe: Te
     for wrong in ({}, {"credential": "x"}, {"credential": {"response": {"clientDataJSON": "%%%"}}},
                   {"credential": {"id": 1, "response": {"clientDataJSON": _b64(b"[1]")}}}):  # fmt: skip
         assert refused(cafe, "/account/passkeys/sign-in", wrong) == {"code": "field", "error": "not a passkey's answer"}
-    store = cafe.app.state.hub.store  # type: ignore[attr-defined]
+    store = cafe.app.state.gateway.store  # type: ignore[attr-defined]
     sessions = store.rows("SELECT COUNT(*) FROM sessions")
     not_json = cafe.post("/account/passkeys/sign-in", content="{", headers={"content-type": "application/json"})
     assert not_json.status_code == 400 and not_json.json()["code"] == "json"
@@ -336,7 +336,7 @@ def test_an_sqlite_database_of_the_schema_before_passkeys_gets_their_tables_as_a
 def test_a_postgresql_database_of_the_schema_before_passkeys_gets_their_tables() -> None:
     import psycopg
 
-    from cafe.server.postgres import MIGRATIONS, migrate
+    from cafe.server.storage.postgres import MIGRATIONS, migrate
 
     before = next(n for n, m in enumerate(MIGRATIONS) if isinstance(m, str) and "TABLE IF NOT EXISTS passkeys" in m)
     with fresh_database() as url, psycopg.connect(url, autocommit=True) as db:  # the café's database before passkeys

@@ -21,8 +21,8 @@ from starlette.testclient import TestClient
 
 from cafe.server.app import create_app
 from cafe.server.push import KEY_FILE
-from cafe.server.push_rows import DEVICES, Subscription
-from cafe.server.store import Store
+from cafe.server.storage.push_rows import DEVICES, Subscription
+from cafe.server.storage.store import Store
 from push_service import Device, PushService, b64, vapid_claims
 from servers import free_port, fresh_database, start_server
 from test_scale import OPEN, Cluster, Player
@@ -63,7 +63,7 @@ def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClien
         with served(create_app(tmp_path)) as on_sqlite:
             yield on_sqlite
         return
-    from cafe.server.postgres import PostgresStore
+    from cafe.server.storage.postgres import PostgresStore
 
     with fresh_database() as url, served(create_app(tmp_path, store=PostgresStore(url))) as on_postgresql:
         yield on_postgresql
@@ -121,7 +121,7 @@ def test_an_endpoint_that_is_gone_is_forgotten_and_the_others_still_hear(tmp_pat
         room = turn_based(ann, bob)
         plies = play_the_turn(ann, room)
         assert sorted(m.path for m in service.wait(2)) == ["/push/old-laptop", "/push/phone"]
-        store = client.app.state.hub.store  # type: ignore[attr-defined]
+        store = client.app.state.gateway.store  # type: ignore[attr-defined]
         for _ in range(600):  # the café forgets it once the 410 is in
             if len(store.subscriptions(bob.player)) == 1:
                 break
@@ -147,7 +147,7 @@ def test_the_cafe_follows_no_redirection_of_a_push_service(tmp_path: Path, servi
         plies = play_the_turn(bob, room, plies)
         play_the_turn(ann, room, plies)  # Bob's turn twice: each time both devices are posted to, and that is all
         assert sorted(m.path for m in service.wait(4)) == ["/push/moved"] * 2 + ["/push/phone"] * 2
-        assert len(client.app.state.hub.store.subscriptions(bob.player)) == 2  # type: ignore[attr-defined]
+        assert len(client.app.state.gateway.store.subscriptions(bob.player)) == 2  # type: ignore[attr-defined]
 
 
 AUTH = b64(b"1" * 16)
@@ -180,7 +180,7 @@ def test_a_bad_subscription_is_refused_with_a_reason_in_the_readers_language_and
         for language, words in zip(("en", "fr"), said, strict=True):
             answer, _ = call(client, f"/push/subscribe?lang={language}", sent, session)
             assert answer.status_code == 400 and answer.json()["error"].startswith(words), answer.json()
-        assert client.app.state.hub.store.subscriptions(1) == []  # type: ignore[attr-defined]
+        assert client.app.state.gateway.store.subscriptions(1) == []  # type: ignore[attr-defined]
 
 
 def test_only_a_signed_in_person_subscribes_and_only_from_the_cafes_page(tmp_path: Path) -> None:
@@ -191,12 +191,12 @@ def test_only_a_signed_in_person_subscribes_and_only_from_the_cafes_page(tmp_pat
         assert answer.status_code == 401 and answer.json()["error"] == "you are not signed in"
         answer, _ = call(client, "/push/subscribe", device, session, origin="https://evil.example")
         assert answer.status_code == 403
-        assert client.app.state.hub.store.subscriptions(1) == []  # type: ignore[attr-defined]
+        assert client.app.state.gateway.store.subscriptions(1) == []  # type: ignore[attr-defined]
         assert call(client, "/push/subscribe", device, session)[0].status_code == 200
         assert call(client, "/push/unsubscribe", {"endpoint": device["endpoint"]}, session)[0].json() == {
             "subscribed": False
         }
-        assert client.app.state.hub.store.subscriptions(1) == []  # type: ignore[attr-defined]
+        assert client.app.state.gateway.store.subscriptions(1) == []  # type: ignore[attr-defined]
 
 
 def key_of(folder: Path) -> tuple[str, str]:

@@ -15,7 +15,7 @@ from cafe.ai.turns import complete_turns
 from cafe.learn.puzzle_mining import key, world
 from cafe.learn.puzzles import Puzzle, check, shipped
 from cafe.server.app import DATABASE, create_app
-from cafe.server.store import SQLiteStore
+from cafe.server.storage.store import SQLiteStore
 from cafe.steps import format_turn, parse_turn
 from servers import serving
 

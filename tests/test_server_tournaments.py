@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 from cafe.record import Record
 from cafe.server.app import DATABASE, create_app
-from cafe.server.store import SQLiteStore
+from cafe.server.storage.store import SQLiteStore
 from cafe.tournament.model import Entry, GameResult, Settings
 from cafe.tournament.tournament import Tournament
 from test_server import Person, served

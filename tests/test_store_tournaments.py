@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from cafe.server.postgres import MIGRATIONS, PostgresStore, migrate
-from cafe.server.store import MIGRATIONS as SQLITE_MIGRATIONS
-from cafe.server.store import SQLiteStore, Store
-from cafe.server.tournament_rows import TournamentListed
+from cafe.server.storage.postgres import MIGRATIONS, PostgresStore, migrate
+from cafe.server.storage.store import MIGRATIONS as SQLITE_MIGRATIONS
+from cafe.server.storage.store import SQLiteStore, Store
+from cafe.server.storage.tournament_rows import TournamentListed
 from cafe.tournament.model import Entry, GameResult, Settings, TournamentError
 from cafe.tournament.tournament import Tournament
 from servers import fresh_database

@@ -11,9 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from cafe.server.postgres import MIGRATIONS, PostgresStore, migrate, rekey
-from cafe.server.store import MIGRATIONS as SQLITE_MIGRATIONS
-from cafe.server.store import ChatLine, DueJob, Ending, Rating, RoomRow, SeatRow, SQLiteStore, StepConflict, Store
+from cafe.server.storage.postgres import MIGRATIONS, PostgresStore, migrate, rekey
+from cafe.server.storage.store import MIGRATIONS as SQLITE_MIGRATIONS
+from cafe.server.storage.store import (
+    ChatLine,
+    DueJob,
+    Ending,
+    Rating,
+    RoomRow,
+    SeatRow,
+    SQLiteStore,
+    StepConflict,
+    Store,
+)
 from servers import fresh_database
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from cafe.server.account_rows import NameTaken, StillPlaying
-from cafe.server.postgres import MIGRATIONS, PostgresStore
-from cafe.server.store import Ending, Rating, Result, RoomRow, SeatRow, SQLiteStore, Store
+from cafe.server.storage.account_rows import NameTaken, StillPlaying
+from cafe.server.storage.postgres import MIGRATIONS, PostgresStore
+from cafe.server.storage.store import Ending, Rating, Result, RoomRow, SeatRow, SQLiteStore, Store
 from servers import fresh_database
 
 Opener = Callable[[], Store]  # another connection to the same database, as another server process has

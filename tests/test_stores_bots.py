@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cafe.server.bot_rows import Rated
-from cafe.server.postgres import PostgresStore
-from cafe.server.store import Ending, Rating, RoomRow, SeatRow, SQLiteStore, Store
+from cafe.server.storage.bot_rows import Rated
+from cafe.server.storage.postgres import PostgresStore
+from cafe.server.storage.store import Ending, Rating, RoomRow, SeatRow, SQLiteStore, Store
 from servers import fresh_database
 
 

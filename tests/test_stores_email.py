@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from cafe.server.email_rows import ENDED, Email
-from cafe.server.postgres import MIGRATIONS as PG_MIGRATIONS
-from cafe.server.postgres import PostgresStore
-from cafe.server.sent_rows import MAIL
-from cafe.server.store import MIGRATIONS, SQLiteStore
+from cafe.server.storage.email_rows import ENDED, Email
+from cafe.server.storage.postgres import MIGRATIONS as PG_MIGRATIONS
+from cafe.server.storage.postgres import PostgresStore
+from cafe.server.storage.sent_rows import MAIL
+from cafe.server.storage.store import MIGRATIONS, SQLiteStore
 from servers import fresh_database
 from test_stores_accounts import Opener, opener
 

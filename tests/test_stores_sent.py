@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from cafe.server.email_rows import ENDED, INVITED
-from cafe.server.postgres import MIGRATIONS as PG_MIGRATIONS
-from cafe.server.sent_rows import KEPT_SECONDS, MAIL, PAGE, PUSH, SENT_SQLITE
-from cafe.server.store import MIGRATIONS, RoomRow, SeatRow, SQLiteStore, Store
+from cafe.server.storage.email_rows import ENDED, INVITED
+from cafe.server.storage.postgres import MIGRATIONS as PG_MIGRATIONS
+from cafe.server.storage.sent_rows import KEPT_SECONDS, MAIL, PAGE, PUSH, SENT_SQLITE
+from cafe.server.storage.store import MIGRATIONS, RoomRow, SeatRow, SQLiteStore, Store
 from test_stores_accounts import Opener, opener
 
 __all__ = ["opener"]  # the fixture, shared with the accounts' store tests

@@ -22,18 +22,18 @@ from starlette.routing import Route
 
 from cafe.i18n import T, Text
 from cafe.server import fields, names
-from cafe.server.account_rows import NameTaken, StillPlaying
-from cafe.server.bot_rows import Rated
 from cafe.server.broker import reaching_redis
 from cafe.server.fields import ProtocolError
 from cafe.server.games import asked_language
-from cafe.server.hub import Hub
+from cafe.server.gateway import Gateway
 from cafe.server.passkeys import MAX_BODY as PASSKEY_BODY
 from cafe.server.passkeys import Ceremonies, Doors, Work
 from cafe.server.passwords import Hashing, given_password, new_password
 from cafe.server.replays import Replays
 from cafe.server.sessions import COOKIE, same_origin, session_cookie, signed_in
-from cafe.server.store import Unavailable
+from cafe.server.storage.account_rows import NameTaken, StillPlaying
+from cafe.server.storage.bot_rows import Rated
+from cafe.server.storage.store import Unavailable
 from cafe.server.throttle import Bound
 
 MAX_BODY = 2048  # bytes of a request's JSON
@@ -44,14 +44,14 @@ STATUS = {"size": 413, "json": 400, "field": 400, "name": 400, "origin": 403, "s
 
 class Bounds:
     """An application's bounds on attempts (per name, per address: both counted for every process that shares the
-    broker) and its hashing of passwords, made on the first request, when the hub and its limits exist."""
+    broker) and its hashing of passwords, made on the first request, when the gateway and its limits exist."""
 
-    def __init__(self, hub: Callable[[], Hub]) -> None:
-        self._hub = hub
+    def __init__(self, gateway: Callable[[], Gateway]) -> None:
+        self._gateway = gateway
 
     @functools.cached_property
     def _made(self) -> tuple[Bound, Bound, Hashing]:
-        bound, broker = self._hub().limits, self._hub().broker
+        bound, broker = self._gateway().limits, self._gateway().broker
         per_account = broker.bound("signin-name", bound.signins_per_account, bound.signin_seconds)
         per_address = broker.bound("signin-address", bound.signins_per_address, bound.signin_seconds)
         return per_account, per_address, Hashing(bound.hashers)
@@ -73,11 +73,11 @@ class Bounds:
 
 
 def routes(
-    hub: Callable[[], Hub], replays: Callable[[], Replays], bounds: Bounds, public_url: str | None = None
+    gateway: Callable[[], Gateway], replays: Callable[[], Replays], bounds: Bounds, public_url: str | None = None
 ) -> list[Route]:
-    """The routes, over the running hub (``hub()`` gives it once the application has started); passkeys are
+    """The routes, over the running gateway (``gateway()`` gives it once the application has started); passkeys are
     those of the café at ``public_url`` (None: of each request's own address)."""
-    ceremonies = Ceremonies(hub, public_url)
+    ceremonies = Ceremonies(gateway, public_url)
 
     async def throttled(request: Request, name: str | None) -> None:
         """One more attempt at a password from this address (and for this name): refused beyond the bounds."""
@@ -86,9 +86,9 @@ def routes(
     def signs_in(player: int, name: str, request: Request, status: int = 200) -> Response:
         """The answer that signs this browser in: a new session in its cookie."""
         token = secrets.token_urlsafe(32)
-        hub().store.add_session(token, player, time.time())
+        gateway().store.add_session(token, player, time.time())
         answer = JSONResponse({"player": player, "name": name, "account": True}, status_code=status)
-        answer.set_cookie(COOKIE, token, max_age=int(hub().limits.session_days * 86_400), path="/", httponly=True,
+        answer.set_cookie(COOKIE, token, max_age=int(gateway().limits.session_days * 86_400), path="/", httponly=True,
                           samesite="strict", secure=request.url.scheme == "https")  # fmt: skip
         return answer
 
@@ -99,21 +99,21 @@ def routes(
     async def confirmed(request: Request, message: dict[str, Any]) -> tuple[int, str]:
         """The signed-in account, once its password is given again, or one of its passkeys answers a sign-in
         ceremony (``passkey``), for a change that cannot be undone."""
-        player, name = account(hub(), request)
+        player, name = account(gateway(), request)
         if "passkey" in message:
             await ceremonies.signed(request, {"credential": message["passkey"]}, doors, player)
             return player, name
         password = given_password(message, "password")
         await throttled(request, name)
-        if not await bounds.hashing.verify(hub().store.password_of(player), password):
+        if not await bounds.hashing.verify(gateway().store.password_of(player), password):
             raise ProtocolError("signin", T("wrong password"))
         return player, name
 
     async def me(request: Request) -> Response:
-        found = signed_in(hub(), request)
+        found = signed_in(gateway(), request)
         if found is None:
             return JSONResponse({"account": False})
-        bot = bool(hub().store.bot_accounts([found[0]]))
+        bot = bool(gateway().store.bot_accounts([found[0]]))
         return JSONResponse({"player": found[0], "name": found[1], "account": True, "bot": bot})
 
     async def claim(request: Request, message: dict[str, Any]) -> Response:
@@ -121,13 +121,13 @@ def routes(
         rating stay theirs."""
         token = fields.text(message, "token", 100)
         password = new_password(message, "password")
-        known = hub().store.player_by_token(token)
+        known = gateway().store.player_by_token(token)
         if known is None:
             raise ProtocolError("token", T("unknown token: say hello with a name to start afresh"))
         await throttled(request, None)  # hashing is dear: bounded per address
         hashed = await bounds.hashing.hash(password)
         try:
-            if not hub().store.claim(known[0], hashed):
+            if not gateway().store.claim(known[0], hashed):
                 raise ProtocolError("token", T("unknown token: say hello with a name to start afresh"))
         except NameTaken:
             raise ProtocolError("taken", T("'{name}' belongs to an account already", name=known[1])) from None
@@ -139,7 +139,7 @@ def routes(
         name = fields.text(message, "name", names.MAX_NAME * 4)
         password = given_password(message, "password")
         await throttled(request, name)
-        found = hub().store.account_named(name)
+        found = gateway().store.account_named(name)
         if not await bounds.hashing.verify(found[2] if found else None, password) or found is None:
             raise ProtocolError("signin", T("wrong name or password"))
         return signs_in(found[0], found[1], request)
@@ -147,51 +147,51 @@ def routes(
     async def sign_out(request: Request, message: dict[str, Any]) -> Response:
         found = session_cookie(request)
         if found is not None:
-            hub().store.end_session(found)
+            gateway().store.end_session(found)
         return signs_out(JSONResponse({"account": False}), request)
 
     async def everywhere(request: Request, message: dict[str, Any]) -> Response:
-        player, _ = account(hub(), request)
-        hub().store.end_sessions(player)
-        hub().sign_out(player)
+        player, _ = account(gateway(), request)
+        gateway().store.end_sessions(player)
+        gateway().sign_out(player)
         return signs_out(JSONResponse({"account": False}), request)
 
     async def password(request: Request, message: dict[str, Any]) -> Response:
         """A new password; every session ends, this browser gets a new one."""
         new = new_password(message, "new")
         player, name = await confirmed(request, message)
-        hub().store.set_password(player, await bounds.hashing.hash(new))
-        hub().sign_out(player)
+        gateway().store.set_password(player, await bounds.hashing.hash(new))
+        gateway().sign_out(player)
         return signs_in(player, name, request)
 
     async def delete(request: Request, message: dict[str, Any]) -> Response:
         """The account and everything of the person go; finished games keep a nameless seat."""
         player, _ = await confirmed(request, message)
         try:
-            rooms = hub().store.erase(player)
+            rooms = gateway().store.erase(player)
         except StillPlaying:
             raise ProtocolError(
                 "playing", T("you still take part in a game that is not over: delete the account after its end")
             ) from None
         for room in rooms:
             replays().drop(room)
-        await hub().erased(player, rooms)
+        await gateway().erased(player, rooms)
         return signs_out(JSONResponse({"account": False}), request)
 
     async def bot(request: Request, message: dict[str, Any]) -> Response:
         """The account becomes a bot, played by a program (``bot: true``), or a person again: only while it has
         no rated game, so that its rating stays a bot's or a person's."""
-        player, _ = account(hub(), request)
+        player, _ = account(gateway(), request)
         wanted = message.get("bot")
         if not isinstance(wanted, bool):
             raise ProtocolError("field", T("'bot' is true or false"))
         try:
-            hub().store.set_bot(player, wanted, time.time())
+            gateway().store.set_bot(player, wanted, time.time())
         except Rated:
             raise ProtocolError(
                 "rated", T("this account has rated games: whether it is a bot can no longer change")
             ) from None
-        hub().sign_out(player)  # its connections say hello again, and are shown as what it is now
+        gateway().sign_out(player)  # its connections say hello again, and are shown as what it is now
         return JSONResponse({"player": player, "bot": wanted})
 
     async def bot_token(request: Request, message: dict[str, Any]) -> Response:
@@ -199,20 +199,20 @@ def routes(
         connections end."""
         player, _ = await confirmed(request, message)
         token = secrets.token_urlsafe(32)
-        if not hub().store.set_bot_token(player, token):
+        if not gateway().store.set_bot_token(player, token):
             raise ProtocolError("bot", T("this account is not a bot: make it one first"))
-        hub().end_bot(player)
+        gateway().end_bot(player)
         return JSONResponse({"player": player, "token": token}, status_code=201)
 
     async def revoke(request: Request, message: dict[str, Any]) -> Response:
         """The bot's API token signs nothing in any more; the bot's connections end."""
-        player, _ = account(hub(), request)
-        if not hub().store.set_bot_token(player, None):
+        player, _ = account(gateway(), request)
+        if not gateway().store.set_bot_token(player, None):
             raise ProtocolError("bot", T("this account is not a bot: make it one first"))
-        hub().end_bot(player)
+        gateway().end_bot(player)
         return JSONResponse({"player": player, "token": None})
 
-    doors = Doors(signs_in, lambda request: account(hub(), request), throttled, changing)
+    doors = Doors(signs_in, lambda request: account(gateway(), request), throttled, changing)
     return [
         *ceremonies.routes(doors),
         Route("/account", me),
@@ -228,9 +228,9 @@ def routes(
     ]
 
 
-def account(hub: Hub, request: Request) -> tuple[int, str]:
+def account(gateway: Gateway, request: Request) -> tuple[int, str]:
     """The signed-in account of a request: its player and name."""
-    found = signed_in(hub, request)
+    found = signed_in(gateway, request)
     if found is None:
         raise ProtocolError("session", T("you are not signed in"))
     return found

@@ -33,10 +33,10 @@ from typing import Any
 from cafe.ai.analysis import review_recorded_turn, summarise
 from cafe.i18n import T, Text
 from cafe.record import Record
-from cafe.server.analysis_rows import KIND
 from cafe.server.due import AGAIN, POLL
 from cafe.server.limits import Limits
-from cafe.server.store import DueJob, Store, Unavailable
+from cafe.server.storage.analysis_rows import KIND
+from cafe.server.storage.store import DueJob, Store, Unavailable
 
 ANALYSIS_SEED = 0  # every game is analysed with the same seed: the same record gives the same analysis
 WATCH_SECONDS = 0.5  # how often a worker process checks that the server that started it still lives

@@ -23,14 +23,14 @@ from cafe.options import option_catalogue, preset_catalogue
 from cafe.server import accounts, emails, games, howto, lessons, push, push_routes, sessions
 from cafe.server.broker import Broker
 from cafe.server.cup_routes import routes as tournament_routes
-from cafe.server.hub import Hub
+from cafe.server.gateway import Gateway
 from cafe.server.limits import Limits
 from cafe.server.mail import Mailer, Smtp
 from cafe.server.outbox import Outbox
 from cafe.server.puzzles import routes as puzzle_routes
 from cafe.server.ratings import provisional, shown
 from cafe.server.replays import Replays
-from cafe.server.store import Rating, SQLiteStore, Store
+from cafe.server.storage.store import Rating, SQLiteStore, Store
 from cafe.svg import LIGHT, NATION_COLOURS
 from cafe.tiles import NATION_TITLES, TILE_OBJECTS, TILE_WORDS, Nation
 
@@ -46,37 +46,37 @@ def create_app(
     limits: Limits | None = None,
     public_url: str | None = None,
     mail: Smtp | None = None,
-    **hub_options: Any,
+    **options: Any,
 ) -> Starlette:
     """The application over a store (the given one, or SQLite in ``data``, default ./cafe-data) and a broker (the
-    given one, or this process alone), within ``limits`` (``hub_options`` change single ones); passkeys belong to
+    given one, or this process alone), within ``limits`` (``options`` change single ones); passkeys belong to
     ``public_url`` (None: to the address each request names); e-mail through ``mail``'s SMTP server, if given."""
-    hub: Hub | None = None
+    gateway: Gateway | None = None
     replays: Replays | None = None
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        nonlocal hub, replays
+        nonlocal gateway, replays
         folder = data or Path("cafe-data")
         opened = store or SQLiteStore(folder / DATABASE)
-        hub = app.state.hub = Hub(opened, broker, limits, **hub_options)
+        gateway = app.state.gateway = Gateway(opened, broker, limits, **options)
         if store is None or data is not None:  # a data folder of the café's: its push key is kept there
-            push.attach(hub, folder)
-        replays = Replays(hub.limits.replays_per_address, hub.limits.replay_cache)
+            push.attach(gateway.chores.notices, folder)
+        replays = Replays(gateway.limits.replays_per_address, gateway.limits.replay_cache)
         if mail is not None:
-            hub.notices.mailer = Mailer(mail, hub.limits.mail_tries, hub.limits.mail_retry_seconds)
-        await hub.start()
+            gateway.chores.notices.mailer = Mailer(mail, gateway.limits.mail_tries, gateway.limits.mail_retry_seconds)
+        await gateway.start()
         try:
             yield
         finally:
-            if hub.notices.mailer is not None:
-                hub.notices.mailer.close()
-            await hub.close()
+            if gateway.chores.notices.mailer is not None:
+                gateway.chores.notices.mailer.close()
+            await gateway.close()
             opened.close()
 
-    def running() -> Hub:
-        assert hub is not None
-        return hub
+    def running() -> Gateway:
+        assert gateway is not None
+        return gateway
 
     def replaying() -> Replays:
         assert replays is not None
@@ -108,29 +108,29 @@ def create_app(
 
     async def health(request: Request) -> Response:
         """200 while this process can serve: started, its database answering and its broker's events arriving."""
-        if hub is None:
+        if gateway is None:
             return JSONResponse({"status": "starting"}, status_code=503)
-        parts = {"database": hub.store.reachable(), "broker": hub.broker.connected}
+        parts = {"database": gateway.store.reachable(), "broker": gateway.broker.connected}
         ok = all(parts.values())
         body = {"status": "ok" if ok else "unavailable", **{k: "ok" if v else "away" for k, v in parts.items()}}
         return JSONResponse(body, status_code=200 if ok else 503)
 
     async def metrics(request: Request) -> Response:
-        assert hub is not None
+        assert gateway is not None
         figures = {
-            "cafe_connections": len(hub.connections),
-            "cafe_rooms": len(hub.rooms),
-            "cafe_games_playing": sum(room.status == "playing" for room in hub.rooms.values()),
-            "cafe_players_present": len({c.player for c in hub.connections.values() if c.player is not None}),
+            "cafe_connections": len(gateway.connections),
+            "cafe_rooms": len(gateway.tables.rooms),
+            "cafe_games_playing": sum(room.status == "playing" for room in gateway.tables.rooms.values()),
+            "cafe_players_present": len({c.player for c in gateway.connections.values() if c.player is not None}),
             "cafe_replays_total": replaying().computed,
-            **{f"cafe_{name}_total": value for name, value in hub.counters.items()},
+            **{f"cafe_{name}_total": value for name, value in gateway.counters.items()},
         }
         return PlainTextResponse("".join(f"{name} {value}\n" for name, value in figures.items()))
 
     async def leaderboard(request: Request) -> Response:
         """The rated people, or (``/leaderboard/bots``) the rated bots: each on a leaderboard of their own."""
-        assert hub is not None
-        rows = hub.store.ranked(LEADERBOARD, bots=request.url.path.endswith("/bots"))
+        assert gateway is not None
+        rows = gateway.store.ranked(LEADERBOARD, bots=request.url.path.endswith("/bots"))
         return JSONResponse(
             [
                 {"player": player, "name": name, "rating": shown(r), "mu": round(r.mu, 2), "sigma": round(r.sigma, 2),
@@ -140,27 +140,27 @@ def create_app(
         )  # fmt: skip
 
     async def record(request: Request) -> Response:
-        assert hub is not None
-        found = hub.store.record(request.path_params["room"])
-        if found is None or hub.cups.hidden(request.path_params["room"]):  # a round's deal, still being played
+        assert gateway is not None
+        found = gateway.store.record(request.path_params["room"])
+        if found is None or gateway.cups.hidden(request.path_params["room"]):  # a round's deal, still being played
             return JSONResponse({"error": "no finished game in that room"}, status_code=404)
         headers = {"Content-Disposition": f'attachment; filename="cafe-{request.path_params["room"]}.json"'}
         return Response(json.dumps(found, indent=1), media_type="application/json", headers=headers)
 
     async def socket(websocket: WebSocket) -> None:
         """One client: its messages read here, its outbox written by a task of its own (nobody waits for it)."""
-        assert hub is not None
+        assert gateway is not None
         await websocket.accept()
-        outbox = Outbox(websocket.send_text, hub.limits.send_buffer)
+        outbox = Outbox(websocket.send_text, gateway.limits.send_buffer)
         address = websocket.client.host if websocket.client else ""
         # until its hello says otherwise: the first language of the browser's own that the café speaks
         wanted = pick(tag.split(";")[0] for tag in websocket.headers.get("accept-language", "").split(","))
         # a sign-in cookie counts only from the café's own page (another site's page cannot use it)
-        connection = hub.connect(outbox.put, address, wanted, sessions.session_cookie(websocket))
+        connection = gateway.connect(outbox.put, address, wanted, sessions.session_cookie(websocket))
         if connection is None:
             await refuse(websocket, "busy", T("too many connections from your address").render(wanted))
             return
-        closing = asyncio.Event()  # set by the hub: the person signed out everywhere, or is deleted
+        closing = asyncio.Event()  # set by the gateway: the person signed out everywhere, or is deleted
         connection.end = closing.set
 
         async def read() -> None:
@@ -171,20 +171,22 @@ def create_app(
                 text = message.get("text")
                 if text is None:  # a binary frame: read as text, so that it gets the usual answer
                     text = (message.get("bytes") or b"").decode("utf-8", "replace")
-                await hub.receive(connection, text)
+                await gateway.receive(connection, text)
 
         tasks = [asyncio.ensure_future(read()), asyncio.ensure_future(outbox.run()),
                  asyncio.ensure_future(outbox.overflowed.wait()), asyncio.ensure_future(closing.wait())]  # fmt: skip
         silent = False
         try:
-            ended, _ = await asyncio.wait(tasks, timeout=hub.limits.hello_seconds, return_when=asyncio.FIRST_COMPLETED)
+            ended, _ = await asyncio.wait(
+                tasks, timeout=gateway.limits.hello_seconds, return_when=asyncio.FIRST_COMPLETED
+            )
             silent = not ended and connection.player is None
             if not ended and not silent:
                 await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
             for task in tasks:
                 task.cancel()
-            hub.disconnect(connection, dropped=outbox.overflowed.is_set())
+            gateway.disconnect(connection, dropped=outbox.overflowed.is_set())
             for task in tasks:  # a writer stuck on a full socket, or a reader that failed: gone either way
                 with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError, OSError):
                     await task

@@ -28,7 +28,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from cafe.server.store import Unavailable
+from cafe.server.storage.store import Unavailable
 from cafe.server.throttle import Bound, SharedThrottle, Throttle
 
 log = logging.getLogger("cafe.server")

@@ -166,7 +166,7 @@ def _shared(args: argparse.Namespace, limits: Limits, mail: Smtp | None) -> tupl
         raise Unusable(T("--database must be a postgresql:// URL, not {database!r}", database=args.database))
     try:
         from cafe.server.broker import RedisBroker, namespace_for
-        from cafe.server.postgres import PostgresStore
+        from cafe.server.storage.postgres import PostgresStore
     except ImportError:
         raise Unusable(
             T("PostgreSQL and Redis need the [scale] extra: pip install 'cafe-international[scale]'")

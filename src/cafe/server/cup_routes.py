@@ -22,18 +22,18 @@ from cafe.server.accounts import changing
 from cafe.server.cups import Cup
 from cafe.server.fields import ProtocolError
 from cafe.server.games import asked_language
-from cafe.server.hub import Hub
+from cafe.server.gateway import Gateway
 from cafe.server.sessions import signed_in
 
 LISTED = 100  # tournaments the list shows, newest first
 STATUS = {"missing": 404, "who": 401, "director": 403, "busy": 503, "size": 413, "origin": 403}
 
 
-def routes(hub: Callable[[], Hub]) -> list[Route]:
+def routes(gateway: Callable[[], Gateway]) -> list[Route]:
     def asker(request: Request) -> tuple[int, str] | None:
         """The player whose token the request carries, or whose account its cookie signs in; if any."""
         token = request.headers.get("x-cafe-token")
-        return hub().store.player_by_token(token) if token else signed_in(hub(), request)
+        return gateway().store.player_by_token(token) if token else signed_in(gateway(), request)
 
     def who(request: Request) -> tuple[int, str]:
         found = asker(request)
@@ -43,7 +43,7 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
 
     def cup_of(request: Request) -> Cup:
         cup_id = str(request.path_params["cup"])
-        cup = hub().cups.load(cup_id)
+        cup = gateway().cups.load(cup_id)
         if cup is None:
             raise ProtocolError("missing", T("there is no tournament '{id}'", id=cup_id[:16]))
         return cup
@@ -58,45 +58,45 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
         return endpoint
 
     def listing(request: Request) -> Response:
-        rows = hub().store.tournaments(None, LISTED)
+        rows = gateway().store.tournaments(None, LISTED)
         return JSONResponse([{"id": r.id, "name": r.name, "status": r.status, "created": r.created} for r in rows])
 
     def one(request: Request) -> Response:
         found = asker(request)
-        return JSONResponse(hub().cups.public(cup_of(request), None if found is None else found[0]))
+        return JSONResponse(gateway().cups.public(cup_of(request), None if found is None else found[0]))
 
     def games(request: Request) -> Response:
         cup = cup_of(request)
         if cup.status != "finished":
             raise ProtocolError("playing", T("the tournament's games can be downloaded once it is over"))
         headers = {"Content-Disposition": f'attachment; filename="cafe-tournament-{cup.id}.json"'}
-        return Response(json.dumps(hub().cups.games(cup), indent=1), media_type="application/json", headers=headers)
+        return Response(json.dumps(gateway().cups.games(cup), indent=1), media_type="application/json", headers=headers)
 
     async def opening(request: Request, message: dict[str, Any]) -> Response:
         player, _ = who(request)
-        cup_id = hub().cups.open(player, message)
+        cup_id = gateway().cups.open(player, message)
         return shown(request, cup_id, player, 201)
 
     async def entering(request: Request, message: dict[str, Any]) -> Response:
         player, name = who(request)
-        cup = await hub().cups.enter(str(request.path_params["cup"]), player, name, message.get("bot"),
+        cup = await gateway().cups.enter(str(request.path_params["cup"]), player, name, message.get("bot"),
                                      asked_language(request))  # fmt: skip
-        return JSONResponse(hub().cups.public(cup, player))
+        return JSONResponse(gateway().cups.public(cup, player))
 
     async def withdrawing(request: Request, message: dict[str, Any]) -> Response:
         player, _ = who(request)
-        cup = await hub().cups.withdraw(str(request.path_params["cup"]), player, message.get("entry"))
-        return JSONResponse(hub().cups.public(cup, player))
+        cup = await gateway().cups.withdraw(str(request.path_params["cup"]), player, message.get("entry"))
+        return JSONResponse(gateway().cups.public(cup, player))
 
     async def starting(request: Request, message: dict[str, Any]) -> Response:
         player, _ = who(request)
-        cup = await hub().cups.start(str(request.path_params["cup"]), player)
-        return JSONResponse(hub().cups.public(cup, player))
+        cup = await gateway().cups.start(str(request.path_params["cup"]), player)
+        return JSONResponse(gateway().cups.public(cup, player))
 
     def shown(request: Request, cup_id: str, player: int, status: int = 200) -> Response:
-        cup = hub().cups.load(cup_id)
+        cup = gateway().cups.load(cup_id)
         assert cup is not None
-        return JSONResponse(hub().cups.public(cup, player), status_code=status)
+        return JSONResponse(gateway().cups.public(cup, player), status_code=status)
 
     def posted(work: Callable[[Request, dict[str, Any]], Any]) -> Callable[[Request], Any]:
         async def guarded(request: Request, message: dict[str, Any]) -> Response:

@@ -30,12 +30,12 @@ from cafe.options import make_rules, rules_from
 from cafe.server import fields
 from cafe.server.fields import ProtocolError
 from cafe.server.rooms import CLOCKS, LEVEL_WORDS, Outcome, Room
-from cafe.server.store import RoomRow, SeatRow
+from cafe.server.storage.store import RoomRow, SeatRow
 from cafe.tournament.model import FORMATS, Entry, GameResult, Settings, TournamentError
 from cafe.tournament.tournament import MOST_ENTRIES, TABLE_SIZES, Tournament
 
 if TYPE_CHECKING:
-    from cafe.server.hub import Hub
+    from cafe.server.tables import Tables
 
 log = logging.getLogger("cafe.server")
 
@@ -149,12 +149,13 @@ def settings_of(message: dict[str, Any]) -> tuple[Settings, dict[str, Any]]:
 
 
 class Cups:
-    """The café's tournaments, over the hub that seats their tables."""
+    """The café's tournaments, over the tables (:mod:`cafe.server.tables`) that seat their games."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, tables: Tables) -> None:
+        self.seating = tables
+        self.store = tables.store
         self.tables: dict[str, TableRef] = {}  # room -> the tournament table it is (tournaments under way)
-        for listed in hub.store.tournaments("playing"):  # known before the first computer player's step
+        for listed in self.store.tournaments("playing"):  # known before the first computer player's step
             cup = self.load(listed.id)
             if cup is not None:
                 self._index(cup)
@@ -162,7 +163,7 @@ class Cups:
     # ------------------------------------------------------------------ reading
 
     def load(self, cup_id: str) -> Cup | None:
-        row = self.hub.store.tournament_state(cup_id) if len(cup_id) <= 16 else None
+        row = self.store.tournament_state(cup_id) if len(cup_id) <= 16 else None
         if row is None or "cafe" not in row.state:  # a tournament the café did not open has no tables here
             return None
         return Cup(row.id, row.name, row.host, row.status, row.version, row.state)
@@ -186,7 +187,7 @@ class Cups:
 
     async def look(self) -> None:
         """Read the tournaments under way again: rooms of a round another process started are made if missing."""
-        for listed in self.hub.store.tournaments("playing"):
+        for listed in self.store.tournaments("playing"):
             cup = self.load(listed.id)
             if cup is not None:
                 self._index(cup)
@@ -226,7 +227,7 @@ class Cups:
             if cup is None:
                 raise ProtocolError("missing", T("there is no tournament '{id}'", id=cup_id[:16]))
             status = await asyncio.to_thread(change, cup) if thread else change(cup)
-            if self.hub.store.save_tournament_state(cup.id, cup.state, status, cup.version):
+            if self.store.save_tournament_state(cup.id, cup.state, status, cup.version):
                 cup.status, cup.version = status, cup.version + 1
                 self._index(cup)
                 return cup
@@ -238,7 +239,7 @@ class Cups:
         settings, cafe = settings_of(message)
         cup_id = secrets.token_hex(4)
         state = {"version": 1, "settings": settings.to_json(), "entries": [], "rounds": [], "cafe": cafe}
-        self.hub.store.add_tournament_state(cup_id, name, director, state)
+        self.store.add_tournament_state(cup_id, name, director, state)
         return cup_id
 
     async def enter(self, cup_id: str, player: int, name: str, level: Any, language: str) -> Cup:
@@ -304,15 +305,15 @@ class Cups:
 
         cup = await self._change(cup_id, change)
         for room_id, gone in seats:  # a game of theirs under way goes on with a computer player in their seat
-            room = self.hub.rooms.get(room_id)
+            room = self.seating.rooms.get(room_id)
             if room is not None and room.status == "playing" and room.seat_of(gone) is not None:
-                async with self.hub._changing(room):
+                async with self.seating.changing(room):
                     seat = room.seat_of(gone)
                     if seat is not None and room.status == "playing":
                         name = room.seats[seat].name
                         room.replace_by_bot(seat)
                         said = T("{name} withdraws from the tournament: a computer player plays on", name=name)
-                        await self.hub._after(room, Outcome(announce=said, changed=True))
+                        await self.seating.after(room, Outcome(announce=said, changed=True))
         return cup
 
     async def start(self, cup_id: str, player: int) -> Cup:
@@ -351,7 +352,7 @@ class Cups:
             return
         tournament = cup.tournament()
         for key, room_id in cup.rooms().items():
-            if room_id in self.hub.rooms or self.hub.store.load_room(room_id) is not None:
+            if room_id in self.seating.rooms or self.store.load_room(room_id) is not None:
                 continue
             number, table, game = map(int, key.split("."))
             if number != len(tournament.rounds):
@@ -373,23 +374,23 @@ class Cups:
         else:  # each table a deal of its own
             seed = int.from_bytes(secrets.token_bytes(8), "big") >> 2
         hours = cafe["clock"]
-        deadline = time.time() + hours * self.hub.limits.clock_hour if hours else None
+        deadline = time.time() + hours * self.seating.limits.clock_hour if hours else None
         name = f"{cup.name} · {number}.{table}" + (f".{game}" if game > 1 else "")
         row = RoomRow(room_id, name, settings.edition, settings.rules, cup.director, "playing", seed, tuple(seats),
                       (), None, False, hours, "bot", deadline)  # fmt: skip
         try:
-            self.hub.store.add_room(row)
+            self.store.add_room(row)
         except Exception:  # another process made it a moment ago
-            if self.hub.store.load_room(room_id) is None:
+            if self.store.load_room(room_id) is None:
                 raise
             return
-        room = self.hub._add(row)
-        for connection in list(self.hub.connections.values()):  # the players here see their table at once
-            if connection.player is not None and room.seat_of(connection.player) is not None:
-                self.hub._follow(connection, room.id)
-        async with self.hub._changing(room):
+        room = self.seating.add(row)
+        for follower in list(self.seating.followers.values()):  # the players here see their table at once
+            if follower.player is not None and room.seat_of(follower.player) is not None:
+                self.seating.follow(follower, room.id)
+        async with self.seating.changing(room):
             said = T("{name}: round {round}, table {table} begins", name=cup.name, round=number, table=table)
-            await self.hub._after(room, Outcome(announce=said, changed=True))
+            await self.seating.after(room, Outcome(announce=said, changed=True))
 
     async def after(self, room: Room) -> None:
         """A room changed: if it is a tournament's table whose game just ended, its result goes in (once)."""
@@ -461,7 +462,7 @@ class Cups:
             "id": cup.id,
             "name": cup.name,
             "status": cup.status,
-            "director": self.hub.store.player_name(cup.director),
+            "director": self.store.player_name(cup.director),
             "directing": player is not None and player == cup.director,
             "format": settings.format,
             "edition": settings.edition,
@@ -491,7 +492,7 @@ class Cups:
             number, table, game = map(int, key.split("."))
             games.append({"round": number, "table": table, "game": game, "room": room,
                           "seats": list(tournament.seats(number, table, game)),
-                          "record": self.hub.store.record(room)})  # fmt: skip
+                          "record": self.store.record(room)})  # fmt: skip
         public = self.public(cup, None)
         return {"tournament": public, "games": games}
 

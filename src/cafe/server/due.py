@@ -1,12 +1,13 @@
 """The café's due work, kept where every server process sees it: computer players' steps, turn clocks and
 absences.
 
-A job (:class:`~cafe.server.store.DueJob`) lives in the store's ``due`` table until it is done.  Every process
+A job (:class:`~cafe.server.storage.store.DueJob`) lives in the store's ``due`` table until it is done.  Every process
 claims the jobs that are due, holding each with a lease that it renews while it works; a process that dies
 lets its leases run out, and another takes its jobs up within a moment of that.  A job checks the room before
 it acts (the steps a computer player was woken at, the turn a clock was wound for, the absent player still
 absent), so that a job run twice acts once.
 
+This module keeps the jobs and runs them; what each one does is :mod:`cafe.server.chores`'s.
 A job scheduled here is claimed at once when due (the process wakes itself); jobs scheduled by other processes,
 or left by a dead one, are found by looking every ``POLL`` seconds.
 """
@@ -20,7 +21,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 
-from cafe.server.store import DueJob, Store, Unavailable
+from cafe.server.storage.store import DueJob, Store, Unavailable
 
 log = logging.getLogger("cafe.server")
 
@@ -44,7 +45,7 @@ class DueWork:
         self._running: dict[str, asyncio.Task[None]] = {}
 
     def schedule(self, job: DueJob, move: bool = True) -> None:
-        """Keep ``job`` until it is done (see :meth:`~cafe.server.store.Store.schedule`)."""
+        """Keep ``job`` until it is done (see :meth:`~cafe.server.storage.store.Store.schedule`)."""
         self.store.schedule(job, move)
         if job.at < self._next:
             self._next = job.at

@@ -23,7 +23,7 @@ from cafe.server import fields, names
 from cafe.server.accounts import Bounds, account, changing
 from cafe.server.fields import ProtocolError
 from cafe.server.games import asked_language
-from cafe.server.hub import Hub
+from cafe.server.gateway import Gateway
 from cafe.server.mail import Mailer, address_ok
 from cafe.server.passwords import new_password
 from cafe.server.sessions import signed_in
@@ -34,19 +34,19 @@ RESETS = 3  # accounts one address may get reset links for at once
 NOTICES = ("turn", "ended", "every", "invited")  # the switches of what the address gets
 
 
-def routes(hub: Callable[[], Hub], bounds: Bounds) -> list[Route]:
-    """The routes, over the running hub; ``bounds`` are those of sign-ins."""
+def routes(gateway: Callable[[], Gateway], bounds: Bounds) -> list[Route]:
+    """The routes, over the running gateway; ``bounds`` are those of sign-ins."""
 
     def mailer() -> Mailer:
-        found = hub().notices.mailer
+        found = gateway().chores.notices.mailer
         if found is None:
             raise ProtocolError("mail", T("this café sends no e-mail: a forgotten password cannot be reset"))
         return found
 
     def state(player: int | None) -> dict[str, Any]:
         """What the account page shows: whether the café sends e-mail, and the person's address and notices."""
-        known: dict[str, Any] = {"mail": hub().notices.mailer is not None}
-        email = None if player is None else hub().store.email(player)
+        known: dict[str, Any] = {"mail": gateway().chores.notices.mailer is not None}
+        email = None if player is None else gateway().store.email(player)
         if player is not None:
             known["address"] = None if email is None else email.address
             known["verified"] = email is not None and email.verified
@@ -57,12 +57,12 @@ def routes(hub: Callable[[], Hub], bounds: Bounds) -> list[Route]:
     def new_link(player: int, address: str, purpose: str, minutes: float) -> str:
         """A new link of ``purpose`` for this person and address, holding ``minutes``."""
         token, now = secrets.token_urlsafe(32), time.time()
-        hub().store.add_link(token, player, purpose, address, now, now + minutes * 60)
+        gateway().store.add_link(token, player, purpose, address, now, now + minutes * 60)
         return f"{mailer().smtp.site}#account&{purpose}={token}"
 
     def post(player: int, address: str, subject: Text, body: Text) -> None:
         """A mail in the background, in the person's language."""
-        email = hub().store.email(player)
+        email = gateway().store.email(player)
         language = email.language if email else DEFAULT
         mailer().post(address, subject.render(language), body.render(language))
 
@@ -70,29 +70,29 @@ def routes(hub: Callable[[], Hub], bounds: Bounds) -> list[Route]:
         """The person and address of a mailed link, used up now; refused if it expired or was used already."""
         token = fields.text(message, "token", 100)
         await bounds.check(request, None)
-        link = hub().store.take_link(token, purpose)
+        link = gateway().store.take_link(token, purpose)
         if link is None or link.expires < time.time():
             raise ProtocolError("link", T("this link has expired or was used already: ask for a new one"))
         return link.player, link.address
 
     async def shown(request: Request) -> Response:
-        found = signed_in(hub(), request)
+        found = signed_in(gateway(), request)
         return JSONResponse(state(None if found is None else found[0]))
 
     async def change(request: Request, message: dict[str, Any]) -> Response:
         """A new address (a link to verify it is mailed to it), or none (``address: null``)."""
-        player, name = account(hub(), request)
+        player, name = account(gateway(), request)
         address = message.get("address")
         if address is not None:
             address = fields.text(message, "address", 254).strip()
             if not address_ok(address):
                 raise ProtocolError("field", T("'{address}' is not an e-mail address", address=address[:80]))
             mailer()
-            known = hub().store.email(player)
+            known = gateway().store.email(player)
             if known is not None and known.verified and known.address == address:
                 return JSONResponse(state(player))  # the verified address again: nothing to mail
             await bounds.check(request, f"mail:{player}")  # each mails someone: bounded as sign-ins are
-        hub().store.set_email(player, address, asked_language(request))
+        gateway().store.set_email(player, address, asked_language(request))
         if address is not None:
             link = new_link(player, address, "verify", VERIFY_HOURS * 60)
             body = T("{name}, to confirm that {address} is your e-mail address at Café International, open this "
@@ -103,21 +103,21 @@ def routes(hub: Callable[[], Hub], bounds: Bounds) -> list[Route]:
 
     async def verify(request: Request, message: dict[str, Any]) -> Response:
         player, address = await taken(request, message, "verify")
-        if not hub().store.verify_email(player, address):  # the address changed since
+        if not gateway().store.verify_email(player, address):  # the address changed since
             raise ProtocolError("link", T("this link has expired or was used already: ask for a new one"))
-        hub().store.email_language(player, asked_language(request))
+        gateway().store.email_language(player, asked_language(request))
         return JSONResponse({"verified": address})
 
     async def notices(request: Request, message: dict[str, Any]) -> Response:
         """Which notices the address gets: ``turn``, ``ended``, ``every`` (every turn, not once a day a game),
         ``invited``."""
-        player, _ = account(hub(), request)
+        player, _ = account(gateway(), request)
         chosen = {}
         for notice in NOTICES:
             if not isinstance(message.get(notice), bool):
                 raise ProtocolError("field", T("'{key}' is true or false", key=notice))
             chosen[notice] = message[notice]
-        if not hub().store.set_notices(player, **chosen, language=asked_language(request)):
+        if not gateway().store.set_notices(player, **chosen, language=asked_language(request)):
             raise ProtocolError("field", T("add an e-mail address first"))
         return JSONResponse(state(player))
 
@@ -128,12 +128,12 @@ def routes(hub: Callable[[], Hub], bounds: Bounds) -> list[Route]:
         mailer()
         await bounds.check(request, given.lower() if "@" in given else names.key(given))
         if "@" in given:
-            players = hub().store.verified_accounts(given)[:RESETS]
+            players = gateway().store.verified_accounts(given)[:RESETS]
         else:
-            found = hub().store.account_named(given)
+            found = gateway().store.account_named(given)
             players = [] if found is None else [found[0]]
         for player in players:
-            email, name = hub().store.email(player), hub().store.player_name(player)
+            email, name = gateway().store.email(player), gateway().store.player_name(player)
             if email is None or not email.verified or name is None:
                 continue
             link = new_link(player, email.address, "reset", RESET_MINUTES)
@@ -149,11 +149,11 @@ def routes(hub: Callable[[], Hub], bounds: Bounds) -> list[Route]:
         ends, here and elsewhere."""
         new = new_password(message, "new")
         player, address = await taken(request, message, "reset")
-        email = hub().store.email(player)
+        email = gateway().store.email(player)
         if email is None or not email.verified or email.address != address:
             raise ProtocolError("link", T("this link has expired or was used already: ask for a new one"))
-        hub().store.set_password(player, await bounds.hashing.hash(new))
-        hub().sign_out(player)
+        gateway().store.set_password(player, await bounds.hashing.hash(new))
+        gateway().sign_out(player)
         return JSONResponse({"reset": True})
 
     return [

@@ -17,11 +17,11 @@ from starlette.routing import Route
 from cafe.i18n import pick
 from cafe.server.analyses import RETRY_SECONDS as ANALYSIS_RETRY_SECONDS
 from cafe.server.analyses import Refused
-from cafe.server.hub import Hub
+from cafe.server.gateway import Gateway
 from cafe.server.ratings import PROVISIONAL, provisional, shown
 from cafe.server.replays import Replays, position_at, replay_json
 from cafe.server.sessions import COOKIE, signed_in
-from cafe.server.store import RoomRow
+from cafe.server.storage.store import RoomRow
 
 PLAYER_GAMES = 100  # games a player's page lists, newest first
 ROOM_CHARS = 16  # a room's id is never longer
@@ -42,14 +42,14 @@ def number(request: Request, name: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= ID_DIGITS else None
 
 
-def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route]:
-    """The routes, over the running hub and its replays (``hub()`` and ``replays()`` give them once the
+def routes(gateway: Callable[[], Gateway], replays: Callable[[], Replays]) -> list[Route]:
+    """The routes, over the running gateway and its replays (``gateway()`` and ``replays()`` give them once the
     application has started)."""
 
     def asker(request: Request) -> int | None:
         """The player whose token the request carries, or whose account its cookie signs in; if any."""
         token = request.headers.get("x-cafe-token")
-        known = hub().store.player_by_token(token) if token else signed_in(hub(), request)
+        known = gateway().store.player_by_token(token) if token else signed_in(gateway(), request)
         return None if known is None else known[0]
 
     def seat_of_asker(request: Request, row: RoomRow | None) -> int | None:
@@ -63,8 +63,8 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         if kept is not None:
             return kept
         room = request.path_params["room"]
-        hidden = hub().cups.hidden(room)  # a tournament round's deal, still being played at other tables
-        record = hub().store.record(room) if len(room) <= ROOM_CHARS and not hidden else None
+        hidden = gateway().cups.hidden(room)  # a tournament round's deal, still being played at other tables
+        record = gateway().store.record(room) if len(room) <= ROOM_CHARS and not hidden else None
         if record is None:
             return no_game()
         address = request.client.host if request.client else ""
@@ -79,13 +79,13 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         found = await replayed(request, ("game", room), replay_json)
         if isinstance(found, Response):
             return found
-        row = hub().store.load_room(room)
+        row = gateway().store.load_room(room)
         name = row.name if row and row.name else room  # a table of a deleted person's has no name
         seated = [seat for seat in row.seats if seat.player is not None] if row else []
-        marked = hub().store.bot_accounts([seat.player for seat in seated if seat.player is not None])
+        marked = gateway().store.bot_accounts([seat.player for seat in seated if seat.player is not None])
         bots = [seat.seat for seat in seated if seat.player in marked]  # seats of bot accounts, marked as bots'
         return JSONResponse({**found, "id": room, "name": name, "you": seat_of_asker(request, row), "bots": bots,
-                             "analysis": hub().analyses.status(room)})  # fmt: skip
+                             "analysis": gateway().analyses.status(room)})  # fmt: skip
 
     async def position(request: Request) -> Response:
         room, ply = request.path_params["room"], number(request, "ply")
@@ -96,21 +96,21 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
             return found
         ply = min(ply, len(found["steps"]))
         asks = "x-cafe-token" in request.headers or COOKIE in request.cookies
-        seat = seat_of_asker(request, hub().store.load_room(room) if asks else None)
+        seat = seat_of_asker(request, gateway().store.load_room(room) if asks else None)
         at = await replayed(request, ("at", room, ply, seat), lambda record: position_at(record, ply, seat))
         return at if isinstance(at, Response) else JSONResponse(at)
 
     async def analysis(request: Request) -> Response:
         room = request.path_params["room"]
-        if len(room) > ROOM_CHARS or hub().store.record(room) is None:
+        if len(room) > ROOM_CHARS or gateway().store.record(room) is None:
             return no_game()
         if request.method != "POST":
-            return JSONResponse(hub().analyses.status(room))
-        player, row = asker(request), hub().store.load_room(room)
+            return JSONResponse(gateway().analyses.status(room))
+        player, row = asker(request), gateway().store.load_room(room)
         played = seat_of(player, row) is not None
         address = request.client.host if request.client else ""
         try:
-            status = hub().analyses.request(room, player, address, played)
+            status = gateway().analyses.request(room, player, address, played)
         except Refused as refused:
             message = refused.why.render(asked_language(request))
             headers = {"Retry-After": str(ANALYSIS_RETRY_SECONDS)}
@@ -121,7 +121,9 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         """Who played these finished games and their final scores: from their replays, kept with those the replay
         page asks for (each replayed once, in a thread)."""
         missing = {
-            room: hub().store.record(room) for room in dict.fromkeys(rooms) if replays().kept(("game", room)) is None
+            room: gateway().store.record(room)
+            for room in dict.fromkeys(rooms)
+            if replays().kept(("game", room)) is None
         }
         done = await asyncio.to_thread(lambda: {room: replay_json(r) for room, r in missing.items() if r is not None})
         for room, answer in done.items():
@@ -131,7 +133,7 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
 
     async def player(request: Request) -> Response:
         player_id = number(request, "player")
-        store = hub().store
+        store = gateway().store
         name = store.player_name(player_id) if player_id is not None else None
         if player_id is None or name is None:
             return JSONResponse({"error": "no such player"}, status_code=404)
@@ -146,7 +148,7 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         rating = store.ratings([player_id]).get(player_id)
         standing = {"value": shown(rating), "games": rating.games if rating else 0, "provisional": provisional(rating),
                     "provisional_games": PROVISIONAL}  # fmt: skip
-        bot = bool(hub().store.bot_accounts([player_id]))
+        bot = bool(gateway().store.bot_accounts([player_id]))
         return JSONResponse({"player": player_id, "name": name, "bot": bot, "rating": standing, "games": games})
 
     return [

@@ -23,10 +23,10 @@ from cafe.i18n import NT, T
 from cafe.server.fields import ProtocolError
 from cafe.server.notices import turn_begins
 from cafe.server.rooms import Outcome
-from cafe.server.store import DueJob
+from cafe.server.storage.store import DueJob
 
 if TYPE_CHECKING:
-    from cafe.server.hub import Connection, Hub
+    from cafe.server.gateway import Connection, Gateway
 
 
 def year_start(now: float) -> float:
@@ -35,15 +35,15 @@ def year_start(now: float) -> float:
     return moment.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0).timestamp()
 
 
-async def handle(hub: Hub, connection: Connection, message: dict[str, Any]) -> None:
+async def handle(gateway: Gateway, connection: Connection, message: dict[str, Any]) -> None:
     """``{"type": "holiday"}`` asks, ``"days": N`` begins a holiday now, ``"end": true`` ends it; each answered
     with the holiday as it is then.  Anything wrong is refused and nothing changes."""
     player = connection.player
     assert player is not None
-    store, now, day = hub.store, time.time(), 24 * hub.limits.clock_hour
+    store, now, day = gateway.store, time.time(), 24 * gateway.limits.clock_hour
     if store.password_of(player) is None:
         raise ProtocolError("holiday", T("holidays are for accounts: claim your name with a password first"))
-    allowance = hub.limits.holiday_days
+    allowance = gateway.limits.holiday_days
     if allowance <= 0:
         raise ProtocolError("holiday", T("this café gives no holidays"))
     used = store.holiday_days(player, year_start(now))
@@ -64,7 +64,7 @@ async def handle(hub: Hub, connection: Connection, message: dict[str, Any]) -> N
         until = now + days * day
         if not store.begin_holiday(player, now, until, days):  # begun meanwhile, in another process
             raise ProtocolError("holiday", T("you are on holiday already: end this holiday before you begin another"))
-        await _move_clocks(hub, player, lambda deadline: deadline + (until - now) if deadline > now else deadline)
+        await _move_clocks(gateway, player, lambda deadline: deadline + (until - now) if deadline > now else deadline)
         used, current = used + days, (now, until)
     elif end:
         if current is None:
@@ -73,27 +73,27 @@ async def handle(hub: Hub, connection: Connection, message: dict[str, Any]) -> N
         taken = min(math.ceil((now - starts) / day), round((planned - starts) / day))  # the days begun
         if store.end_holiday(player, now, taken):  # (else it ended meanwhile, in another process)
             back = planned - now  # the clocks go on this much sooner than they were to
-            await _move_clocks(hub, player, lambda deadline: deadline - back if deadline >= planned else deadline)
+            await _move_clocks(gateway, player, lambda deadline: deadline - back if deadline >= planned else deadline)
         used, current = store.holiday_days(player, year_start(now)), store.holiday(player, now)
     connection.send({"type": "holiday", "until": None if current is None else current[1], "used": used,
                      "allowance": allowance})  # fmt: skip
 
 
-async def _move_clocks(hub: Hub, player: int, moved: Callable[[float], float]) -> None:
+async def _move_clocks(gateway: Gateway, player: int, moved: Callable[[float], float]) -> None:
     """The clock of the player's turn in progress, in each of their turn-based games, runs out at ``moved(its
     deadline)``, and the notice of that turn waits for the holiday's end (or goes now, when it ended); every table
     of theirs hears that they are on holiday (or back)."""
-    for room_id in hub.store.clock_rooms(player):
-        room = hub.rooms.get(room_id) or hub._load(room_id)
+    for room_id in gateway.store.clock_rooms(player):
+        room = gateway.tables.get(room_id)
         if room is None:
             continue
-        async with hub._changing(room):
+        async with gateway.tables.changing(room):
             room.load_holidays()
             game = room.game
             theirs = game is not None and not game.is_over() and room.seats[game.current_player].player == player
             if room.status == "playing" and theirs and room.deadline is not None and game is not None:
                 room.deadline = moved(room.deadline)
-                hub.store.set_deadline(room.id, room.deadline)
-                hub.due.schedule(DueJob("clock", room.id, game.turn_number, room.deadline))
-                hub.notices.send(turn_begins(room))  # "your turn" waits for the holiday's end, or goes now
-            await hub._after(room, Outcome(changed=True))
+                gateway.store.set_deadline(room.id, room.deadline)
+                gateway.chores.due.schedule(DueJob("clock", room.id, game.turn_number, room.deadline))
+                gateway.chores.notices.send(turn_begins(room))  # "your turn" waits for the holiday's end, or goes now
+            await gateway.tables.after(room, Outcome(changed=True))

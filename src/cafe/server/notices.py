@@ -1,11 +1,11 @@
 """Who hears of what, away from the café: a turn of a game over days begins for them, or the game has ended, or
 a host invites them to a table (docs/protocol.md, "E-mail").
 
-The hub calls :meth:`Notices.send` at each point with the notices that :func:`turn_begins` and :func:`game_ends`
-find (and :mod:`cafe.server.invites` with an invitation); that is the one place where each channel gets them:
-e-mail, and Web Push (:mod:`cafe.server.push`, whose notice of a game's end is one job for everyone at the
-table).  An e-mail is a due job
-(:mod:`cafe.server.due`), so that with several server processes it is sent by one of them, once: the job notes it
+The due work (:mod:`cafe.server.chores`) calls :meth:`Notices.send` at each point with the notices that
+:func:`turn_begins` and :func:`game_ends` find (and :mod:`cafe.server.invites` with an invitation); that is the one
+place where each channel gets them: e-mail, and Web Push (:mod:`cafe.server.push`, whose notice of a game's end is
+one job for everyone at the table).  An e-mail is a due job (:mod:`cafe.server.due`), so that with several server
+processes it is sent by one of them, once: the job notes it
 as sent in the store before it goes out, and a notice noted already is not sent again.  Only a verified address
 gets anything, and only the notices its person wants; "your turn" comes once a day and game at most unless they
 asked for every turn.  A person on holiday hears of no turn of theirs until the holiday ends.
@@ -17,15 +17,15 @@ import time
 from dataclasses import dataclass
 
 from cafe.i18n import T
-from cafe.server import invitations
 from cafe.server.due import DueWork
-from cafe.server.email_rows import ENDED, INVITED
 from cafe.server.mail import Mailer, MailFailed
 from cafe.server.push import INVITED as PUSHED_INVITATION
 from cafe.server.push import KIND as PUSHED
 from cafe.server.rooms import Room
-from cafe.server.sent_rows import MAIL
-from cafe.server.store import DueJob, Store
+from cafe.server.storage import invitations
+from cafe.server.storage.email_rows import ENDED, INVITED
+from cafe.server.storage.sent_rows import MAIL
+from cafe.server.storage.store import DueJob, Store
 
 DAY = 86_400.0  # seconds: "your turn" once in this long per game, unless every turn is asked for
 KINDS = {"mail-turn": "turn", "mail-ended": "ended", "mail-invited": "invited"}  # a due job's kind: the notice it sends

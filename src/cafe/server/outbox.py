@@ -1,7 +1,7 @@
 """One connection's way out: a bounded queue of messages and a writer of its own.
 
-The hub never waits for a client: it puts a message in the connection's outbox and goes on.
-The outbox's writer sends them in order.  A client that stops reading lets its outbox fill; once
+The gateway (:mod:`cafe.server.gateway`) never waits for a client: it puts a message in the connection's outbox
+and goes on.  The outbox's writer sends them in order.  A client that stops reading lets its outbox fill; once
 more than the limit waits, the outbox closes and the connection is dropped (the client can come
 back with its token and ``sync``).  Nobody else ever waits for it.
 """

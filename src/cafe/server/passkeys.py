@@ -3,7 +3,7 @@
 A guest makes their name theirs with a passkey instead of a password, an account adds passkeys, lists and removes
 them, and anyone signs in with one on any device: without a name (the browser offers the café's passkeys it
 knows, which are discoverable credentials) or with one.  Each ceremony begins with options the server makes
-around a random challenge, kept in the store (:mod:`cafe.server.passkey_rows`) until it is answered once or
+around a random challenge, kept in the store (:mod:`cafe.server.storage.passkey_rows`) until it is answered once or
 expires, and ends with webauthn's verification of the answer against that challenge, the café's origin and its
 relying party id, and the credential's signature counter.
 
@@ -43,12 +43,12 @@ from webauthn.helpers.structs import (
 
 from cafe.i18n import T
 from cafe.server import fields, names
-from cafe.server.account_rows import NameTaken
 from cafe.server.fields import ProtocolError
-from cafe.server.hub import Hub
-from cafe.server.passkey_rows import Challenge, LastWayIn, Passkey, PasskeyTaken
+from cafe.server.gateway import Gateway
 from cafe.server.passwords import NO_PASSWORD
 from cafe.server.sessions import signed_in
+from cafe.server.storage.account_rows import NameTaken
+from cafe.server.storage.passkey_rows import Challenge, LastWayIn, Passkey, PasskeyTaken
 from cafe.server.throttle import Throttle
 
 CHALLENGE_SECONDS = 300  # a ceremony must be answered this soon
@@ -84,8 +84,8 @@ def public_origin(url: str) -> str:
 class Ceremonies:
     """The passkey routes of a café whose public URL is ``public_url`` (None: each request's own)."""
 
-    def __init__(self, hub: Callable[[], Hub], public_url: str | None) -> None:
-        self.hub = hub
+    def __init__(self, gateway: Callable[[], Gateway], public_url: str | None) -> None:
+        self.gateway = gateway
         self.origin = None if public_url is None else public_origin(public_url)
         self._begun: Throttle | None = None
 
@@ -97,7 +97,7 @@ class Ceremonies:
     def begun(self, request: Request) -> None:
         """One more ceremony begun from this address: bounded as sign-ins are (each keeps a challenge a while)."""
         if self._begun is None:
-            bound = self.hub().limits
+            bound = self.gateway().limits
             self._begun = Throttle(bound.signins_per_address, bound.signin_seconds)
         if not self._begun.allow(request.client.host if request.client else ""):
             raise ProtocolError("rate", T("too many attempts: wait a few minutes and try again"))
@@ -105,7 +105,7 @@ class Ceremonies:
     def challenge(self, kept: Callable[[float], Challenge]) -> bytes:
         """A new random challenge, kept until it expires (``kept`` makes its row from the expiry)."""
         challenge, now = secrets.token_bytes(32), time.time()
-        self.hub().store.keep_challenge(bytes_to_base64url(challenge), kept(now + CHALLENGE_SECONDS), now)
+        self.gateway().store.keep_challenge(bytes_to_base64url(challenge), kept(now + CHALLENGE_SECONDS), now)
         return challenge
 
     def answer(self, request: Request, message: dict[str, Any], kind: str) -> tuple[dict[str, Any], str]:
@@ -127,7 +127,7 @@ class Ceremonies:
 
     def taken(self, challenge: str, purpose: str, player: int | None = None) -> Challenge:
         """The ceremony a challenge began, used up now; refused if unknown, used, expired or not this one."""
-        kept = self.hub().store.take_challenge(challenge, time.time())
+        kept = self.gateway().store.take_challenge(challenge, time.time())
         if kept is None or kept.purpose != purpose or (player is not None and kept.player != player):
             raise ProtocolError("challenge", T("this passkey request has expired or was used already: try again"))
         return kept
@@ -139,7 +139,7 @@ class Ceremonies:
         the account ``player`` when it is given (a confirmation)."""
         credential, challenge = self.answer(request, message, "webauthn.get")
         ident = credential.get("id")
-        found = self.hub().store.passkey(ident) if isinstance(ident, str) and len(ident) <= MAX_ID else None
+        found = self.gateway().store.passkey(ident) if isinstance(ident, str) and len(ident) <= MAX_ID else None
         await doors.throttled(request, found[1] if found else None)
         kept = self.taken(challenge, "sign-in")
         if found is None or kept.name_key not in (None, found[2]) or player not in (None, found[0].player):
@@ -158,38 +158,38 @@ class Ceremonies:
             )  # fmt: skip
         except (WebAuthnException, KeyError, TypeError, ValueError):
             raise ProtocolError("passkey", T("the passkey's answer could not be verified")) from None
-        self.hub().store.passkey_used(key.id, verified.new_sign_count, time.time())
+        self.gateway().store.passkey_used(key.id, verified.new_sign_count, time.time())
         return key, name
 
     def listing(self, player: int, status: int = 200) -> Response:
         """The account's passkeys (ids, when added and last used) and whether it has a password too."""
-        keys = self.hub().store.passkeys_of(player)
-        password = self.hub().store.password_of(player) not in (None, NO_PASSWORD)
+        keys = self.gateway().store.passkeys_of(player)
+        password = self.gateway().store.password_of(player) not in (None, NO_PASSWORD)
         return JSONResponse({"passkeys": [{"id": k.id, "created": k.created, "used": k.used} for k in keys],
                              "password": password}, status_code=status)  # fmt: skip
 
     def routes(self, doors: Doors) -> list[Route]:
-        hub = self.hub
+        gateway = self.gateway
 
         def newcomer(request: Request, message: dict[str, Any]) -> tuple[int, str, bool]:
             """Who a passkey is made for: the signed-in account, or a guest (by their token) claiming their name
             (True)."""
-            found = signed_in(hub(), request)
+            found = signed_in(gateway(), request)
             if found is not None:
                 return *found, False
             if "token" not in message:
                 raise ProtocolError("session", T("you are not signed in"))
-            guest = hub().store.player_by_token(fields.text(message, "token", 100))
+            guest = gateway().store.player_by_token(fields.text(message, "token", 100))
             if guest is None:
                 raise ProtocolError("token", T("unknown token: say hello with a name to start afresh"))
             return *guest, True
 
         async def options_to_add(request: Request, message: dict[str, Any]) -> Response:
             player, name, claim = newcomer(request, message)
-            owner = hub().store.account_named(name) if claim else None
+            owner = gateway().store.account_named(name) if claim else None
             if owner is not None and owner[0] != player:  # before the device makes a passkey that cannot serve
                 raise ProtocolError("taken", T("'{name}' belongs to an account already", name=name))
-            known = [] if claim else hub().store.passkeys_of(player)
+            known = [] if claim else gateway().store.passkeys_of(player)
             if len(known) >= MAX_PASSKEYS:
                 raise ProtocolError("field", T("an account has at most {n} passkeys", n=MAX_PASSKEYS))
             self.begun(request)
@@ -222,7 +222,7 @@ class Ceremonies:
             key = Passkey(bytes_to_base64url(verified.credential_id), player, public_key, verified.sign_count,
                           time.time(), None)  # fmt: skip
             try:
-                if not hub().store.add_passkey(key, claim):
+                if not gateway().store.add_passkey(key, claim):
                     raise ProtocolError("session", T("you are not signed in"))
             except PasskeyTaken:
                 raise ProtocolError("taken", T("this passkey is registered already")) from None
@@ -251,7 +251,7 @@ class Ceremonies:
         async def remove(request: Request, message: dict[str, Any]) -> Response:
             player, _ = doors.account(request)
             try:
-                if not hub().store.remove_passkey(player, fields.text(message, "id", MAX_ID)):
+                if not gateway().store.remove_passkey(player, fields.text(message, "id", MAX_ID)):
                     raise ProtocolError("passkey", T("unknown passkey: it may have been removed; sign in another way"))
             except LastWayIn:
                 raise ProtocolError("last", T("this passkey is your account's only way in: choose a password "

@@ -4,12 +4,12 @@ that a host invites them to a table.
 The café signs its pushes with a VAPID key (RFC 8292) of its own, made on its first start and kept in the data
 folder (``push-key.pem``, readable by its owner only); browsers subscribe with its public half (``GET /push/key``).
 A signed-in person's browser gives its subscription (``POST /push/subscribe``), which the store keeps for as long
-as that sign-in lasts (:mod:`cafe.server.push_rows`).
+as that sign-in lasts (:mod:`cafe.server.storage.push_rows`).
 
-A notice is a due job (:mod:`cafe.server.due`): the hub's hooks only schedule it, so that no request and no
+A notice is a due job (:mod:`cafe.server.due`): :mod:`cafe.server.notices` only schedules it, so that no request and no
 connection waits for a push service, and one process claims it.  The job reads the room from the store, makes
 sure the notice still holds (the turn is still going on), notes it as sent to each person once and for all
-(:mod:`cafe.server.sent_rows`), and sends it to the devices of those it was not sent to yet, in
+(:mod:`cafe.server.storage.sent_rows`), and sends it to the devices of those it was not sent to yet, in
 threads, :data:`SENDERS` at a time and each within :data:`TIMEOUT` seconds.  A notice says which table and what
 happened, in each device's language, and nothing else: never a hand nor the bag.  An endpoint that answers 404
 or 410 is forgotten.
@@ -35,16 +35,16 @@ from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
 from cafe.i18n import T, Text
-from cafe.server.email_rows import ENDED
-from cafe.server.email_rows import INVITED as INVITATION
-from cafe.server.invitations import link
-from cafe.server.push_rows import Subscription
 from cafe.server.rooms import Room
-from cafe.server.sent_rows import PUSH
-from cafe.server.store import DueJob, RoomRow
+from cafe.server.storage.email_rows import ENDED
+from cafe.server.storage.email_rows import INVITED as INVITATION
+from cafe.server.storage.invitations import link
+from cafe.server.storage.push_rows import Subscription
+from cafe.server.storage.sent_rows import PUSH
+from cafe.server.storage.store import DueJob, RoomRow, Store
 
 if TYPE_CHECKING:
-    from cafe.server.hub import Hub
+    from cafe.server.notices import Notices
 
 KEY_FILE = "push-key.pem"
 KIND = "push"  # the due jobs of notices: arg is the turn that began, or ENDED
@@ -89,18 +89,18 @@ class Pusher:
             session.close()
 
 
-_pushers: weakref.WeakKeyDictionary[Hub, Pusher] = weakref.WeakKeyDictionary()
+_pushers: weakref.WeakKeyDictionary[Notices, Pusher] = weakref.WeakKeyDictionary()
 
 
-def attach(hub: Hub, folder: Path) -> None:
-    """The hub's notices are pushed from now on, signed with the key kept in ``folder``."""
-    _pushers[hub] = Pusher(folder)
-    hub.notices.pushed = True
+def attach(notices: Notices, folder: Path) -> None:
+    """These notices are pushed from now on, signed with the key kept in ``folder``."""
+    _pushers[notices] = Pusher(folder)
+    notices.pushed = True
 
 
-def public(hub: Hub) -> str | None:
-    """The public key browsers subscribe with (None: the hub pushes nothing)."""
-    pusher = _pushers.get(hub)
+def public(notices: Notices) -> str | None:
+    """The public key browsers subscribe with (None: the café pushes nothing)."""
+    pusher = _pushers.get(notices)
     return pusher.public if pusher else None
 
 
@@ -139,49 +139,49 @@ def public_key(key: ec.EllipticCurvePrivateKey) -> str:
 # ------------------------------------------------------------------ the notices' due jobs (cafe.server.notices)
 
 
-async def run(hub: Hub, job: DueJob) -> None:
+async def run(notices: Notices, job: DueJob, clock_hour: float) -> None:
     """A notice's due job: who should hear what, if it still holds, sent once."""
-    pusher = _pushers.get(hub)
-    row = hub.store.load_room(job.room)
+    pusher, store = _pushers.get(notices), notices.store
+    row = store.load_room(job.room)
     if pusher is None or row is None:
         return
     if job.kind == INVITED:
-        room = Room.restore(hub.store, row, hub.limits.clock_hour)
+        room = Room.restore(store, row, clock_hour)
         if room.status != "waiting" or room.seat_of(job.arg) is not None:
             return  # the game has begun, or they sat down already
-        host = hub.store.player_name(room.host) or "?"
+        host = store.player_name(room.host) or "?"
         said = T("{host} invites you to {table}", host=host, table=row.name)
         url = f"/#{link(row.id, room.invitation)}"
-        await _notify(hub, pusher, INVITATION, {job.arg}, row, said, url)
+        await _notify(store, pusher, INVITATION, {job.arg}, row, said, url)
         return
     if job.arg == ENDED:
         people = {seat.person for seat in row.seats} - {None} if row.status == "finished" else set()
-        await _notify(hub, pusher, ENDED, people, row, T("The game at {table} is over", table=row.name))
+        await _notify(store, pusher, ENDED, people, row, T("The game at {table} is over", table=row.name))
         return
-    room = Room.restore(hub.store, row, hub.limits.clock_hour)
+    room = Room.restore(store, row, clock_hour)
     game = room.game
     if game is None or room.status != "playing" or game.is_over() or game.turn_number != job.arg:
         return  # the turn is over already
     person = room.seats[game.current_player].player
     said = T("Your turn at {table}", table=row.name)
-    await _notify(hub, pusher, job.arg, {person} - {None}, row, said)
+    await _notify(store, pusher, job.arg, {person} - {None}, row, said)
 
 
 async def _notify(
-    hub: Hub, pusher: Pusher, turn: int, people: set[int | None], row: RoomRow, said: Text, url: str = ""
+    store: Store, pusher: Pusher, turn: int, people: set[int | None], row: RoomRow, said: Text, url: str = ""
 ) -> None:
     """Each device of these people gets the notice of this turn (or ENDED, or INVITATION), unless it was sent to
     them already (by this process or another); a click on it opens ``url`` (by default the room)."""
     now = time.time()
-    told = [person for person in people if person is not None and hub.store.note_sent(PUSH, person, row.id, turn, now)]
-    devices = [device for person in told for device in hub.store.subscriptions(person)]
+    told = [person for person in people if person is not None and store.note_sent(PUSH, person, row.id, turn, now)]
+    devices = [device for person in told for device in store.subscriptions(person)]
 
     async def one(device: Subscription) -> None:
         payload = {"title": TITLE, "body": said.render(device.language), "url": url or f"/#room={row.id}",
                    "tag": f"cafe-{row.id}"}  # fmt: skip
         status = await pusher.send(device, json.dumps(payload, ensure_ascii=False))
         if status in GONE:
-            hub.store.forget_endpoint(device.endpoint)
+            store.forget_endpoint(device.endpoint)
         elif not 200 <= status < 300:
             log.warning("a push service answered %s for room %s", status or "nothing", row.id)
 

@@ -26,9 +26,9 @@ from cafe.server import fields, push
 from cafe.server.accounts import changing
 from cafe.server.fields import ProtocolError
 from cafe.server.games import asked_language
-from cafe.server.hub import Hub
-from cafe.server.push_rows import Subscription
+from cafe.server.gateway import Gateway
 from cafe.server.sessions import session_cookie, signed_in
+from cafe.server.storage.push_rows import Subscription
 
 MAX_ENDPOINT = 1024  # characters of a subscription's endpoint
 SERVICE_WORKER = Path(__file__).parent / "client" / "sw.js"
@@ -84,28 +84,28 @@ def _on_the_curve(point: bytes) -> bool:
     return True
 
 
-def routes(hub: Callable[[], Hub]) -> list[Route]:
+def routes(gateway: Callable[[], Gateway]) -> list[Route]:
     """The public key, (un)subscribing, and the service worker (from the site's root, so that its scope is the
     whole café)."""
 
     def account(request: Request) -> tuple[int, str]:
         """The signed-in account's player, and the session its subscription lasts with."""
-        found, session = signed_in(hub(), request), session_cookie(request)
+        found, session = signed_in(gateway(), request), session_cookie(request)
         if found is None or session is None:
             raise ProtocolError("session", T("you are not signed in"))
         return found[0], session
 
     async def key(request: Request) -> Response:
-        return JSONResponse({"key": push.public(hub())})
+        return JSONResponse({"key": push.public(gateway().chores.notices)})
 
     async def subscribe(request: Request, message: dict[str, Any]) -> Response:
         player, session = account(request)
-        hub().store.subscribe(player, session, subscription(message, asked_language(request)), time.time())
+        gateway().store.subscribe(player, session, subscription(message, asked_language(request)), time.time())
         return JSONResponse({"subscribed": True})
 
     async def unsubscribe(request: Request, message: dict[str, Any]) -> Response:
         player, _ = account(request)
-        hub().store.unsubscribe(player, fields.text(message, "endpoint", MAX_ENDPOINT))
+        gateway().store.unsubscribe(player, fields.text(message, "endpoint", MAX_ENDPOINT))
         return JSONResponse({"subscribed": False})
 
     async def worker(request: Request) -> Response:

@@ -24,10 +24,10 @@ from cafe.i18n import T, Text, translate
 from cafe.learn.puzzle_mining import DIFFICULTY_WORDS, THEME_WORDS, answer_complete, world
 from cafe.learn.puzzles import Puzzle, by_id, check, shipped
 from cafe.server.games import asked_language
-from cafe.server.hub import Hub
+from cafe.server.gateway import Gateway
 from cafe.server.ratings import MODEL
 from cafe.server.sessions import signed_in
-from cafe.server.store import PuzzleTry, Rating
+from cafe.server.storage.store import PuzzleTry, Rating
 from cafe.steps import Step, format_turn, parse_turn
 from cafe.svg import view_svg
 
@@ -69,21 +69,21 @@ def start(puzzle: Puzzle) -> Rating:
     return Rating(fresh.mu, fresh.sigma, 0)
 
 
-def routes(hub: Callable[[], Hub]) -> list[Route]:
-    """The puzzle routes over the running hub's store."""
+def routes(gateway: Callable[[], Gateway]) -> list[Route]:
+    """The puzzle routes over the running gateway's store."""
 
     def person(request: Request) -> int:
         token = request.headers.get("x-cafe-token")
         if token:
-            known = hub().store.player_by_token(token) if len(token) <= 200 else None
+            known = gateway().store.player_by_token(token) if len(token) <= 200 else None
         else:  # an account: its sign-in cookie names it
-            known = signed_in(hub(), request)
+            known = signed_in(gateway(), request)
         if known is None:
             raise Refused(401, T("enter the café with your name first: puzzles are rated"))
         return known[0]
 
     def standing(player: int) -> tuple[Rating, int]:
-        found = hub().store.puzzle_player(player)
+        found = gateway().store.puzzle_player(player)
         if found is not None:
             return found
         fresh = MODEL.rating()
@@ -125,7 +125,7 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
         if edition not in ("board", "cards"):
             raise Refused(400, T("'edition' must be 'board' or 'cards', not {edition!r}", edition=edition[:20]))
         rating, streak = standing(player)
-        store = hub().store
+        store = gateway().store
         tried, ratings = store.puzzles_tried(player), store.puzzle_ratings()
         fresh = [p for p in shipped(edition) if p.id not in tried] or list(shipped(edition))
         if not fresh:
@@ -184,7 +184,7 @@ def routes(hub: Callable[[], Hub]) -> list[Route]:
             solved = check(puzzle, format_turn(parse_turn(turn)))
         except CafeError as error:
             raise Refused(400, error.text, error.rule) from None
-        store = hub().store
+        store = gateway().store
         before, streak = standing(player)
         old = store.puzzle_ratings().get(puzzle.id, start(puzzle))
         mine, its = rate(before, old, solved)

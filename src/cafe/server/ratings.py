@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
-from cafe.server.store import Rating, SeatRow
+from cafe.server.storage.store import Rating, SeatRow
 
 MODEL = PlackettLuce()
 

@@ -1,9 +1,9 @@
 """A room of the café: its seats, its commands (``/join``, ``/start`` ...), and the one authoritative game.
 
 A room knows nothing of connections: every request returns an :class:`Outcome`
-(a private answer, a chat line for everyone, whether the room changed), and
-the hub turns that into messages.  Every accepted step is committed to the
-store before the outcome reports it, so nothing acknowledged is ever lost.
+(a private answer, a chat line for everyone, whether the room changed), which
+the tables (:mod:`cafe.server.tables`) publish and the gateway turns into messages.
+Every accepted step is committed to the store before the outcome reports it, so nothing acknowledged is ever lost.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from cafe.errors import CafeError
 from cafe.i18n import DEFAULT, N_, T, Text
 from cafe.options import make_rules
 from cafe.record import Record
-from cafe.server.invitations import Offer, code_matches, new_code
 from cafe.server.matches import Match
 from cafe.server.names import key as name_key
 from cafe.server.ratings import rated_among, shown
-from cafe.server.store import Ending, Result, RoomRow, SeatRow, StepConflict, Store
+from cafe.server.storage.invitations import Offer, code_matches, new_code
+from cafe.server.storage.store import Ending, Result, RoomRow, SeatRow, StepConflict, Store
 from cafe.steps import parse_step
 from cafe.svg import view_svg
 
@@ -107,7 +107,7 @@ class Room:
     deadline: float | None = None  # when the turn in progress runs out of time (time.time(); turn-based games)
     hour: float = 3600.0  # seconds in an hour of the clock (Limits.clock_hour)
     ended: tuple[int, ...] | None = None  # each seat's place in a game the players ended before its end
-    invitation: str | None = None  # a private table's code: only who brings it sits (cafe.server.invitations)
+    invitation: str | None = None  # a private table's code: only who brings it sits (cafe.server.storage.invitations)
     offer: Offer | None = None  # the rematch offered at the end of the game
     holidays: dict[int, float] = field(default_factory=dict)  # seated people on holiday, until when (turn-based)
     _picture: str | None = field(default=None, repr=False)  # the SVG of the current position, once drawn

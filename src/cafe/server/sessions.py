@@ -11,7 +11,7 @@ import time
 
 from starlette.requests import HTTPConnection
 
-from cafe.server.hub import Hub
+from cafe.server.gateway import Gateway
 
 COOKIE = "cafe-session"
 MAX_SESSION = 100  # characters of a cookie's value worth looking up
@@ -34,9 +34,9 @@ def session_cookie(connection: HTTPConnection) -> str | None:
     return found if found and len(found) <= MAX_SESSION and same_origin(connection) else None
 
 
-def signed_in(hub: Hub, connection: HTTPConnection) -> tuple[int, str] | None:
+def signed_in(gateway: Gateway, connection: HTTPConnection) -> tuple[int, str] | None:
     """The account a request's cookie signs in: its player and name."""
     found = session_cookie(connection)
     if found is None:
         return None
-    return hub.store.session_player(found, time.time() - hub.limits.session_days * 86_400)
+    return gateway.store.session_player(found, time.time() - gateway.limits.session_days * 86_400)

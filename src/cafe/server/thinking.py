@@ -111,7 +111,7 @@ class Pool:
 
 
 class Hints:
-    """Hints thought out once per position, and one at a time per person; ``counts`` (the hub's counters, which
+    """Hints thought out once per position, and one at a time per person; ``counts`` (the gateway's counters, which
     /metrics shows) says how each was served."""
 
     def __init__(self, counts: dict[str, int]) -> None:

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from cafe.server.account_rows import Rows
+from cafe.server.storage.account_rows import Rows
 from cafe.tournament.tournament import Tournament
 
 STATUSES = ("open", "playing", "finished")  # taking entries, under way, over
@@ -56,7 +56,7 @@ class StateRow:
 
 
 class TournamentRows:
-    """The tournament methods of :class:`~cafe.server.store.Store`, for a store that is also :class:`Rows`."""
+    """The tournament methods of :class:`~cafe.server.storage.store.Store`, for a store that is also :class:`Rows`."""
 
     def add_tournament(self: Rows, tournament_id: str, name: str, host: int, tournament: Tournament) -> None:
         """A new tournament, open for entries, at version 0."""

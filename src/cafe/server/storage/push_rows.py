@@ -1,7 +1,7 @@
 """Web Push subscriptions in the store: the browsers that asked to hear of a person's games.
 
 Written once for both stores (SQLite and PostgreSQL), over the rows a store gives
-(:class:`~cafe.server.account_rows.Rows`).  A subscription is a browser's push endpoint and its two keys, the
+(:class:`~cafe.server.storage.account_rows.Rows`).  A subscription is a browser's push endpoint and its two keys, the
 language its notices are written in, and the sign-in (the hash of the session) it was made with: it lasts as
 long as that sign-in, so that signing out (here or everywhere), a new password or a deletion silences the device
 too.  A person keeps at most :data:`DEVICES` of them, the oldest going first.  An endpoint is one browser's:
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cafe.server.account_rows import Rows, session_hash
+from cafe.server.storage.account_rows import Rows, session_hash
 
 DEVICES = 10  # subscriptions one person keeps at most
 
@@ -28,8 +28,8 @@ class Subscription:
 
 
 class PushRows:
-    """The push methods of :class:`~cafe.server.store.Store`, for a store that is also
-    :class:`~cafe.server.account_rows.Rows`."""
+    """The push methods of :class:`~cafe.server.storage.store.Store`, for a store that is also
+    :class:`~cafe.server.storage.account_rows.Rows`."""
 
     def subscribe(self: Rows, player: int, session: str, subscription: Subscription, now: float) -> None:
         """Keep the subscription for the player, made under this sign-in; beyond :data:`DEVICES`, the oldest go."""

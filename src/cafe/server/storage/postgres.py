@@ -1,11 +1,11 @@
 """The café's storage on PostgreSQL (psycopg 3), for several server processes sharing one database.
 
-The same :class:`~cafe.server.store.Store` as SQLite.  Each room's steps are an append-only log
+The same :class:`~cafe.server.storage.store.Store` as SQLite.  Each room's steps are an append-only log
 keyed by (room, n): two processes can never both store step N, the second gets a
-:class:`~cafe.server.store.StepConflict` and must re-read the room before it tries again.  The
+:class:`~cafe.server.storage.store.StepConflict` and must re-read the room before it tries again.  The
 schema is created and upgraded by numbered migrations, applied under an advisory lock so that
 processes starting together do not race.  The connection comes back by itself after the database
-restarts (:mod:`cafe.server.database`).
+restarts (:mod:`cafe.server.storage.database`).
 """
 
 from __future__ import annotations
@@ -18,18 +18,18 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from cafe.server.account_rows import AccountRows
-from cafe.server.analysis_rows import ANALYSIS_ASKERS, AnalysisRows
-from cafe.server.bot_rows import BotRows
-from cafe.server.database import Database
-from cafe.server.email_rows import EMAIL_INVITED, EmailRows
-from cafe.server.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_POSTGRES, HolidayRows
-from cafe.server.invitations import InvitationRows
 from cafe.server.names import key as name_key
-from cafe.server.passkey_rows import PasskeyRows
-from cafe.server.push_rows import PushRows
-from cafe.server.sent_rows import MOVE_SENT, SENT_INDEX, SENT_POSTGRES, SentRows
-from cafe.server.store import (
+from cafe.server.storage.account_rows import AccountRows
+from cafe.server.storage.analysis_rows import ANALYSIS_ASKERS, AnalysisRows
+from cafe.server.storage.bot_rows import BotRows
+from cafe.server.storage.database import Database
+from cafe.server.storage.email_rows import EMAIL_INVITED, EmailRows
+from cafe.server.storage.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_POSTGRES, HolidayRows
+from cafe.server.storage.invitations import InvitationRows
+from cafe.server.storage.passkey_rows import PasskeyRows
+from cafe.server.storage.push_rows import PushRows
+from cafe.server.storage.sent_rows import MOVE_SENT, SENT_INDEX, SENT_POSTGRES, SentRows
+from cafe.server.storage.store import (
     CHAT_LINES,
     CHAT_TRIM,
     CLAIM,
@@ -57,11 +57,11 @@ from cafe.server.store import (
     due_first,
     token_hash,
 )
-from cafe.server.tournament_rows import TournamentRows
+from cafe.server.storage.tournament_rows import TournamentRows
 
 
 def rekey(db: psycopg.Connection[Any]) -> None:
-    """Every player's name key computed anew (:func:`~cafe.server.store.name_key`)."""
+    """Every player's name key computed anew (:func:`~cafe.server.storage.store.name_key`)."""
     players = db.execute("SELECT id, name FROM players").fetchall()
     with db.cursor() as cursor:
         cursor.executemany("UPDATE players SET name_key = %s WHERE id = %s", [(name_key(n), i) for i, n in players])
@@ -211,7 +211,7 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
         PRIMARY KEY (player, puzzle)
     );
     """,
-    # tournaments: each one's whole state as JSON (cafe.server.tournament_rows)
+    # tournaments: each one's whole state as JSON (cafe.server.storage.tournament_rows)
     """
     CREATE TABLE IF NOT EXISTS tournaments (
         id TEXT PRIMARY KEY,
@@ -244,7 +244,7 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
         until DOUBLE PRECISION NOT NULL
     );
     """,
-    # e-mail: a person's address and the notices they want, mailed links, notices sent (cafe.server.email_rows)
+    # e-mail: a person's address and the notices they want, mailed links, notices sent (cafe.server.storage.email_rows)
     """
     CREATE TABLE IF NOT EXISTS emails (
         player BIGINT PRIMARY KEY REFERENCES players (id) ON DELETE CASCADE,
@@ -270,9 +270,9 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
         PRIMARY KEY (player, room, turn)
     );
     """,
-    # holidays: a person's turn-based clocks stop (cafe.server.holiday_rows)
+    # holidays: a person's turn-based clocks stop (cafe.server.storage.holiday_rows)
     f"{HOLIDAYS_POSTGRES}; {HOLIDAYS_INDEX}",
-    # Web Push: the browsers that hear of a person's games, and the notices sent (cafe.server.push_rows)
+    # Web Push: the browsers that hear of a person's games, and the notices sent (cafe.server.storage.push_rows)
     """
     CREATE TABLE IF NOT EXISTS push_subscriptions (
         endpoint TEXT PRIMARY KEY,
@@ -286,7 +286,7 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
     CREATE INDEX IF NOT EXISTS push_subscriptions_player ON push_subscriptions (player);
     CREATE TABLE IF NOT EXISTS push_sent (key TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL);
     """,
-    # bot accounts (cafe.server.bot_rows): which accounts are bots, and each one's API token
+    # bot accounts (cafe.server.storage.bot_rows): which accounts are bots, and each one's API token
     """
     CREATE TABLE IF NOT EXISTS bots (
         player BIGINT PRIMARY KEY REFERENCES players (id) ON DELETE CASCADE,
@@ -294,11 +294,11 @@ MIGRATIONS: list[str | Callable[[psycopg.Connection[Any]], None]] = [
         since DOUBLE PRECISION NOT NULL
     );
     """,
-    # who asked for the games waiting for their analysis (cafe.server.analysis_rows)
+    # who asked for the games waiting for their analysis (cafe.server.storage.analysis_rows)
     ANALYSIS_ASKERS,
     # e-mail: whether the person wants to hear that a host invites them to a table (cafe.server.invites)
     EMAIL_INVITED.replace("ADD COLUMN", "ADD COLUMN IF NOT EXISTS"),  # (run again by tests of older databases)
-    # the notices sent, by e-mail, by push and in the page: one table (cafe.server.sent_rows)
+    # the notices sent, by e-mail, by push and in the page: one table (cafe.server.storage.sent_rows)
     "; ".join([SENT_POSTGRES, SENT_INDEX, *MOVE_SENT]),
 ]
 MIGRATION_LOCK = 0x_CAFE_1989  # the advisory lock held while migrating

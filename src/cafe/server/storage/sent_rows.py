@@ -1,19 +1,19 @@
 """The notices sent, by every channel, in the store: what keeps each one to once however many processes come upon it.
 
 Written once for both stores (SQLite and PostgreSQL), over the rows a store gives
-(:class:`~cafe.server.account_rows.Rows`).  A notice sent is a row (channel, player, room, turn, at): the channel
-is :data:`MAIL` (:mod:`cafe.server.notices`), :data:`PUSH` (:mod:`cafe.server.push`) or :data:`PAGE` (an
+(:class:`~cafe.server.storage.account_rows.Rows`).  A notice sent is a row (channel, player, room, turn, at): the
+channel is :data:`MAIL` (:mod:`cafe.server.notices`), :data:`PUSH` (:mod:`cafe.server.push`) or :data:`PAGE` (an
 invitation heard in the café's page, :mod:`cafe.server.invites`); the turn is the one that began, or
-:data:`~cafe.server.email_rows.ENDED` (the game's end) or :data:`~cafe.server.email_rows.INVITED` (an invitation
-to the table).  Whoever notes it first sends it; the others find it noted and send nothing.  The notices of
-turns go after :data:`KEPT_SECONDS` (no turn lasts that long); those of a game's end and of invitations stay, one a
-game or table and person, until the person's account goes.
+:data:`~cafe.server.storage.email_rows.ENDED` (the game's end) or :data:`~cafe.server.storage.email_rows.INVITED`
+(an invitation to the table).  Whoever notes it first sends it; the others find it noted and send nothing.  The
+notices of turns go after :data:`KEPT_SECONDS` (no turn lasts that long); those of a game's end and of invitations
+stay, one a game or table and person, until the person's account goes.
 """
 
 from __future__ import annotations
 
-from cafe.server.account_rows import Rows
-from cafe.server.email_rows import ENDED, INVITED
+from cafe.server.storage.account_rows import Rows
+from cafe.server.storage.email_rows import ENDED, INVITED
 
 MAIL = "mail"  # an e-mail
 PUSH = "push"  # a Web Push message, to each of the person's devices
@@ -62,8 +62,8 @@ def split_part(text: str, separator: str, n: int) -> str:
 
 
 class SentRows:
-    """The methods of :class:`~cafe.server.store.Store` for the notices sent, for a store that is also
-    :class:`~cafe.server.account_rows.Rows`."""
+    """The methods of :class:`~cafe.server.storage.store.Store` for the notices sent, for a store that is also
+    :class:`~cafe.server.storage.account_rows.Rows`."""
 
     def note_sent(self: Rows, channel: str, player: int, room: str, turn: int, at: float) -> bool:
         """Note the notice of this turn of the game (or its end, or an invitation to its table) to this person by

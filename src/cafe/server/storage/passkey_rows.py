@@ -1,10 +1,10 @@
 """Passkeys in the store: each account's WebAuthn credentials, and the challenges of ceremonies under way.
 
 Written once for both stores (SQLite and PostgreSQL), over the rows a store gives
-(:class:`~cafe.server.account_rows.Rows`).  A credential keeps its id, its public key and its signature counter (a
-counter that goes back is a copied authenticator's, :mod:`cafe.server.passkeys`).  A challenge is kept as its hash
-until it is used once or expires, in the database so that any of several server processes can finish a ceremony
-another began; taking it deletes it, so that two answers to one challenge cannot both count.
+(:class:`~cafe.server.storage.account_rows.Rows`).  A credential keeps its id, its public key and its signature
+counter (a counter that goes back is a copied authenticator's, :mod:`cafe.server.passkeys`).  A challenge is kept
+as its hash until it is used once or expires, in the database so that any of several server processes can finish a
+ceremony another began; taking it deletes it, so that two answers to one challenge cannot both count.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from cafe.server.account_rows import NameTaken, Rows, session_hash
 from cafe.server.passwords import NO_PASSWORD
+from cafe.server.storage.account_rows import NameTaken, Rows, session_hash
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class LastWayIn(Exception):
 
 
 class PasskeyRows:
-    """The passkey methods of :class:`~cafe.server.store.Store`, for a store that is also :class:`Rows`."""
+    """The passkey methods of :class:`~cafe.server.storage.store.Store`, for a store that is also :class:`Rows`."""
 
     def keep_challenge(self: Rows, challenge: str, kept: Challenge, now: float) -> None:
         """Keep a new ceremony's challenge (those expired meanwhile go)."""
@@ -92,7 +92,7 @@ class PasskeyRows:
 
     def add_passkey(self: Rows, key: Passkey, claim: bool = False) -> bool:
         """Keep a new passkey of an account; with ``claim``, the guest's name becomes theirs with it (as with a
-        password, :meth:`~cafe.server.account_rows.AccountRows.claim`, but none).  False: the player is no
+        password, :meth:`~cafe.server.storage.account_rows.AccountRows.claim`, but none).  False: the player is no
         account (or, claiming, no guest); :class:`PasskeyTaken`, :class:`NameTaken` as they say."""
         try:
             with self.atomic():

@@ -7,7 +7,7 @@ holiday counts against the allowance of the calendar year (UTC) in which it begi
 
 from __future__ import annotations
 
-from cafe.server.account_rows import Rows
+from cafe.server.storage.account_rows import Rows
 
 HOLIDAYS_SQLITE = (
     "CREATE TABLE IF NOT EXISTS holidays (player INTEGER NOT NULL, starts REAL NOT NULL, ends REAL NOT NULL, "
@@ -22,8 +22,8 @@ NOW = "player = %s AND starts <= %s AND ends > %s"  # the holiday going on at a 
 
 
 class HolidayRows:
-    """The holiday methods of :class:`~cafe.server.store.Store`, for a store that is also
-    :class:`~cafe.server.account_rows.Rows`."""
+    """The holiday methods of :class:`~cafe.server.storage.store.Store`, for a store that is also
+    :class:`~cafe.server.storage.account_rows.Rows`."""
 
     def holiday(self: Rows, player: int, now: float) -> tuple[float, float] | None:
         """The holiday the player is on now: when it began and when it ends."""

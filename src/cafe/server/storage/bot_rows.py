@@ -9,7 +9,7 @@ sessions are: only a hash, so that a stolen database lets nobody play as the bot
 
 from __future__ import annotations
 
-from cafe.server.account_rows import Rows, session_hash
+from cafe.server.storage.account_rows import Rows, session_hash
 
 
 class Rated(Exception):
@@ -24,7 +24,7 @@ RANKED = (
 
 
 class BotRows:
-    """The bot methods of :class:`~cafe.server.store.Store`, for a store that is also :class:`Rows`."""
+    """The bot methods of :class:`~cafe.server.storage.store.Store`, for a store that is also :class:`Rows`."""
 
     def bot_accounts(self: Rows, players: list[int]) -> set[int]:
         """Those of ``players`` whose accounts are bots."""

@@ -2,7 +2,7 @@
 ``due`` table (kind :data:`KIND`, one per game) that any server process may claim (:mod:`cafe.server.analyses`).
 
 Written once for both stores (SQLite and PostgreSQL), over the rows a store gives
-(:class:`~cafe.server.account_rows.Rows`).  A job is running while a process holds its lease, and its ``arg`` is
+(:class:`~cafe.server.storage.account_rows.Rows`).  A job is running while a process holds its lease, and its ``arg`` is
 then the turns analysed so far; a job whose lease ran out waits again.  Who asked for each waiting game is kept
 beside it, so that each person and each address has one game waiting in the whole café.  The due work's own
 claims pass these jobs over: a process claims an analysis only while it has its analysts free, one game at a time.
@@ -10,7 +10,7 @@ claims pass these jobs over: a process claims an analysis only while it has its 
 
 from __future__ import annotations
 
-from cafe.server.account_rows import Rows
+from cafe.server.storage.account_rows import Rows
 
 KIND = "analysis"
 
@@ -40,13 +40,13 @@ HELD = "UPDATE due SET lease = %s, arg = %s WHERE key = %s AND owner = %s"
 
 
 def analysis_key(room: str) -> str:
-    """The key of a game's analysis job (that of :class:`~cafe.server.store.DueJob`): one per game."""
+    """The key of a game's analysis job (that of :class:`~cafe.server.storage.store.DueJob`): one per game."""
     return f"{KIND}:{room}:0"
 
 
 class AnalysisRows:
-    """The analysis queue's methods of :class:`~cafe.server.store.Store`, for a store that is also
-    :class:`~cafe.server.account_rows.Rows`."""
+    """The analysis queue's methods of :class:`~cafe.server.storage.store.Store`, for a store that is also
+    :class:`~cafe.server.storage.account_rows.Rows`."""
 
     def analysis_job(self: Rows, room: str, now: float) -> tuple[float, bool, int] | None:
         """A game's analysis job: when it was asked (as dated), whether a process analyses it now, and the turns

@@ -50,7 +50,7 @@ def session_hash(session: str) -> str:
 
 
 class AccountRows:
-    """The account methods of :class:`~cafe.server.store.Store`, for a store that is also :class:`Rows`."""
+    """The account methods of :class:`~cafe.server.storage.store.Store`, for a store that is also :class:`Rows`."""
 
     def account_named(self: Rows, name: str) -> tuple[int, str, str] | None:
         """The account whose name is ``name`` or looks like it: its player, name and password hash."""

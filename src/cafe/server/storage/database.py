@@ -21,7 +21,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from cafe.server.store import Unavailable
+from cafe.server.storage.store import Unavailable
 
 WAIT = 2.0  # seconds a statement waits for a connection while the database is away, before it is answered
 FIRST_WAIT = 30.0  # seconds the café waits for the database as it starts

@@ -1,51 +1,54 @@
-"""The hub: connections, the lobby and the rooms, and the messages between them (docs/protocol.md).
+"""The gateway: the café's connections, and the messages between them and the tables (docs/protocol.md).
 
-A connection sends JSON objects with a ``type``; the hub answers the sender
-and fans room changes out to every member, each getting its own view.  The
-hub is the only place that talks to connections; rooms only decide.  Room
-events go out through a :class:`~cafe.server.broker.Broker`, which numbers
-them and brings them back to every server process (this one included), so
-that with several processes on one database everyone sees the same game.
+A connection sends JSON objects with a ``type``; its hello signs it in, and :data:`HANDLERS` serve the rest.  A
+request that changes a room is made by the tables (:mod:`cafe.server.tables`), which hold the rooms, lock them,
+store their changes and publish the news through a :class:`~cafe.server.broker.Broker`; the broker numbers the
+news and brings it back to every server process (this one included), and :meth:`Gateway.deliver` fans it out to
+the connections here, each getting its own view.  The gateway is the only part that talks to connections; rooms
+only decide, the tables only change and tell, the due work (:mod:`cafe.server.chores`) plays computer players and
+runs clocks, and the storage (:mod:`cafe.server.storage`) only keeps.
 
-Sending never waits: each connection has its own bounded outbox
-(:mod:`cafe.server.outbox`), and a client that falls too far behind is dropped.
+Sending never waits: each connection has its own bounded outbox (:mod:`cafe.server.outbox`), and a client that
+falls too far behind is dropped.  Who is here and who has left (presence) is told to their tables from here too.
+
+The gateway is also where the parts are wired together: it makes the tables, the tournaments, the due work and
+the analyses over one store and one broker, and gives each lower part the hooks it calls back.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cafe.ai.base import Player
-from cafe.ai.levels import make_player, strongest
+from cafe.ai.levels import strongest
 from cafe.arena.match import Game
 from cafe.errors import CafeError
 from cafe.i18n import DEFAULT, T, Text, pick
 from cafe.options import make_rules, rules_from
-from cafe.server import bots, fields, holidays, invites, names, push
+from cafe.server import bots, fields, holidays, invites, names
 from cafe.server.analyses import Analyses
 from cafe.server.broker import Broker, Event, LocalBroker
+from cafe.server.chores import Chores
 from cafe.server.cups import Cups
-from cafe.server.due import DueWork
 from cafe.server.fields import ProtocolError
 from cafe.server.limits import Limits
 from cafe.server.matches import BEST_OF
-from cafe.server.notices import KINDS, Notices, game_ends, turn_begins
-from cafe.server.rooms import CLOCKS, LATE, REPLACEMENT_BOT, Outcome, Room, table_name
-from cafe.server.store import ChatLine, DueJob, RoomRow, Store, Unavailable
-from cafe.server.thinking import Busy, Hints, Kind, Pool
+from cafe.server.rooms import CLOCKS, LATE, Outcome, Room, table_name
+from cafe.server.storage.store import ChatLine, Store, Unavailable
+from cafe.server.tables import Tables
+from cafe.server.tasks import Tasks
+from cafe.server.thinking import Busy, Hints, Kind
 
 MAX_MESSAGE = 4096  # bytes of one message from a client
 MAX_CHAT = 500
-PRUNE_SECONDS = 3600.0  # how often unused players are looked for
 
 Send = Callable[[dict[str, Any] | str], None]  # a message, or one already encoded as JSON
 log = logging.getLogger("cafe.server")
@@ -84,55 +87,53 @@ class Connection:
         return True
 
 
-class Hub:
+class Gateway:
     def __init__(
         self, store: Store, broker: Broker | None = None, limits: Limits | None = None, **overrides: Any
     ) -> None:
         self.store = store
         self.broker: Broker = broker or LocalBroker()
         self.limits = replace(limits or Limits(), **overrides)
-        self.rooms: dict[str, Room] = {}
         self.connections: dict[int, Connection] = {}
         self._next_id = 0
         self._addresses: Counter[str] = Counter()
         self.counters = {"steps": 0, "rejected": 0, "messages": 0, "dropped": 0}
-        self._tasks: set[asyncio.Future[None]] = set()  # computer players thinking, timers, the sweeper
-        self._followers: Counter[str] = Counter()  # room -> this process's connections following it
-        self._thinking: set[str] = set()  # rooms where one of this process's computer players is thinking
-        self.due = DueWork(store, self._do, self.limits.lease_seconds)
-        self.notices = Notices(store, self.due)  # who hears of their turn or a game's end, away from the café
-        self._thinkers = Pool(self.limits.thinkers, self.limits.side_thinkers)
+        self.tasks = Tasks()  # the broker told who follows what, people leaving, the background loops
+        self.tables = Tables(store, self.broker, self.limits, self.counters, self.connections, self.tasks)
+        self.cups = Cups(self.tables)  # tournaments: their tables are rooms here
+        self.chores = Chores(self.tables, store, self.broker, self.limits, held=self.cups.holds)
+        self.analyses = Analyses(store, self.limits, self.counters)
         self._hints = Hints(self.counters)
-        self._clocks: dict[str, int] = {}  # room -> the turn whose clock this process wound last
         self._listed: dict[str, dict[str, Any]] = {}  # each room's line as the lobby last heard it
         self._lobby: str | None = None  # the lobby message, encoded, while no room has changed
-        self._quiet: dict[str, float] = {}  # room -> since when no person has been there
-        self._finished: dict[str, float] = {}  # finished room -> when it finished (it leaves memory later)
-        self._pruned = 0.0
         self._away: dict[int, float] = {}  # seated people gone from every connection, since when (time.time())
         self._departing: set[int] = set()  # people whose last connection closed, not yet said to have left
-        self.analyses = Analyses(store, self.limits, self.counters)
-        self.cups = Cups(self)  # tournaments: their tables are rooms here
-        for row in store.open_rooms():
-            self.rooms[row.id] = Room.restore(store, row, self.limits.clock_hour)
+        self.tables.on_change(self.chores.changed)  # a change wakes computer players and winds clocks, and then
+        self.tables.on_change(lambda room, _: self.cups.after(room))  # a tournament's table's result goes in
+        self.tables.on_forget(self.chores.forgotten)
+        self.tables.on_forget(self._forgotten)
 
     async def start(self) -> None:
         """Begin hearing room events; computer players whose turn it is go on (after a restart)."""
         await self.broker.start(self.deliver, self.resync)
-        for room in self.rooms.values():
-            self._wake_bot(room)
-        self._spawn(self.due.run_forever())
-        self._spawn(self.analyses.run_forever())
-        self._spawn(self._sweeper())
-        self._spawn(self.cups.run_forever())
+        for room in self.tables.rooms.values():
+            self.chores.wake_bot(room)
+        self.tasks.spawn(self.chores.due.run_forever())
+        self.tasks.spawn(self.analyses.run_forever())
+        self.tasks.spawn(self.chores.sweeper())
+        self.tasks.spawn(self.cups.run_forever())
 
     async def close(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        self.due.close()
-        self._thinkers.shutdown()
+        self.tasks.cancel()
+        self.chores.close()
         self.analyses.close()
         await self.broker.close()
+
+    def _forgotten(self, room: str) -> None:
+        """A room left this process: the lobby no longer lists it, and its hints are forgotten."""
+        self._listed.pop(room, None)
+        self._lobby = None
+        self._hints.forget(room)
 
     # ------------------------------------------------------------------ connections
 
@@ -173,35 +174,13 @@ class Hub:
         player = connection.player
         if player is None:
             return
-        self._spawn(self._depart(player, connection.name))
+        self.tasks.spawn(self._depart(player, connection.name))
         for room_id in connection.rooms:
-            self._unfollow(room_id)
-            room = self.rooms.get(room_id)
+            self.tables.unfollow(room_id)
+            room = self.tables.rooms.get(room_id)
             seat = room.seat_of(player) if room is not None else None
             if room is not None and seat is not None and room.status == "playing" and not room.clock:
-                self._expect_back(room, player, move=True)  # leaving a turn-based game's page is normal
-
-    def _follow(self, connection: Connection, room: str) -> None:
-        """The connection hears the room's events from now on; the broker knows someone here does (a game's
-        computer players play while anyone anywhere plays or watches it)."""
-        if room in connection.rooms:
-            return
-        connection.rooms.add(room)
-        self._followers[room] += 1
-        if self._followers[room] == 1:
-            self._spawn(self.broker.follow(room))
-
-    def _unfollow(self, room: str) -> None:
-        """A connection that followed the room closed."""
-        self._followers[room] -= 1
-        if self._followers[room] <= 0:
-            del self._followers[room]
-            self._spawn(self.broker.unfollow(room))
-
-    def _seated(self, player: int) -> list[Room]:
-        """The rooms where this player has a seat in a game not finished (or a table waiting for its start)."""
-        rooms = self.rooms.values()
-        return [room for room in rooms if room.seat_of(player) is not None and room.status in ("waiting", "playing")]
+                self.chores.expect_back(room, player, move=True)  # leaving a turn-based game's page is normal
 
     async def _depart(self, player: int, name: str) -> None:
         """A connection of this player closed: if it was their last anywhere, their tables hear that they left
@@ -221,44 +200,17 @@ class Hub:
     async def _presence(self, player: int, name: str, away: float | None) -> None:
         """Tell the rooms where the player is seated that they left (``away``: since when) or are back (None)."""
         said = T("{name} has left", name=name) if away is not None else T("{name} is back", name=name)
-        for room in self._seated(player):
+        for room in self.tables.seated(player):
             seat = room.seat_of(player)
             gone_for = None if away is None else round(time.time() - away, 1)  # the readers' clocks may differ
             body = {"player": player, "seat": seat, "away": away, "for": gone_for, "message": said.to_json()}
             await self.broker.publish(room.id, "presence", body)
         if away is not None:  # a rematch offered to them is off: they are gone
-            for room in [r for r in self.rooms.values() if r.offer is not None and r.offer.next is None]:
+            for room in [r for r in self.tables.rooms.values() if r.offer is not None and r.offer.next is None]:
                 if room.seat_of(player) is not None:
-                    async with self._changing(room):
+                    async with self.tables.changing(room):
                         left = T("{name} has left: the rematch is off", name=name)
-                        await self._after(room, room.withdraw(left))
-
-    def _expect_back(self, room: Room, player: int, move: bool) -> None:
-        """A seated person is gone: unless they are back by then, a computer player takes over their seat after
-        ``away_seconds`` (``move``: counted from now, even if they were gone before)."""
-        self.due.schedule(DueJob("away", room.id, player, time.time() + self.limits.away_seconds), move)
-
-    async def _replace_if_away(self, room: Room, player: int) -> None:
-        async with self._changing(room):
-            seat = room.seat_of(player)
-            if seat is None or room.status != "playing" or await self.broker.present(player):
-                return
-            name = room.seats[seat].name
-            room.replace_by_bot(seat)
-            await self._after(
-                room, Outcome(announce=T("{name} is away: a computer player takes over", name=name), changed=True)
-            )
-
-    def _spawn(self, work: Awaitable[None]) -> asyncio.Future[None]:
-        task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._done)
-        return task
-
-    def _done(self, task: asyncio.Future[None]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("background work failed", exc_info=task.exception())
+                        await self.tables.after(room, room.withdraw(left))
 
     async def receive(self, connection: Connection, text: str) -> None:
         """One message from a client: served, or answered with an error; never an exception."""
@@ -306,24 +258,24 @@ class Hub:
         connection.player, connection.name = player, name
         connection.pictures = message.get("svg") is True
         connection.language = language or connection.language
-        self.notices.seen(player, connection.language)
+        self.chores.notices.seen(player, connection.language)
         back = player in self._away and not await self.broker.present(player)
         await self.broker.arrive(player)
         if back:
             await self._presence(player, name, None)
             self._away.pop(player, None)  # heard back here, even where no table of theirs is left to tell
         invites.listen(self, connection, player, token)
-        seated = self._seated(player)
+        seated = self.tables.seated(player)
         ids = [room.id for room in seated]
         played = bool(self.store.games_of(player, 1))  # a person who never finished a game is offered the tutorial
         connection.send({"type": "welcome", "player": player, "name": name, "token": token, "account": token is None,
                          "seated": ids, "played": played, "bot": connection.bot})  # fmt: skip
         await self.lobby(connection, {})
         for room in seated:  # back in the rooms where this player has a seat
-            self._follow(connection, room.id)
+            self.tables.follow(connection, room.id)
             self._send_room(connection, room)
             self._send_history(connection, room)
-            self._wake_bot(room)  # in case the process that woke it has gone, or nobody was there
+            self.chores.wake_bot(room)  # in case the process that woke it has gone, or nobody was there
 
     async def _who(self, connection: Connection, message: dict[str, Any]) -> tuple[int, str, str | None]:
         """The player a hello names: the account its sign-in cookie holds; else a guest by its token, or a new
@@ -383,9 +335,9 @@ class Hub:
         keeps them without their name)."""
         self.sign_out(player)
         for room_id in rooms:
-            room = self.rooms.get(room_id)
+            room = self.tables.rooms.get(room_id)
             if room is not None and room.status == "finished":
-                await self._forget(room)
+                await self.tables.forget(room)
 
     async def holiday(self, connection: Connection, message: dict[str, Any]) -> None:
         await holidays.handle(self, connection, message)
@@ -396,7 +348,7 @@ class Hub:
 
     async def _name_in_use(self, name: str) -> bool:
         """Whether a person with this name is connected, or holds a seat in a room here."""
-        seated = {s.player for room in self.rooms.values() for s in room.seats if s.player is not None}
+        seated = {s.player for room in self.tables.rooms.values() for s in room.seats if s.player is not None}
         for player in self.store.players_named(name):
             if player in seated or await self.broker.present(player):
                 return True
@@ -405,7 +357,7 @@ class Hub:
     async def lobby(self, connection: Connection, message: dict[str, Any]) -> None:
         connection.in_lobby = True
         if self._lobby is None:  # encoded once until a room changes: asking again and again costs little
-            listed = [room for room in reversed(self.rooms.values()) if room.status in ("waiting", "playing")]
+            listed = [room for room in reversed(self.tables.rooms.values()) if room.status in ("waiting", "playing")]
             listed.sort(key=lambda room: room.status != "waiting")  # waiting rooms first, each kind newest first
             rooms = [room.summary() for room in listed[: self.limits.lobby_rooms]]
             self._lobby = json.dumps({"type": "lobby", "rooms": rooms, "total": len(listed)})
@@ -440,7 +392,7 @@ class Hub:
             raise ProtocolError(
                 "rules", T("the rules object is too long (at most {n} bytes)", n=self.limits.rules_bytes)
             )
-        open_rooms = [room for room in self.rooms.values() if room.status in ("waiting", "playing")]
+        open_rooms = [room for room in self.tables.rooms.values() if room.status in ("waiting", "playing")]
         if len(open_rooms) >= self.limits.max_rooms:
             raise ProtocolError("busy", T("the café is full: join a table in the lobby, or try again later"))
         hosting = sum(room.host == connection.player for room in open_rooms)  # games in progress count too
@@ -453,19 +405,19 @@ class Hub:
                            (*clock, self.limits.clock_hour))  # fmt: skip
         if private:
             room.set_private(True)
-        self.rooms[room.id] = room
-        self._follow(connection, room.id)
+        self.tables.rooms[room.id] = room
+        self.tables.follow(connection, room.id)
         connection.in_lobby = False
         player, name = connection.player, connection.name
         await self._apply(connection, room, lambda: room.command(player, name, "/join"))
 
     async def enter(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
-        self._follow(connection, room.id)
+        self.tables.follow(connection, room.id)
         connection.in_lobby = False
         self._send_room(connection, room)
         self._send_history(connection, room)
-        self._wake_bot(room)
+        self.chores.wake_bot(room)
 
     async def join(self, connection: Connection, message: dict[str, Any]) -> None:
         """A person opened a table's invitation link: they follow the room and, if the code is right, sit down."""
@@ -473,10 +425,10 @@ class Hub:
         room_id = message.get("room")
         room = None
         if isinstance(room_id, str) and len(room_id) <= 16:
-            room = self.rooms.get(room_id) or self._load(room_id)
+            room = self.tables.get(room_id)
         if room is None or room.status not in ("waiting", "playing"):
             raise ProtocolError("invitation", T("this invitation has expired: its table is closed or its game over"))
-        self._follow(connection, room.id)
+        self.tables.follow(connection, room.id)
         connection.in_lobby = False
         self._send_room(connection, room)
         self._send_history(connection, room)
@@ -486,37 +438,20 @@ class Hub:
 
     async def rematch(self, connection: Connection, message: dict[str, Any]) -> None:
         """Ask for a rematch at the end of a game, accept one (``accept``, by default), or decline it."""
-        room = self.rooms.get(str(message.get("room"))[:16])
+        room = self.tables.rooms.get(str(message.get("room"))[:16])
         if room is None:  # a finished game stays in memory a while; after that, the table is gone
             raise ProtocolError("room", T("no room '{room}'", room=str(message.get("room"))[:16]))
         accept = message.get("accept", True)
         if not isinstance(accept, bool):
             raise ProtocolError("field", T("'accept' is true or false"))
         player, name = player_of(connection), connection.name
-        async with self._changing(room):
+        async with self.tables.changing(room):
             outcome, following = room.rematch(player, name, accept, self.limits.rematch_seconds)
             await self._answer(connection, room, outcome)
             if following is not None:
-                await self._open_rematch(room, following)
+                await self.tables.open_rematch(room, following)
             elif room.offer is not None and outcome.error is None:  # it lapses unless everyone accepts in time
-                self.due.schedule(DueJob("rematch", room.id, 0, room.offer.until))
-
-    async def _open_rematch(self, room: Room, row: RoomRow) -> None:
-        """Everyone accepted: the rematch's room opens, and those following the game follow it."""
-        following = self._add(row)
-        for connection in self.connections.values():
-            if room.id in connection.rooms:
-                self._follow(connection, following.id)
-        async with self._changing(following):
-            begins = T("The rematch begins: {names}", names=", ".join(s.name for s in following.seats))
-            await self._after(following, Outcome(announce=begins, changed=True))
-
-    async def _lapse(self, room: Room) -> None:
-        """A rematch offer's time is up: unless everyone accepted meanwhile, it is off."""
-        async with self._changing(room):
-            offer = room.offer
-            if offer is not None and offer.next is None and offer.until <= time.time():
-                await self._after(room, room.withdraw(T("Not everyone accepted in time: the rematch is off")))
+                self.chores.lapse_later(room)
 
     async def sync(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
@@ -525,7 +460,7 @@ class Hub:
     async def say(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
         text = fields.text(message, "text", MAX_CHAT)
-        self._follow(connection, room.id)  # whoever talks in a room follows it, and no longer the lobby
+        self.tables.follow(connection, room.id)  # whoever talks in a room follows it, and no longer the lobby
         connection.in_lobby = False
         player, name = player_of(connection), connection.name
         if (invited := bots.command(text)) is not None:
@@ -562,7 +497,7 @@ class Hub:
         async def think() -> list[str]:
             probe = game.copy()  # the rest of the turn is played out on a copy, never on the room's game
             try:
-                return await self._thinkers.run(Kind.HINT, plan_turn, helper, probe, seat)
+                return await self.chores.thinkers.run(Kind.HINT, plan_turn, helper, probe, seat)
             except Exception:  # a failing helper gives no hint, and the room goes on
                 log.exception("the hint failed in room %s", room.id)
                 raise ProtocolError("refused", T("no hint could be found; try again")) from None
@@ -571,13 +506,13 @@ class Hub:
             steps = await self._hints.ask(room.id, position, player_of(connection), think)
         except Busy:
             raise ProtocolError("busy", T("your last hint is still being thought out: wait for it")) from None
-        async with self._changing(room):
+        async with self.tables.changing(room):
             if room.game is not game or game.turn_number != turn:
                 raise ProtocolError("refused", T("the turn is over: no hint for it"))
             if turn not in room.hinted:  # said once a turn: asking again tells the others nothing new
                 room.hinted.add(turn)
                 announce = T("{name} asks for a hint", name=connection.name)
-                await self._after(room, Outcome(announce=announce, changed=True))
+                await self.tables.after(room, Outcome(announce=announce, changed=True))
         connection.send({"type": "hint", "room": room.id, "step": steps[0], "steps": steps})
 
     async def undo(self, connection: Connection, message: dict[str, Any]) -> None:
@@ -586,40 +521,10 @@ class Hub:
         player, name = player_of(connection), connection.name
         await self._apply(connection, room, lambda: room.take_back(player, name, plies))
 
-    # ------------------------------------------------------------------ changes and their news
-
-    @contextlib.asynccontextmanager
-    async def _changing(self, room: Room) -> AsyncIterator[None]:
-        """Hold the room (no other request, here or in another process, changes it meanwhile), up to date."""
-        async with self.broker.lock(room.id):
-            stored = await self.broker.version(room.id)
-            if stored != room.version:  # another process changed it since this copy last heard
-                self._reload(room, stored)
-            yield
-
-    def _reload(self, room: Room, version: int) -> None:
-        """This copy of a room brought up to the store, where another process changed it (to ``version``)."""
-        room.refresh(self.store.load_room(room.id))
-        room.version = version
-
-    def _load(self, room_id: str) -> Room | None:
-        """A room this process has not heard of yet (another process made it), from the store."""
-        row = self.store.load_room(room_id)
-        if row is None or row.status == "finished":
-            return None
-        return self._add(row)
-
-    def _add(self, row: RoomRow) -> Room:
-        """A stored room, new to this process: everyone following the match's previous game follows it."""
-        room = self.rooms[row.id] = Room.restore(self.store, row, self.limits.clock_hour)
-        previous = room.match.previous if room.match else None
-        for connection in self.connections.values():
-            if previous in connection.rooms:
-                self._follow(connection, room.id)
-        return room
+    # ------------------------------------------------------------------ answers, and the news to every connection
 
     async def _apply(self, connection: Connection, room: Room, request: Callable[[], Outcome]) -> None:
-        async with self._changing(room):
+        async with self.tables.changing(room):
             await self._answer(connection, room, request())
 
     async def _answer(self, connection: Connection, room: Room, outcome: Outcome) -> None:
@@ -633,33 +538,15 @@ class Hub:
             return
         if outcome.answer is not None:
             connection.send({"type": "info", "room": room.id, "text": outcome.answer.render(connection.language)})
-        await self._after(room, outcome)
-
-    async def _after(self, room: Room, outcome: Outcome) -> None:
-        """Tell everyone what changed (the room is held)."""
-        self.counters["steps"] += outcome.stepped
-        news = [] if outcome.announce is None else [("info", {"message": outcome.announce.to_json()})]
-        if outcome.changed:  # a closing room's last news goes first: once closed it is forgotten
-            state: list[tuple[str, dict[str, Any]]] = [("changed", {})]
-            news = news + state if room.status == "closed" else state + news
-        for kind, body in news:
-            version = await self.broker.publish(room.id, kind, body)
-            if kind == "changed":
-                room.version = version
-        if outcome.next_game is not None:
-            await self._open_next_game(outcome.next_game)
-        self._wake_bot(room)
-        self._wind_clock(room)
-        self.notices.send(game_ends(room) if outcome.changed else [])
-        await self.cups.after(room)  # a tournament's table: its result goes in
+        await self.tables.after(room, outcome)
 
     async def deliver(self, event: Event) -> None:
         """A room event from the broker (made here or in another process): to this process's connections."""
         if event.room.startswith(bots.CHANNEL):
             return bots.deliver(self, event)
-        room = self.rooms.get(event.room)
+        room = self.tables.rooms.get(event.room)
         if room is None:
-            room = self._load(event.room)
+            room = self.tables.load(event.room)
             if room is None:  # gone, or finished before this process heard of it: nobody here follows it
                 return
             room.version = event.version  # read just now: as new as this event
@@ -684,7 +571,7 @@ class Hub:
                 connection.send(lines[language])
             return
         if event.origin != self.broker.origin and event.version > room.version:
-            self._reload(room, event.version)
+            self.tables.reload(room, event.version)
         await self._show(room, followers, event.seq)
 
     async def _show(self, room: Room, followers: list[Connection], seq: int) -> None:
@@ -697,220 +584,22 @@ class Hub:
             connection.send(encoded[key])
         self._list(room)
         if room.status == "closed":  # its last person left before the start: forgotten
-            await self._forget(room)
+            await self.tables.forget(room)
         elif room.status == "finished":
-            self._finished.setdefault(room.id, time.monotonic())
+            self.chores.finished(room)
 
     async def resync(self) -> None:
         """The broker was away and events may have been missed: every room is read again from the store (rooms
         other processes opened meanwhile too), its followers get its whole state, and its computer players and
         clocks go on."""
-        for row in self.store.open_rooms():
-            if row.id not in self.rooms:
-                self._add(row)
-        for room in list(self.rooms.values()):
+        self.tables.add_opened()
+        for room in list(self.tables.rooms.values()):
             if room.status not in ("waiting", "playing"):
                 continue
-            async with self.broker.lock(room.id):  # read again even at the same version: a change stored while
-                self._reload(room, await self.broker.version(room.id))  # Redis was away was never published
+            async with self.tables.rereading(room):
                 await self._show(room, [c for c in self.connections.values() if room.id in c.rooms], room.seq)
-            self._wake_bot(room)
-            self._wind_clock(room)
-
-    async def _forget(self, room: Room) -> None:
-        """A closed room, or a finished one whose time in memory is up, leaves this process (its record stays)."""
-        self.rooms.pop(room.id, None)
-        self._listed.pop(room.id, None)
-        self._lobby = None
-        self._quiet.pop(room.id, None)
-        self._finished.pop(room.id, None)
-        self._hints.forget(room.id)
-        self._clocks.pop(room.id, None)
-        for connection in self.connections.values():
-            connection.rooms.discard(room.id)
-        if self._followers.pop(room.id, 0):
-            await self.broker.unfollow(room.id)
-        await self.broker.forget(room.id)
-
-    async def _open_next_game(self, row: RoomRow) -> None:
-        """A match goes on (its next game is stored already): everyone following this game follows the next."""
-        following = self._add(row)
-        async with self._changing(following):
-            begins = T("Game {game} of the match begins", game=following.match and following.match.game)
-            await self._after(following, Outcome(announce=begins, changed=True))
-
-    # ------------------------------------------------------------------ computer players and clocks
-
-    def _wake_bot(self, room: Room) -> None:
-        """A computer player whose turn it is will step, after ``bot_delay``, in whichever process is free."""
-        if room.bot_to_move() is not None:
-            self.due.schedule(DueJob("bot", room.id, room.plies, time.time() + self.limits.bot_delay), move=False)
-
-    async def _do(self, job: DueJob) -> None:
-        """One due job (cafe.server.due), in whichever process claimed it."""
-        if job.kind in KINDS:  # a notice by e-mail: the room as it is now (None once finished)
-            return await self.notices.run(job, self.rooms.get(job.room) or self._load(job.room))
-        if job.kind in (push.KIND, push.INVITED):
-            return await push.run(self, job)
-        room = self.rooms.get(job.room) or self._load(job.room)
-        if room is None:  # closed or finished meanwhile: nothing left to do
-            return
-        version = await self.broker.version(room.id)
-        if version != room.version:  # changed by another process a moment ago
-            self._reload(room, version)
-        if job.kind == "bot":
-            await self._bot_step(room, job.arg)
-        elif job.kind == "clock":
-            await self._take_over(room, job.arg)
-        elif job.kind == "away":
-            await self._replace_if_away(room, job.arg)
-        elif job.kind == "rematch":
-            await self._lapse(room)
-
-    async def _someone_there(self, room: Room) -> bool:
-        """A person follows the room here, or one of its seated people is connected anywhere (or it is a
-        tournament's table, whose computer players play on regardless)."""
-        if self.cups.holds(room.id):
-            return True
-        if any(room.id in c.rooms for c in self.connections.values()):
-            return True
-        for seat in room.seats:
-            if seat.player is not None and await self.broker.present(seat.player):
-                return True
-        return await self.broker.followed(room.id)  # a spectator in another process
-
-    async def _think(self, bot: Player, room: Room, seat: int, kind: Kind | None = None) -> str:
-        """A computer player's step, thought out in the bounded pool (the event loop never thinks); by default
-        as urgent as the room's kind of game (:class:`~cafe.server.thinking.Kind`)."""
-        game = room.game
-        assert game is not None
-        view, legal = game.view(seat), game.legal_steps()
-        if kind is None:
-            kind = Kind.PLAYING if any(s.player is not None for s in room.seats) else Kind.SPECTACLE
-        try:
-            step = await self._thinkers.run(kind, bot.choose, view, legal)
-        except Exception:  # a failing computer player must not stop the room: a legal step instead
-            log.exception("computer player %s failed in room %s; it plays a legal step instead", bot.name, room.id)
-            step = legal[0]
-        return str(step)
-
-    async def _bot_step(self, room: Room, plies: int) -> None:
-        """The step of the computer player woken when the room had ``plies`` steps (taken already: nothing)."""
-        turn = room.bot_to_move()
-        if room.plies != plies or turn is None or room.id in self._thinking or not await self._someone_there(room):
-            return  # nobody is there: the computer players wait (a person coming back wakes them)
-        seat, bot = turn
-        self._thinking.add(room.id)
-        try:
-            step = await self._think(bot, room, seat)
-        finally:
-            self._thinking.discard(room.id)
-        async with self._changing(room):
-            if room.plies == plies and room.bot_to_move() == (seat, bot):  # nothing else happened meanwhile
-                await self._after(room, room.play(seat, step))
-
-    def _wind_clock(self, room: Room) -> None:
-        """A person's turn runs on a clock (a turn-based game's own, else Limits.turn_seconds), wound once a turn in
-        whichever process changes the room first; the last turn's clock, if it has not run, goes."""
-        game = room.game
-        live = not room.clock
-        if (live and self.limits.turn_seconds <= 0) or game is None or room.status != "playing" or game.is_over():
-            return
-        turn = game.turn_number
-        if self._clocks.get(room.id) == turn or room.bot_to_move() is not None:
-            return
-        self._clocks[room.id] = turn
-        self.notices.send(turn_begins(room))
-        self.due.unschedule(room.id, "clock", before=turn)
-        at = time.time() + self.limits.turn_seconds if live else room.deadline
-        if at is not None:  # a turn-based clock runs out at the time stored with the room: restarts change nothing
-            self.due.schedule(DueJob("clock", room.id, turn, at), move=False)
-
-    async def _take_over(self, room: Room, turn: int) -> None:
-        """The clock of ``turn`` ran out: if the turn is still going on, a computer player plays the rest of it for
-        the person, who keeps the seat (as BrettspielWelt's clock did)."""
-        async with self._changing(room):
-            game = room.game
-            if game is None or game.turn_number != turn:
-                return
-            seat = game.current_player
-
-            def still() -> bool:
-                return (
-                    game is not None and room.status == "playing" and game.turn_number == turn
-                    and game.current_player == seat and seat not in room.bots
-                )  # fmt: skip
-
-            if not still():
-                return
-            if room.deadline is not None and room.deadline > time.time():  # moved meanwhile (cafe.server.holidays)
-                self.due.schedule(DueJob("clock", room.id, turn, room.deadline))
-                return
-            name = room.seats[seat].name
-            if room.clock and room.late == "end":  # the others decide: they may end the game, or wait on
-                up = T("{name}'s time is up: the others may end the game (/end), or wait", name=name)
-                await self._after(room, Outcome(announce=up, changed=True))
-                return
-            stand_in = make_player(REPLACEMENT_BOT, seed=room.seed + turn)
-            await self._after(
-                room, Outcome(announce=T("{name}'s time is up: a computer player plays this turn", name=name))
-            )
-            while still():
-                outcome = room.play(seat, await self._think(stand_in, room, seat))
-                if outcome.error is not None:
-                    break
-                await self._after(room, outcome)
-
-    # ------------------------------------------------------------------ the sweeper
-
-    async def _sweeper(self) -> None:
-        """Now and then: rooms nobody is in close, finished games leave memory, unused players are forgotten, and
-        seated people gone from every process are expected back (or replaced)."""
-        while True:
-            await asyncio.sleep(self.limits.sweep_seconds)
-            try:
-                await self.sweep()
-            except Exception:  # the next round tries again
-                log.exception("sweeping failed")
-
-    async def sweep(self) -> None:
-        now = time.monotonic()
-        for room in list(self.rooms.values()):
-            if room.status == "finished":
-                if now - self._finished.setdefault(room.id, now) >= self.limits.finished_seconds:
-                    await self._forget(room)
-                continue
-            if room.status == "playing":  # what a process that died may have left unscheduled
-                self._wake_bot(room)
-                self._wind_clock(room)
-                for seat in room.seats if not room.clock else ():  # people whose connections ended with it
-                    if seat.player is not None and not await self.broker.present(seat.player):
-                        self._expect_back(room, seat.player, move=False)
-            if await self._someone_there(room):
-                self._quiet.pop(room.id, None)
-            elif now - self._quiet.setdefault(room.id, now) >= self._patience(room):
-                await self._close_quiet(room)
-        if time.time() - self._pruned >= PRUNE_SECONDS:
-            self._pruned = time.time()
-            self.store.forget_holds(time.time())
-            forgotten = self.store.forget_players(time.time() - self.limits.unused_player_days * 86_400)
-            if forgotten:
-                log.info("forgot %d players who never played", forgotten)
-            self.store.forget_sessions(time.time() - self.limits.session_days * 86_400)
-
-    def _patience(self, room: Room) -> float:
-        """How long a room waits for a person before it closes: a table for a game over days waits one of its
-        turns (its players come by now and then), any other ``waiting_seconds``."""
-        return max(self.limits.waiting_seconds, room.clock * self.limits.clock_hour)
-
-    async def _close_quiet(self, room: Room) -> None:
-        """No person has been in the room for a while: a waiting room closes; a game whose seats are all
-        computer players by now is abandoned (a person's seat waits for them)."""
-        async with self._changing(room):
-            if room.status == "waiting":
-                await self._after(room, room.close())
-            elif room.status == "playing" and all(s.player is None for s in room.seats):
-                await self._after(room, room.abandon())
+            self.chores.wake_bot(room)
+            self.chores.wind_clock(room)
 
     def _send_room(self, connection: Connection, room: Room) -> None:
         connection.send(self._room_message(connection, room, room.seq))
@@ -952,7 +641,7 @@ class Hub:
         room_id = message.get("room")
         room = None
         if isinstance(room_id, str) and len(room_id) <= 16:
-            room = self.rooms.get(room_id) or self._load(room_id)
+            room = self.tables.get(room_id)
         if room is None:
             raise ProtocolError("room", T("no room '{room}'", room=str(room_id)[:16]))
         return room
@@ -998,19 +687,19 @@ def player_of(connection: Connection) -> int:
     return connection.player
 
 
-Handler = Callable[[Hub, Connection, dict[str, Any]], Awaitable[None]]
+Handler = Callable[[Gateway, Connection, dict[str, Any]], Awaitable[None]]
 HANDLERS: dict[str, Handler] = {
-    "hello": Hub.hello,
-    "lobby": Hub.lobby,
-    "create": Hub.create,
-    "enter": Hub.enter,
-    "sync": Hub.sync,
-    "say": Hub.say,
-    "step": Hub.step,
-    "undo": Hub.undo,
-    "hint": Hub.hint,
-    "language": Hub.language,
-    "join": Hub.join,
-    "rematch": Hub.rematch,
-    "holiday": Hub.holiday,
+    "hello": Gateway.hello,
+    "lobby": Gateway.lobby,
+    "create": Gateway.create,
+    "enter": Gateway.enter,
+    "sync": Gateway.sync,
+    "say": Gateway.say,
+    "step": Gateway.step,
+    "undo": Gateway.undo,
+    "hint": Gateway.hint,
+    "language": Gateway.language,
+    "join": Gateway.join,
+    "rematch": Gateway.rematch,
+    "holiday": Gateway.holiday,
 }

@@ -13,7 +13,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
-from cafe.server.account_rows import Rows
+from cafe.server.storage.account_rows import Rows
 
 CODE_BYTES = 12  # an invitation code's randomness: 96 bits, written in 16 URL-safe characters
 
@@ -46,8 +46,8 @@ class Offer:
 
 
 class InvitationRows:
-    """The invitation and rematch methods of :class:`~cafe.server.store.Store`, for a store that is also
-    :class:`~cafe.server.account_rows.Rows`."""
+    """The invitation and rematch methods of :class:`~cafe.server.storage.store.Store`, for a store that is also
+    :class:`~cafe.server.storage.account_rows.Rows`."""
 
     def invitation(self: Rows, room: str) -> str | None:
         """The table's invitation code (None: it is not private)."""

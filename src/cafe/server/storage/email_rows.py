@@ -1,9 +1,9 @@
 """E-mail addresses in the store: a person's address and whether it is verified, the notices they want, and the
 links mailed to them (to verify an address, to reset a password).  The notices sent are kept by
-:mod:`cafe.server.sent_rows`.
+:mod:`cafe.server.storage.sent_rows`.
 
 Written once for both stores (SQLite and PostgreSQL), over the rows a store gives
-(:class:`~cafe.server.account_rows.Rows`).  A link's token is kept as its SHA-256 only, as sessions are, and
+(:class:`~cafe.server.storage.account_rows.Rows`).  A link's token is kept as its SHA-256 only, as sessions are, and
 used once: taking it deletes it.  A verification link names the address it verifies, so that a link mailed to
 an address the person has changed since verifies nothing.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cafe.server.account_rows import Rows, session_hash
+from cafe.server.storage.account_rows import Rows, session_hash
 
-ENDED = -1  # the turn under which "the game has ended" is noted as sent (cafe.server.sent_rows)
+ENDED = -1  # the turn under which "the game has ended" is noted as sent (cafe.server.storage.sent_rows)
 INVITED = -2  # the turn under which "you are invited" to a table is noted as sent
 # the switch of invitations, added to an older database by both stores' migrations
 EMAIL_INVITED = "ALTER TABLE emails ADD COLUMN invited INTEGER NOT NULL DEFAULT 1"
@@ -44,8 +44,8 @@ class Link:
 
 
 class EmailRows:
-    """The e-mail methods of :class:`~cafe.server.store.Store`, for a store that is also
-    :class:`~cafe.server.account_rows.Rows`."""
+    """The e-mail methods of :class:`~cafe.server.storage.store.Store`, for a store that is also
+    :class:`~cafe.server.storage.account_rows.Rows`."""
 
     def email(self: Rows, player: int) -> Email | None:
         found = self.rows(

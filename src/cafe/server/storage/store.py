@@ -20,18 +20,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from cafe.server.account_rows import AccountRows
-from cafe.server.analysis_rows import ANALYSIS_ASKERS, AnalysisRows
-from cafe.server.analysis_rows import KIND as ANALYSIS
-from cafe.server.bot_rows import BotRows
-from cafe.server.email_rows import EMAIL_INVITED, Email, EmailRows, Link
-from cafe.server.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_SQLITE, HolidayRows
-from cafe.server.invitations import InvitationRows, Offer
 from cafe.server.names import key as name_key
-from cafe.server.passkey_rows import Challenge, Passkey, PasskeyRows
-from cafe.server.push_rows import PushRows, Subscription
-from cafe.server.sent_rows import MOVE_SENT, SENT_INDEX, SENT_SQLITE, SentRows, split_part
-from cafe.server.tournament_rows import StateRow, TournamentListed, TournamentRow, TournamentRows
+from cafe.server.storage.account_rows import AccountRows
+from cafe.server.storage.analysis_rows import ANALYSIS_ASKERS, AnalysisRows
+from cafe.server.storage.analysis_rows import KIND as ANALYSIS
+from cafe.server.storage.bot_rows import BotRows
+from cafe.server.storage.email_rows import EMAIL_INVITED, Email, EmailRows, Link
+from cafe.server.storage.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_SQLITE, HolidayRows
+from cafe.server.storage.invitations import InvitationRows, Offer
+from cafe.server.storage.passkey_rows import Challenge, Passkey, PasskeyRows
+from cafe.server.storage.push_rows import PushRows, Subscription
+from cafe.server.storage.sent_rows import MOVE_SENT, SENT_INDEX, SENT_SQLITE, SentRows, split_part
+from cafe.server.storage.tournament_rows import StateRow, TournamentListed, TournamentRow, TournamentRows
 from cafe.tournament.tournament import Tournament
 
 SCHEMA = (
@@ -262,7 +262,7 @@ MIGRATIONS = [
     "ALTER TABLE rooms ADD COLUMN clock INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE rooms ADD COLUMN late TEXT NOT NULL DEFAULT 'bot'",
     "ALTER TABLE rooms ADD COLUMN deadline REAL",
-    # private tables (their invitation code) and rematch offers (cafe.server.invitations)
+    # private tables (their invitation code) and rematch offers (cafe.server.storage.invitations)
     "CREATE TABLE IF NOT EXISTS invitations (room TEXT PRIMARY KEY, code TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS rematches (room TEXT PRIMARY KEY, accepted TEXT NOT NULL, until REAL NOT NULL, "
     "next TEXT)",
@@ -273,7 +273,7 @@ MIGRATIONS = [
     "tries INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS puzzle_tries (player INTEGER NOT NULL, puzzle TEXT NOT NULL, solved INTEGER NOT NULL, "
     "at REAL NOT NULL, PRIMARY KEY (player, puzzle))",
-    # tournaments: each one's whole state as JSON (cafe.server.tournament_rows)
+    # tournaments: each one's whole state as JSON (cafe.server.storage.tournament_rows)
     "CREATE TABLE IF NOT EXISTS tournaments (id TEXT PRIMARY KEY, name TEXT NOT NULL, host INTEGER NOT NULL, "
     "status TEXT NOT NULL, state TEXT NOT NULL, version INTEGER NOT NULL, created REAL NOT NULL, "
     "updated REAL NOT NULL)",
@@ -284,28 +284,28 @@ MIGRATIONS = [
     "CREATE INDEX IF NOT EXISTS passkeys_player ON passkeys (player)",
     "CREATE TABLE IF NOT EXISTS passkey_challenges (challenge_hash TEXT PRIMARY KEY, purpose TEXT NOT NULL, "
     "player INTEGER, name_key TEXT, until REAL NOT NULL)",
-    # e-mail: a person's address and the notices they want, mailed links, notices sent (cafe.server.email_rows)
+    # e-mail: a person's address and the notices they want, mailed links, notices sent (cafe.server.storage.email_rows)
     "CREATE TABLE IF NOT EXISTS emails (player INTEGER PRIMARY KEY, address TEXT NOT NULL, verified INTEGER NOT NULL, "
     "language TEXT NOT NULL, turn INTEGER NOT NULL, ended INTEGER NOT NULL, every INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS email_links (token_hash TEXT PRIMARY KEY, player INTEGER NOT NULL, "
     "purpose TEXT NOT NULL, address TEXT NOT NULL, expires REAL NOT NULL)",
     "CREATE TABLE IF NOT EXISTS notices_sent (player INTEGER NOT NULL, room TEXT NOT NULL, turn INTEGER NOT NULL, "
     "at REAL NOT NULL, PRIMARY KEY (player, room, turn))",
-    # holidays: a person's turn-based clocks stop (cafe.server.holiday_rows)
+    # holidays: a person's turn-based clocks stop (cafe.server.storage.holiday_rows)
     HOLIDAYS_SQLITE,
     HOLIDAYS_INDEX,
-    # Web Push: the browsers that hear of a person's games, and the notices sent (cafe.server.push_rows)
+    # Web Push: the browsers that hear of a person's games, and the notices sent (cafe.server.storage.push_rows)
     "CREATE TABLE IF NOT EXISTS push_subscriptions (endpoint TEXT PRIMARY KEY, player INTEGER NOT NULL, "
     "session TEXT NOT NULL, p256dh TEXT NOT NULL, auth TEXT NOT NULL, language TEXT NOT NULL, created REAL NOT NULL)",
     "CREATE INDEX IF NOT EXISTS push_subscriptions_player ON push_subscriptions (player)",
     "CREATE TABLE IF NOT EXISTS push_sent (key TEXT PRIMARY KEY, at REAL NOT NULL)",
-    # bot accounts (cafe.server.bot_rows): which accounts are bots, and each one's API token
+    # bot accounts (cafe.server.storage.bot_rows): which accounts are bots, and each one's API token
     "CREATE TABLE IF NOT EXISTS bots (player INTEGER PRIMARY KEY, token_hash TEXT UNIQUE, since REAL NOT NULL)",
-    # who asked for the games waiting for their analysis (cafe.server.analysis_rows)
+    # who asked for the games waiting for their analysis (cafe.server.storage.analysis_rows)
     ANALYSIS_ASKERS,
     # e-mail: whether the person wants to hear that a host invites them to a table (cafe.server.invites)
     EMAIL_INVITED,
-    # the notices sent, by e-mail, by push and in the page: one table (cafe.server.sent_rows)
+    # the notices sent, by e-mail, by push and in the page: one table (cafe.server.storage.sent_rows)
     SENT_SQLITE,
     SENT_INDEX,
     *MOVE_SENT,
@@ -591,7 +591,7 @@ class Store(Protocol):
     def reachable(self) -> bool:
         """Whether the database answers now (for /health)."""
 
-    # the analysis queue, in the due table (cafe.server.analysis_rows)
+    # the analysis queue, in the due table (cafe.server.storage.analysis_rows)
     def analysis_job(self, room: str, now: float) -> tuple[float, bool, int] | None: ...
     def analyses_before(self, room: str, at: float, now: float) -> int: ...
     def analyses_waiting(self, now: float) -> int: ...
@@ -601,7 +601,7 @@ class Store(Protocol):
     def claim_analysis(self, owner: str, now: float, lease: float) -> tuple[str, float] | None: ...
     def hold_analysis(self, room: str, owner: str, until: float, done: int) -> None: ...
 
-    # accounts (cafe.server.account_rows)
+    # accounts (cafe.server.storage.account_rows)
     def account_named(self, name: str) -> tuple[int, str, str] | None: ...
     def password_of(self, player: int) -> str | None: ...
     def claim(self, player: int, password_hash: str) -> bool: ...
@@ -614,7 +614,7 @@ class Store(Protocol):
     def forget_sessions(self, made_before: float) -> None: ...
     def accounts(self, players: list[int]) -> set[int]: ...
     def erase(self, player: int) -> list[str]: ...
-    # e-mail (cafe.server.email_rows)
+    # e-mail (cafe.server.storage.email_rows)
     def email(self, player: int) -> Email | None: ...
     def set_email(self, player: int, address: str | None, language: str) -> None: ...
     def set_notices(self, player: int, turn: bool, ended: bool, every: bool, invited: bool, language: str) -> bool: ...
@@ -623,7 +623,7 @@ class Store(Protocol):
     def add_link(self, token: str, player: int, purpose: str, address: str, now: float, expires: float) -> None: ...
     def take_link(self, token: str, purpose: str) -> Link | None: ...
     def verify_email(self, player: int, address: str) -> bool: ...
-    # the notices sent, by every channel (cafe.server.sent_rows)
+    # the notices sent, by every channel (cafe.server.storage.sent_rows)
     def note_sent(self, channel: str, player: int, room: str, turn: int, at: float) -> bool: ...
     def unnote_sent(self, channel: str, player: int, room: str, turn: int) -> None: ...
     def last_sent(self, channel: str, player: int, room: str) -> float | None: ...
@@ -651,7 +651,7 @@ class Store(Protocol):
     def save_tournament_state(self, tournament_id: str, state: dict[str, Any], status: str, version: int) -> bool: ...
     def drop_tournament(self, tournament_id: str) -> None: ...
 
-    # passkeys (cafe.server.passkey_rows)
+    # passkeys (cafe.server.storage.passkey_rows)
     def keep_challenge(self, challenge: str, kept: Challenge, now: float) -> None: ...
     def take_challenge(self, challenge: str, now: float) -> Challenge | None: ...
     def passkeys_of(self, player: int) -> list[Passkey]: ...
@@ -659,7 +659,7 @@ class Store(Protocol):
     def add_passkey(self, key: Passkey, claim: bool = False) -> bool: ...
     def passkey_used(self, credential: str, sign_count: int, now: float) -> None: ...
     def remove_passkey(self, player: int, credential: str) -> bool: ...
-    # holidays (cafe.server.holiday_rows)
+    # holidays (cafe.server.storage.holiday_rows)
     def holiday(self, player: int, now: float) -> tuple[float, float] | None: ...
     def holiday_days(self, player: int, since: float) -> int: ...
     def begin_holiday(self, player: int, now: float, ends: float, days: int) -> bool: ...
@@ -671,7 +671,7 @@ class Store(Protocol):
     def unsubscribe(self, player: int, endpoint: str) -> None: ...
     def forget_endpoint(self, endpoint: str) -> None: ...
     def subscriptions(self, player: int) -> list[Subscription]: ...
-    # bot accounts (cafe.server.bot_rows)
+    # bot accounts (cafe.server.storage.bot_rows)
     def bot_accounts(self, players: list[int]) -> set[int]: ...
     def set_bot(self, player: int, bot: bool, now: float) -> None: ...
     def set_bot_token(self, player: int, token: str | None) -> bool: ...
