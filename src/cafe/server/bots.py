@@ -23,21 +23,42 @@ if TYPE_CHECKING:
 
 CHANNEL = "bot:"  # + an account's player: the broker's channel of its invitations (no room's id has a colon)
 MAX_TOKEN = 100  # characters of a token worth looking up
+TABLE = "table"  # an event on an account's channel: a table where it has a seat has opened
 
 
 def channel(player: int) -> str:
     return f"{CHANNEL}{player}"
 
 
-def signed_in(hub: Hub, connection: Connection, message: dict[str, Any]) -> tuple[int, str, None]:
-    """The bot account a hello's ``bot_token`` signs in (its player, name, and no guest's token); the connection
-    hears the bot's invitations from now on."""
-    token = message.get("bot_token")
+def account_of(hub: Hub, token: Any) -> tuple[int, str]:
+    """The bot account an API token signs in (its player and name), on the WebSocket or over HTTP; refused
+    (``token``) when it is no token or no longer one."""
     if not isinstance(token, str) or not token or len(token) > MAX_TOKEN:
         raise ProtocolError("token", T("a bot's token is the string its account's page showed once"))
     found = hub.store.bot_by_token(token)
     if found is None:
         raise ProtocolError("token", T("this bot token is not valid (any more): make a new one on the bot's account"))
+    return found
+
+
+def named(hub: Hub, name: Any) -> tuple[int, str]:
+    """The bot account of that name (its player and name), for a tournament's director to enter: a person's
+    account is refused, since people enter a tournament themselves."""
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_TOKEN:
+        raise ProtocolError("field", T("'account' is the name of a bot account"))
+    found = hub.store.account_named(name.strip())
+    if found is None:
+        raise ProtocolError("account", T("there is no account '{name}'", name=name.strip()[:40]))
+    if not hub.store.bot_accounts([found[0]]):
+        raise ProtocolError("person", T("{name} is a person, not a bot: people enter a tournament themselves",
+                                        name=found[1]))  # fmt: skip
+    return found[0], found[1]
+
+
+def signed_in(hub: Hub, connection: Connection, message: dict[str, Any]) -> tuple[int, str, None]:
+    """The bot account a hello's ``bot_token`` signs in (its player, name, and no guest's token); the connection
+    hears the bot's invitations from now on."""
+    found = account_of(hub, message.get("bot_token"))
     connection.bot = True
     hub._follow(connection, channel(found[0]))
     return *found, None
@@ -66,13 +87,33 @@ async def invite(hub: Hub, connection: Connection, room: Room, bot: int, bot_nam
         connection.language)})  # fmt: skip
 
 
+async def seated(hub: Hub, room: Room) -> None:
+    """A table opened with accounts seated at it (a tournament's): their connections on every process follow it
+    and get its state (:func:`deliver`), not only those of the process that opened it."""
+    for seat in room.seats:
+        if seat.player is not None:
+            await hub.broker.publish(channel(seat.player), TABLE, {"room": room.id})
+
+
 def deliver(hub: Hub, event: Event) -> None:
     """An invitation, from this process or another, to this process's connections of the account (a bot's,
-    or a person's)."""
+    or a person's); or a table opened where the account has a seat."""
+    if event.kind == TABLE:
+        return _follow_table(hub, event.room, str(event.body["room"]))
     text = json.dumps({"type": event.kind, **event.body})
     for connection in list(hub.connections.values()):
         if event.room in connection.rooms:
             connection.send(text)
+
+
+def _follow_table(hub: Hub, account: str, room_id: str) -> None:
+    room = hub.rooms.get(room_id) or hub._load(room_id)
+    if room is None:  # over already
+        return
+    for connection in list(hub.connections.values()):
+        if account in connection.rooms and room_id not in connection.rooms:
+            hub._follow(connection, room_id)
+            hub._send_room(connection, room)
 
 
 def command(text: str) -> str | None:
