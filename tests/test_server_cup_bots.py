@@ -7,10 +7,18 @@ opens even for a bot at its bound of tables.  Each case failed before bots could
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
+from cafe.bot.client import Refused
+from cafe.bot.entries import enter
+from cafe.server.app import create_app
+from servers import free_port, serving
+from test_bot_client import account, bot_account
+from test_bot_client import post as posted
 from test_server import Person
 from test_server_accounts import call, claimed
 from test_server_bots import BotSocket, cafe, made_bot, table  # noqa: F401 -- cafe: the fixture
@@ -116,3 +124,23 @@ def test_a_bots_table_reaches_it_at_the_round_start_or_at_its_hello_even_at_its_
     assert final["final"] and [row["games"] for row in final["standings"]] == [1, 1]
     record = cafe.get(f"/games/{room}.json").json()
     assert {step["seat"] for step in record["steps"]} == {0, 1} and record["bots"] == [0, 1]
+
+
+def test_cafe_bots_enter_enters_once_and_says_why_it_cannot(tmp_path: Path) -> None:
+    """`cafe bot --enter`'s request, to a café served on a real port: an entry made before is no error; a wrong
+    tournament, a wrong token and a café that is not there are refused in words."""
+    with serving(create_app(tmp_path)) as port:
+        ann = account(port, "Ann")
+        _, token = bot_account(port)
+        status, opened, _ = posted(port, "/tournaments/open", {"name": "Spring cup", "table_size": 2}, ann)
+        assert status == 201
+        server = f"ws://127.0.0.1:{port}/ws"  # the WebSocket's address does as well as the page's
+        entered = str(enter(server, token, opened["id"], "en"))
+        assert entered == f"the bot entered the tournament Spring cup ({opened['id']})"
+        assert "already" in str(enter(server, token, opened["id"], "en"))
+        with pytest.raises(Refused, match="there is no tournament 'nosuch'"):
+            enter(server, token, "nosuch", "en")
+        with pytest.raises(Refused, match="token bota není"):  # the café's words, in the bot's language
+            enter(server, "wrong", opened["id"], "cs")
+    with pytest.raises(Refused, match="cannot reach the café"):
+        enter(f"http://127.0.0.1:{free_port()}", token, opened["id"], "en")

@@ -223,3 +223,30 @@ def test_two_processes_starting_the_same_round_at_once_pair_it_once(tmp_path: Pa
             assert row is not None and len(row.state["rounds"]) == 1 and len(row.state["cafe"]["rooms"]) == 4
         finally:
             store.close()
+
+
+def test_a_result_that_a_dying_process_left_out_goes_in_after_the_restart(tmp_path: Path) -> None:
+    """A table's game ended and was stored, but its process died before the result went in the tournament: the
+    next look (here, after a restart) puts it in, and the round ends."""
+    with served(app(tmp_path)) as client:
+        ann = Person(client, "Ann")
+        cup = post(client, ann, "/tournaments/open", {"name": "Cup", "table_size": 2, "rounds": 1}, 201)["id"]
+        for _ in range(2):
+            post(client, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
+        store = SQLiteStore(tmp_path / DATABASE)
+        try:
+            post(client, ann, f"/tournaments/{cup}/start", {})
+            begun = store.tournament_state(cup)
+            assert begun is not None and begun.status == "playing"
+            assert round_over(client, cup, 1)["final"]
+        finally:
+            store.close()
+    store = SQLiteStore(tmp_path / DATABASE)
+    try:  # the tournament as the dead process left it: the game over, its result not in
+        ended = store.tournament_state(cup)
+        assert ended is not None and store.save_tournament_state(cup, begun.state, "playing", ended.version)
+    finally:
+        store.close()
+    with served(app(tmp_path)) as client:
+        final = round_over(client, cup, 1)
+        assert final["final"] and [row["games"] for row in final["standings"]] == [1, 1]
