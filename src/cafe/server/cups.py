@@ -186,12 +186,18 @@ class Cups:
 
     async def look(self) -> None:
         """Read the tournaments under way again: rooms of a round another process started are made if missing."""
+        looked = set()
         for listed in self.hub.store.tournaments("playing"):
+            looked.add(listed.id)
             cup = self.load(listed.id)
             if cup is not None:
                 self._index(cup)
                 await self._open_rooms(cup)
                 await self._record_missed(cup)
+        for cup_id in {ref.cup for ref in self.tables.values()} - looked:  # finished by another process, say
+            cup = self.load(cup_id)
+            if cup is not None:
+                self._index(cup)
 
     async def run_forever(self) -> None:
         while True:
