@@ -5,7 +5,9 @@ In the spirit of lichess's Bot API.  An account marked as a bot (:mod:`cafe.serv
 first message, never the URL, which proxies log) and plays like any person, bound by the same rate of messages,
 and by ``bot_tables`` tables at once.  A table's host invites a connected bot with ``/invite NAME``: the bot's
 connections, on whichever server process, hear ``invited`` (through the broker, on the bot's own channel) and
-may sit down with ``join``.  ``cafe bot`` (:mod:`cafe.botclient`) is such a program.
+may sit down with ``join``.  A bot enters a tournament with its token over HTTP (:mod:`cafe.server.cup_routes`),
+or its director enters it by name; a round's table reaches its connections on the same channel, seated already.
+``cafe bot`` (:mod:`cafe.bot`) is such a program.
 """
 
 from __future__ import annotations
