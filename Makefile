@@ -49,21 +49,22 @@ typecheck: $(STAMP)
 # the tests with coverage (of the source: pure Python), beside a throw-away PostgreSQL and Redis
 # (scripts/with-services.sh installs and starts them)
 unit: $(STAMP)
-	CAFE_PURE=1 scripts/with-services.sh $(BIN)/pytest -n 2 -m "not reference and not sweep and not frameworks and not browser and not cluster and not training and not puzzles" --doctest-modules --doctest-glob=README.md src tests README.md \
+	CAFE_PURE=1 scripts/with-services.sh $(BIN)/pytest -n 2 -m "not reference and not sweep and not frameworks and not browser and not cluster and not training and not puzzles and not tournament" --doctest-modules --doctest-glob=README.md src tests README.md \
 		--cov=cafe --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=95
 
 # the same tests against the compiled engine, and a sample of the reference checks against pure Python
 compiled: $(COMPILED)
 	$(BIN)/python scripts/compile.py --check
-	scripts/with-services.sh $(BIN)/pytest -n 2 -q -m "not reference and not sweep and not frameworks and not browser and not cluster and not training and not puzzles" \
+	scripts/with-services.sh $(BIN)/pytest -n 2 -q -m "not reference and not sweep and not frameworks and not browser and not cluster and not training and not puzzles and not tournament" \
 		-p no:cacheprovider tests
 	CAFE_PURE=1 CAFE_REFERENCE_GAMES=200 $(BIN)/pytest -n 2 -q -m reference tests
 
 # the engine against the reference implementations, every bot at thousands of positions, other frameworks'
-# bots playing whole games, the browser client in Chromium, `cafe train` end to end; then the arena and self-play on a Ray cluster the
+# bots playing whole games, the browser client in Chromium, `cafe train` end to end, a tournament through real
+# server and bot processes; then the arena and self-play on a Ray cluster the
 # tests start, alone (its 2 CPUs would starve the browser's game) (no coverage tracing; the compiled engine)
 slow: $(COMPILED) $(CHROMIUM) $(AXE)
-	$(BIN)/pytest -n 2 -m "reference or sweep or frameworks or browser or training or puzzles" tests
+	$(BIN)/pytest -n 2 -m "reference or sweep or frameworks or browser or training or puzzles or tournament" tests
 	$(BIN)/pytest -m cluster tests
 
 # the sdist and the wheel built, the wheel installed into fresh environments (the core only, then [all]),

@@ -11,12 +11,10 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from cafe.record import Record
 from cafe.server.app import DATABASE, create_app
 from cafe.server.storage.store import SQLiteStore
-from cafe.tournament.model import Entry, GameResult, Settings
-from cafe.tournament.tournament import Tournament
 from test_server import Person, served
+from tournament_checks import check_finished
 
 POLLS = 4000  # looks at a tournament while its computer players play (a count, not a time)
 PACE = 0.1  # seconds between a person's syncs: below the messages a second a connection may send
@@ -144,25 +142,8 @@ def test_a_swiss_tournament_of_eight_plays_three_rounds_on_one_deal_a_round_to_i
     assert [row["games"] for row in final["standings"]] == [3] * 8
     store = SQLiteStore(tmp_path / DATABASE)
     try:
-        for played in final["played"]:  # every table of a round played the same deal, the same seat beginning
-            rooms = [table["rooms"][0] for table in played["tables"]]
-            assert len({store.load_room(room).seed for room in rooms}) == 1  # type: ignore[union-attr]
-            bags = [store.record(room)["bag"] for room in rooms]  # type: ignore[index]
-            assert all(bag == bags[0] for bag in bags)
-            assert played["deal"] == store.load_room(rooms[0]).seed  # type: ignore[union-attr]
-        seated = [sorted(table["entries"]) for played in final["played"] for table in played["tables"]]
-        met = [pair for table in seated for pair in itertools.combinations(table, 2)]
-        assert len(met) == len(set(met)) == 12  # nobody met anyone twice: it could be avoided
-        settings = Settings.from_json(store.tournament_state(cup).state["settings"])  # type: ignore[union-attr]
-        entries = [Entry(e["id"], e["name"]) for e in final["entries"]]
-        again = Tournament(settings, entries)
-        for played in final["played"]:  # the standings, recomputed from the stored games alone
-            again.pair()
-            for number, table in enumerate(played["tables"], start=1):
-                game = Record.from_json(store.record(table["rooms"][0])).replay()
-                assert again.seats(played["number"], number, 1) == tuple(table["entries"])
-                again.record(played["number"], number, GameResult.played(list(game.scores), list(game.places())))
-        assert [row.to_json() for row in again.standings()] == final["standings"]
+        check_finished(store, cup, final)
+        assert len({pair for t in games for pair in itertools.combinations(sorted(t["seats"]), 2)}) == 12
     finally:
         store.close()
 
@@ -242,3 +223,30 @@ def test_two_processes_starting_the_same_round_at_once_pair_it_once(tmp_path: Pa
             assert row is not None and len(row.state["rounds"]) == 1 and len(row.state["cafe"]["rooms"]) == 4
         finally:
             store.close()
+
+
+def test_a_result_that_a_dying_process_left_out_goes_in_after_the_restart(tmp_path: Path) -> None:
+    """A table's game ended and was stored, but its process died before the result went in the tournament: the
+    next look (here, after a restart) puts it in, and the round ends."""
+    with served(app(tmp_path)) as client:
+        ann = Person(client, "Ann")
+        cup = post(client, ann, "/tournaments/open", {"name": "Cup", "table_size": 2, "rounds": 1}, 201)["id"]
+        for _ in range(2):
+            post(client, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
+        store = SQLiteStore(tmp_path / DATABASE)
+        try:
+            post(client, ann, f"/tournaments/{cup}/start", {})
+            begun = store.tournament_state(cup)
+            assert begun is not None and begun.status == "playing"
+            assert round_over(client, cup, 1)["final"]
+        finally:
+            store.close()
+    store = SQLiteStore(tmp_path / DATABASE)
+    try:  # the tournament as the dead process left it: the game over, its result not in
+        ended = store.tournament_state(cup)
+        assert ended is not None and store.save_tournament_state(cup, begun.state, "playing", ended.version)
+    finally:
+        store.close()
+    with served(app(tmp_path)) as client:
+        final = round_over(client, cup, 1)
+        assert final["final"] and [row["games"] for row in final["standings"]] == [1, 1]

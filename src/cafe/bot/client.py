@@ -34,14 +34,25 @@ class Refused(CafeError):
     """The café will not have the bot (a wrong or revoked token, a wrong address): trying again is no use."""
 
 
+def _split(server: str) -> tuple[bool, str, str]:
+    """A café's address, its page's or its WebSocket's: whether it is secure, its host, and the path below which
+    the café is."""
+    parts = urlsplit(server.strip())
+    if parts.scheme not in ("http", "https", "ws", "wss") or not parts.netloc:
+        raise Refused(T("'{url}' is no café's address: give one like http://localhost:8000", url=server))
+    return parts.scheme in ("https", "wss"), parts.netloc, parts.path.rstrip("/").removesuffix("/ws")
+
+
 def socket_url(server: str) -> str:
     """The café's WebSocket address from the address of its page: ``http://host:8000`` → ``ws://host:8000/ws``."""
-    parts = urlsplit(server.strip())
-    scheme = {"http": "ws", "https": "wss", "ws": "ws", "wss": "wss"}.get(parts.scheme)
-    if scheme is None or not parts.netloc:
-        raise Refused(T("'{url}' is no café's address: give one like http://localhost:8000", url=server))
-    path = parts.path.rstrip("/")
-    return urlunsplit((scheme, parts.netloc, path if path.endswith("/ws") else path + "/ws", "", ""))
+    secure, host, path = _split(server)
+    return urlunsplit(("wss" if secure else "ws", host, path + "/ws", "", ""))
+
+
+def page_url(server: str, path: str, query: str = "") -> str:
+    """An address of the café's HTTP requests (``path``), from its page's or its WebSocket's."""
+    secure, host, below = _split(server)
+    return urlunsplit(("https" if secure else "http", host, below + path, query, ""))
 
 
 @dataclass

@@ -35,6 +35,13 @@ def add_parser(sub: Any) -> None:
         default=os.environ.get(TOKEN_VARIABLE),
         help=_("the bot account's API token (default $CAFE_BOT_TOKEN; on the command line, others may see it)"),
     )
+    p.add_argument(
+        "--enter",
+        action="append",
+        default=[],
+        metavar="TOURNAMENT",
+        help=_("enter this tournament (its id) before playing, and play its tables; give it again for several"),
+    )
     p.add_argument("--transcript", metavar="FILE", help=_("write every message the café sends to FILE, one a line"))
     p.set_defaults(run=run)
 
@@ -42,6 +49,7 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from cafe.ai.levels import make_player
     from cafe.bot.client import Bot, close_player
+    from cafe.bot.entries import enter
 
     if not args.token:
         raise CafeError(T("no token: give --token or set CAFE_BOT_TOKEN"))
@@ -50,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     def say(text: Text) -> None:
         print(text.render(), flush=True)
 
+    for cup in args.enter:  # before connecting: a round under way is brought back by the hello
+        say(enter(args.server, args.token, cup, i18n.active()))
     with contextlib.ExitStack() as stack:
         transcript = stack.enter_context(open(args.transcript, "a", encoding="utf-8")) if args.transcript else None
         bot = Bot(args.server, args.token, lambda: make_player(args.player), say, i18n.active(), transcript=transcript)

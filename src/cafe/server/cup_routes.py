@@ -1,8 +1,9 @@
 """Tournaments over HTTP (docs/protocol.md, "Tournaments"): the list, one tournament's standings and tables, a
 finished one's games, and the requests that open, enter, withdraw from and start them.
 
-Who asks is the player whose token the request carries (``X-Cafe-Token``) or whose account its cookie signs in:
-any person of the café may direct a tournament, as anyone may host a table.  Every request that changes something
+Who asks is the player whose token the request carries (``X-Cafe-Token``; a bot account's API token as
+``Authorization: Bearer TOKEN``) or whose account its cookie signs in: any person of the café may direct a
+tournament, as anyone may host a table, and a bot account enters one itself.  Every request that changes something
 comes from the café's own page as JSON (:func:`cafe.server.accounts.changing`); a refusal names what is wrong in
 the asker's language, and nothing changes.
 """
@@ -18,6 +19,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from cafe.i18n import T
+from cafe.server import bots
 from cafe.server.accounts import changing
 from cafe.server.cups import Cup
 from cafe.server.fields import ProtocolError
@@ -26,12 +28,17 @@ from cafe.server.gateway import Gateway
 from cafe.server.sessions import signed_in
 
 LISTED = 100  # tournaments the list shows, newest first
-STATUS = {"missing": 404, "who": 401, "director": 403, "busy": 503, "size": 413, "origin": 403}
+STATUS = {"missing": 404, "who": 401, "token": 401, "director": 403, "person": 403, "busy": 503, "size": 413,
+          "origin": 403}  # fmt: skip
 
 
 def routes(gateway: Callable[[], Gateway]) -> list[Route]:
     def asker(request: Request) -> tuple[int, str] | None:
-        """The player whose token the request carries, or whose account its cookie signs in; if any."""
+        """The player whose token the request carries (a bot account's API token as ``Authorization: Bearer``,
+        checked as the WebSocket's ``bot_token`` is), or whose account its cookie signs in; if any."""
+        scheme, _, bearer = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() == "bearer":
+            return bots.account_of(gateway().store, bearer.strip())
         token = request.headers.get("x-cafe-token")
         return gateway().store.player_by_token(token) if token else signed_in(gateway(), request)
 
@@ -80,7 +87,7 @@ def routes(gateway: Callable[[], Gateway]) -> list[Route]:
     async def entering(request: Request, message: dict[str, Any]) -> Response:
         player, name = who(request)
         cup = await gateway().cups.enter(str(request.path_params["cup"]), player, name, message.get("bot"),
-                                     asked_language(request))  # fmt: skip
+                                     asked_language(request), message.get("account"))  # fmt: skip
         return JSONResponse(gateway().cups.public(cup, player))
 
     async def withdrawing(request: Request, message: dict[str, Any]) -> Response:

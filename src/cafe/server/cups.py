@@ -27,7 +27,7 @@ from cafe.ai.levels import LEVELS
 from cafe.errors import CafeError
 from cafe.i18n import T
 from cafe.options import make_rules, rules_from
-from cafe.server import fields
+from cafe.server import bots, fields
 from cafe.server.fields import ProtocolError
 from cafe.server.rooms import CLOCKS, LEVEL_WORDS, Outcome, Room
 from cafe.server.storage.store import RoomRow, SeatRow
@@ -187,11 +187,18 @@ class Cups:
 
     async def look(self) -> None:
         """Read the tournaments under way again: rooms of a round another process started are made if missing."""
+        looked = set()
         for listed in self.store.tournaments("playing"):
+            looked.add(listed.id)
             cup = self.load(listed.id)
             if cup is not None:
                 self._index(cup)
                 await self._open_rooms(cup)
+                await self._record_missed(cup)
+        for cup_id in {ref.cup for ref in self.tables.values()} - looked:  # finished by another process, say
+            cup = self.load(cup_id)
+            if cup is not None:
+                self._index(cup)
 
     async def run_forever(self) -> None:
         while True:
@@ -242,16 +249,28 @@ class Cups:
         self.store.add_tournament_state(cup_id, name, director, state)
         return cup_id
 
-    async def enter(self, cup_id: str, player: int, name: str, level: Any, language: str) -> Cup:
-        """A person enters (``level`` None), or the director enters a computer player of that level."""
+    async def enter(self, cup_id: str, player: int, name: str, level: Any, language: str,
+                    account: Any = None) -> Cup:  # fmt: skip
+        """A person or a bot account enters (``level`` None), or the director enters a computer player of that
+        level, or a bot account by its name (``account``)."""
+        if account is not None and level is not None:
+            raise ProtocolError("field", T("enter a computer player ('bot') or a bot account ('account'), not both"))
+        entrant = None if account is None else bots.named(self.store, account)
 
         def change(cup: Cup) -> str:
+            if entrant is None and level is None and cup.entry_of(player) is not None:
+                raise ProtocolError("entered", T("you have entered already"))
             _open_for_entries(cup)
             if len(cup.state["entries"]) >= MOST_ENTRIES:
                 raise ProtocolError("full", T("a tournament takes {most} entries at most", most=MOST_ENTRIES))
-            if level is None:
-                if cup.entry_of(player) is not None:
-                    raise ProtocolError("entered", T("you have entered already"))
+            if entrant is not None:
+                if player != cup.director:
+                    raise ProtocolError("director", T("only the director enters bot accounts"))
+                if cup.entry_of(entrant[0]) is not None:
+                    raise ProtocolError("entered", T("{name} has entered already", name=entrant[1]))
+                entry, shown = f"p{entrant[0]}", entrant[1]
+                cup.cafe["players"][entry] = entrant[0]
+            elif level is None:
                 entry, shown = f"p{player}", name
                 cup.cafe["players"][entry] = player
             else:
@@ -359,6 +378,19 @@ class Cups:
                 continue
             await self._open_room(cup, tournament, room_id, number, table, game)
 
+    async def _record_missed(self, cup: Cup) -> None:
+        """The result of a table whose game ended in a process that died before it went in: in now."""
+        tournament = cup.tournament() if cup.status == "playing" else None
+        for room_id, ref in list(self.tables.items()):
+            if tournament is None or ref.cup != cup.id or tournament.next_game(ref.round, ref.table) != ref.game:
+                continue
+            room = self.seating.rooms.get(room_id)
+            row = self.store.load_room(room_id) if room is None else None
+            if row is not None and row.status == "finished":
+                room = Room.restore(self.store, row, self.seating.limits.clock_hour)
+            if room is not None and room.status == "finished":
+                await self.after(room)
+
     async def _open_room(self, cup: Cup, tournament: Tournament, room_id: str, number: int, table: int,
                          game: int) -> None:  # fmt: skip
         settings, cafe = cup.settings, cup.cafe
@@ -388,6 +420,7 @@ class Cups:
         for follower in list(self.seating.followers.values()):  # the players here see their table at once
             if follower.player is not None and room.seat_of(follower.player) is not None:
                 self.seating.follow(follower, room.id)
+        await bots.seated(self.seating.broker, room)  # and those of accounts on other processes
         async with self.seating.changing(room):
             said = T("{name}: round {round}, table {table} begins", name=cup.name, round=number, table=table)
             await self.seating.after(room, Outcome(announce=said, changed=True))
@@ -451,6 +484,8 @@ class Cups:
                 shown_round["deal"] = tournament.deal_seed(played.number)
             rounds.append(shown_round)
         standings = [row.to_json() for row in tournament.standings()] if tournament is not None else []
+        accounts = self.store.bot_accounts(list(cafe["players"].values()))
+        programs = {entry for entry, known in cafe["players"].items() if known in accounts}  # bot accounts' entries
         table_now = None
         if mine is not None and tournament is not None and tournament.rounds:
             last = tournament.rounds[-1]
@@ -474,11 +509,17 @@ class Cups:
             "duplicate": cafe["duplicate"],
             "entries_open": cup.status == "open",
             "entries": [
-                {"id": e.id, "name": e.name, "bot": cafe["bots"].get(e.id), "withdrawn": e.withdrawn}
+                {
+                    "id": e.id,
+                    "name": e.name,
+                    "bot": cafe["bots"].get(e.id),
+                    "bot_account": e.id in programs,
+                    "withdrawn": e.withdrawn,
+                }
                 for e in cup.entries
             ],
             "played": rounds,
-            "standings": standings,
+            "standings": [{**row, "bot_account": row["entry"] in programs} for row in standings],
             "final": cup.status == "finished",
             "you": mine,
             "table": table_now,

@@ -1,6 +1,7 @@
 // The tournaments page: "#tournaments" lists them and opens one; "#tournament=ID" shows one's entries, standings and
 // pairings, read again every few seconds, with a link to one's own table (docs/tournaments.md, docs/protocol.md).
 
+import { seatName } from "./botmarks.js";
 import { h, replace, sentence } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -83,15 +84,17 @@ export class TournamentsPage {
     const standings = h("table", { class: "standings" },
       h("tr", {}, h("th", {}, "#"), h("th", {}, t("player")), h("th", {}, t("match points")), h("th", {}, t("wins")),
         h("th", {}, t("score"))),
-      cup.standings.map((row) => h("tr", {}, h("td", {}, row.rank), h("td", {}, row.name),
+      cup.standings.map((row) => h("tr", {}, h("td", {}, row.rank), h("td", {}, seatName(row)),
         h("td", {}, row.match_points.toFixed(2)), h("td", {}, row.wins), h("td", {}, row.score))));
     const last = cup.played.at(-1);
+    const programs = new Set(cup.entries.filter((e) => e.bot_account).map((e) => e.id)); // bot accounts' entries
+    const seated = (tbl) => tbl.seats.map((name, k) => seatName({ name, bot_account: programs.has(tbl.entries[k]) }));
     const pairing = last ? h("section", { class: "pairing" }, h("h2", {}, t("Round {round}", { round: last.number })),
-      h("ol", {}, last.tables.map((tbl) => h("li", {}, tbl.seats.join(" – "), tbl.done ? ` (${t("done")})` : "")))) : null;
+      h("ol", {}, last.tables.map((tbl) => h("li", {}, seated(tbl).join(" – "), tbl.done ? ` (${t("done")})` : "")))) : null;
     replace(this.root, h("p", {}, h("a", { href: "#tournaments" }, t("Tournaments"))), h("h1", {}, cup.name),
       h("p", {}, cup.final ? t("The tournament is over.") : cup.entries_open ? t("Entries are open.") : ""),
       table, buttons, this.problem,
       h("h2", {}, t("Standings")), standings, pairing,
-      h("p", {}, t("Entries: {names}", { names: cup.entries.map((e) => e.name).join(", ") })));
+      h("p", {}, t("Entries: {names}", { names: cup.entries.map(seatName).join(", ") })));
   }
 }
