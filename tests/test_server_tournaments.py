@@ -5,7 +5,9 @@ to the final standings; and every bad request refused with nothing changed."""
 from __future__ import annotations
 
 import itertools
+import sqlite3
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -242,3 +244,89 @@ def test_two_processes_starting_the_same_round_at_once_pair_it_once(tmp_path: Pa
             assert row is not None and len(row.state["rounds"]) == 1 and len(row.state["cafe"]["rooms"]) == 4
         finally:
             store.close()
+
+
+def iso_in(seconds: float) -> str:
+    """A time that many seconds from now, as the wire says it (UTC)."""
+    return datetime.fromtimestamp(time.time() + seconds, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def test_rounds_start_on_time_across_a_restart_and_each_next_one_a_pause_after_the_last_without_the_director(
+    tmp_path: Path,
+) -> None:
+    minute = 1.0  # an hour of the café's clocks is a minute here: a pause's minute is a second
+    ahead = 8  # seconds before the first round: time enough to open the tournament and stop the server
+    with served(create_app(tmp_path, bot_delay=0.0, clock_hour=60 * minute)) as client:
+        ann = Person(client, "Ann")
+        start = iso_in(ahead)
+        body = {"name": "Timed cup", "table_size": 2, "rounds": 2, "start": start, "pause": 4}
+        cup = post(client, ann, "/tournaments/open", body, 201)["id"]
+        for _ in range(4):
+            post(client, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
+        seen = shown(client, cup)
+        assert seen["next_start"] == start and seen["pause"] == 4 and seen["status"] == "open"
+    store = SQLiteStore(tmp_path / DATABASE)
+    try:  # the server stopped before the first round's time
+        assert store.tournament_state(cup).status == "open"  # type: ignore[union-attr]
+    finally:
+        store.close()
+
+    with served(create_app(tmp_path, bot_delay=0.0, clock_hour=60 * minute)) as client:
+        for _ in range(POLLS):  # nobody starts it: its time comes
+            seen = shown(client, cup)
+            if seen["played"]:
+                break
+            time.sleep(0.02)
+        assert len(seen["played"]) == 1 and seen["next_start"] is None
+        assert time.time() >= datetime.fromisoformat(start).timestamp()
+        before = time.time()
+        for _ in range(POLLS):  # its computer players play it out; the next round waits for the pause
+            seen = shown(client, cup)
+            if seen["played"][0]["over"]:
+                break
+            before = time.time()
+            time.sleep(0.02)
+        assert len(seen["played"]) == 1 and seen["next_start"] is not None
+        next_start = datetime.fromisoformat(seen["next_start"]).timestamp()
+        assert next_start >= int(before + 4 * minute)  # the round ended after `before`: the pause follows
+        for _ in range(POLLS):
+            seen = shown(client, cup)
+            if len(seen["played"]) == 2:
+                break
+            time.sleep(0.02)
+        assert len(seen["played"]) == 2 and time.time() >= next_start
+        final = round_over(client, cup, 2)
+        assert final["final"] and final["next_start"] is None
+
+
+def test_a_director_starts_a_round_before_its_time_and_it_is_not_started_again(tmp_path: Path) -> None:
+    with served(create_app(tmp_path, bot_delay=0.0)) as client:
+        ann = Person(client, "Ann")
+        cup = post(client, ann, "/tournaments/open", {"name": "Cup", "table_size": 2, "start": iso_in(2)}, 201)["id"]
+        for _ in range(4):
+            post(client, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
+        post(client, ann, f"/tournaments/{cup}/start", {})
+        for _ in range(POLLS):  # the first round's time passes: its job is done
+            with sqlite3.connect(tmp_path / DATABASE) as db:
+                if not db.execute("SELECT count(*) FROM due WHERE kind = 'cup'").fetchone()[0]:
+                    break
+            time.sleep(0.02)
+        seen = shown(client, cup)
+        assert len(seen["played"]) == 1 and len(seen["played"][0]["tables"]) == 2
+
+
+def test_a_start_in_the_past_or_an_absurd_pause_is_refused_in_the_askers_language(tmp_path: Path) -> None:
+    with served(app(tmp_path)) as client:
+        ann = Person(client, "Ann")
+        headers = {"X-Cafe-Token": ann.token}
+        asked = {"name": "Cup", "start": iso_in(-60)}
+        refused = client.post("/tournaments/open?lang=de", json=asked, headers=headers)
+        assert refused.status_code == 400 and "vorbei" in refused.json()["error"]
+        for start in ("tomorrow", "2027-01-31T18:00:00", iso_in(400 * 86_400), 1700000000):
+            answer = client.post("/tournaments/open", json={"name": "Cup", "start": start}, headers=headers)
+            assert answer.status_code == 400 and answer.json()["code"] == "field", start
+        for pause in (-1, 7 * 24 * 60 + 1, 2.5, "5", True):
+            answer = client.post("/tournaments/open?lang=fr", json={"name": "Cup", "pause": pause}, headers=headers)
+            assert answer.status_code == 400 and "pause" in answer.json()["error"], pause
+        assert client.get("/tournaments.json").json() == []
+

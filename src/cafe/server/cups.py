@@ -27,10 +27,10 @@ from cafe.ai.levels import LEVELS
 from cafe.errors import CafeError
 from cafe.i18n import T
 from cafe.options import make_rules, rules_from
-from cafe.server import fields
+from cafe.server import cup_times, fields
 from cafe.server.fields import ProtocolError
 from cafe.server.rooms import CLOCKS, LEVEL_WORDS, Outcome, Room
-from cafe.server.store import RoomRow, SeatRow
+from cafe.server.store import DueJob, RoomRow, SeatRow
 from cafe.tournament.model import FORMATS, Entry, GameResult, Settings, TournamentError
 from cafe.tournament.tournament import MOST_ENTRIES, TABLE_SIZES, Tournament
 
@@ -144,7 +144,16 @@ def settings_of(message: dict[str, Any]) -> tuple[Settings, dict[str, Any]]:
     except TournamentError as error:
         if form == "swiss" or size == 2:
             raise ProtocolError("field", error.text) from None
-    cafe = {"clock": hours, "duplicate": duplicate, "closed": False, "players": {}, "bots": {}, "rooms": {}}
+    cafe = {
+        "clock": hours,
+        "duplicate": duplicate,
+        "closed": False,
+        "players": {},
+        "bots": {},
+        "rooms": {},
+        "next_at": cup_times.start_of(message, time.time()),
+        "pause": cup_times.pause_of(message),
+    }
     return settings, cafe
 
 
@@ -154,6 +163,7 @@ class Cups:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.tables: dict[str, TableRef] = {}  # room -> the tournament table it is (tournaments under way)
+        self._scheduled: set[str] = set()  # next rounds' starts known to be in the store's due work
         for listed in hub.store.tournaments("playing"):  # known before the first computer player's step
             cup = self.load(listed.id)
             if cup is not None:
@@ -185,12 +195,18 @@ class Cups:
                     self.tables[room] = TableRef(cup.id, number, table, game, here, everyone, over)
 
     async def look(self) -> None:
-        """Read the tournaments under way again: rooms of a round another process started are made if missing."""
+        """Read the tournaments under way again: rooms of a round another process started are made if missing, and
+        a next round's start by itself that a process left unscheduled is scheduled."""
         for listed in self.hub.store.tournaments("playing"):
             cup = self.load(listed.id)
             if cup is not None:
                 self._index(cup)
                 await self._open_rooms(cup)
+                at = cup.cafe.get("next_at")
+                job = cup_times.job(cup.id, len(cup.state["rounds"]) + 1, at) if at is not None else None
+                if job is not None and job.key not in self._scheduled:
+                    self.hub.due.schedule(job, move=False)
+                    self._scheduled.add(job.key)
 
     async def run_forever(self) -> None:
         while True:
@@ -238,6 +254,8 @@ class Cups:
         settings, cafe = settings_of(message)
         cup_id = secrets.token_hex(4)
         state = {"version": 1, "settings": settings.to_json(), "entries": [], "rounds": [], "cafe": cafe}
+        if cafe["next_at"] is not None:  # scheduled first: a job whose tournament is missing does nothing
+            self.hub.due.schedule(cup_times.job(cup_id, 1, cafe["next_at"]))
         self.hub.store.add_tournament_state(cup_id, name, director, state)
         return cup_id
 
@@ -315,12 +333,13 @@ class Cups:
                         await self.hub._after(room, Outcome(announce=said, changed=True))
         return cup
 
-    async def start(self, cup_id: str, player: int) -> Cup:
-        """The director starts the next round: it is paired, and its tables open, one room each."""
+    async def start(self, cup_id: str, player: int | None, number: int | None = None) -> Cup:
+        """The director starts the next round (``player``), or its time came (``number``: the round, None once
+        started): it is paired, and its tables open, one room each."""
         cup = self.load(cup_id)
         if cup is None:
             raise ProtocolError("missing", T("there is no tournament '{id}'", id=cup_id[:16]))
-        if cup.director != player:
+        if player is not None and cup.director != player:
             raise ProtocolError("director", T("only the tournament's director starts its rounds"))
         if cup.status == "open" and len(cup.state["entries"]) < 2:
             raise ProtocolError("entries", T("a tournament needs two entries at least"))
@@ -329,6 +348,8 @@ class Cups:
         def change(cup: Cup) -> str:
             if cup.status == "finished":
                 raise ProtocolError("over", T("the tournament is over"))
+            if number is not None and number != len(cup.state["rounds"]) + 1:
+                raise ProtocolError("round", T("round {round} has started already", round=number))
             tournament = cup.tournament()
             try:
                 played = tournament.pair()
@@ -336,13 +357,24 @@ class Cups:
                 raise ProtocolError("round", error.text) from None
             cup.keep(tournament)
             cup.cafe["closed"] = True
-            for number in range(1, len(played.tables) + 1):
-                cup.rooms()[f"{played.number}.{number}.1"] = secrets.token_hex(4)
+            cup.cafe["next_at"] = None  # started: early by hand, or on time
+            for table in range(1, len(played.tables) + 1):
+                cup.rooms()[f"{played.number}.{table}.1"] = secrets.token_hex(4)
             return "playing"
 
         saved = await self._change(cup_id, change, thread=large)  # a large field's search: not on the event loop
         await self._open_rooms(saved)
         return saved
+
+    async def due(self, job: DueJob) -> None:
+        """A round's time came (a due job of :mod:`cafe.server.cup_times`): it starts, unless it has started.  A
+        tournament with too few entries waits for its director, no longer promising a time."""
+        try:
+            await self.start(job.room, None, job.arg)
+        except ProtocolError as refused:
+            log.info("round %d of tournament %s does not start by itself: %s", job.arg, job.room, refused.code)
+            if refused.code == "entries":
+                await self._change(job.room, lambda cup: _no_start(cup, job.arg))
 
     async def _open_rooms(self, cup: Cup) -> None:
         """Make every room the state names and the store lacks (this process's, or one left by a process that
@@ -417,11 +449,16 @@ class Cups:
                 key = f"{ref.round}.{ref.table}.{upcoming}"
                 cup.rooms().setdefault(key, secrets.token_hex(4))
                 following.append((cup.rooms()[key], upcoming))
+            elif tournament.round_finished(ref.round) and not tournament.is_over():
+                minute = self.hub.limits.clock_hour / 60
+                cup.cafe["next_at"] = cup_times.after_round(cup.cafe.get("pause"), minute)
             return "finished" if tournament.is_over() else "playing"
 
         cup = await self._change(ref.cup, change)
         if following:
             await self._open_rooms(cup)
+        if cup.cafe.get("next_at") is not None and cup.status == "playing":
+            self.hub.due.schedule(cup_times.job(cup.id, ref.round + 1, cup.cafe["next_at"]))
 
     # ------------------------------------------------------------------ what people see
 
@@ -471,6 +508,8 @@ class Cups:
             "compare": settings.compare,
             "clock": cafe["clock"],
             "duplicate": cafe["duplicate"],
+            "next_start": cup_times.iso(cafe.get("next_at")),
+            "pause": cafe.get("pause"),
             "entries_open": cup.status == "open",
             "entries": [
                 {"id": e.id, "name": e.name, "bot": cafe["bots"].get(e.id), "withdrawn": e.withdrawn}
@@ -494,6 +533,12 @@ class Cups:
                           "record": self.hub.store.record(room)})  # fmt: skip
         public = self.public(cup, None)
         return {"tournament": public, "games": games}
+
+
+def _no_start(cup: Cup, number: int) -> str:
+    if len(cup.state["rounds"]) + 1 == number:
+        cup.cafe["next_at"] = None
+    return cup.status
 
 
 def _open_for_entries(cup: Cup) -> None:

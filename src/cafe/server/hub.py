@@ -30,7 +30,7 @@ from cafe.arena.match import Game
 from cafe.errors import CafeError
 from cafe.i18n import DEFAULT, T, Text, pick
 from cafe.options import make_rules, rules_from
-from cafe.server import bots, fields, holidays, invites, names, push
+from cafe.server import bots, cup_times, fields, holidays, invites, names, push
 from cafe.server.analyses import Analyses
 from cafe.server.broker import Broker, Event, LocalBroker
 from cafe.server.cups import Cups
@@ -752,6 +752,8 @@ class Hub:
             return await self.notices.run(job, self.rooms.get(job.room) or self._load(job.room))
         if job.kind in (push.KIND, push.INVITED):
             return await push.run(self, job)
+        if job.kind == cup_times.KIND:  # a tournament's round starts on time
+            return await self.cups.due(job)
         room = self.rooms.get(job.room) or self._load(job.room)
         if room is None:  # closed or finished meanwhile: nothing left to do
             return
