@@ -330,3 +330,24 @@ def test_a_start_in_the_past_or_an_absurd_pause_is_refused_in_the_askers_languag
             assert answer.status_code == 400 and "pause" in answer.json()["error"], pause
         assert client.get("/tournaments.json").json() == []
 
+
+def test_a_players_page_shows_a_tournament_games_scores_only_once_its_round_is_over(tmp_path: Path) -> None:
+    with served(app(tmp_path)) as client:
+        people = [Person(client, name) for name in ("Ann", "Bob", "Cy")]
+        ann = people[0]
+        cup = post(client, ann, "/tournaments/open", {"name": "Cup", "table_size": 2, "rounds": 1}, 201)["id"]
+        for person in people:
+            post(client, person, f"/tournaments/{cup}/enter", {})
+        post(client, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
+        post(client, ann, f"/tournaments/{cup}/start", {})
+        tables = tables_of(client, cup, people)
+        first = {person: room for person, room in tables.items() if room == tables[ann]}
+        play_out(first)  # Ann's table is over; the other, with a person at it, is not
+        assert not shown(client, cup)["played"][0]["over"]
+        for person in first:
+            page = client.get(f"/players/{person.player}.json").json()
+            assert page["games"] == [], page  # its scores would tell the others the deal
+        play_out({person: room for person, room in tables.items() if room != tables[ann]})
+        round_over(client, cup, 1)
+        page = client.get(f"/players/{ann.player}.json").json()
+        assert [game["room"] for game in page["games"]] == [tables[ann]] and len(page["games"][0]["scores"]) == 2

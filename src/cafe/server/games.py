@@ -135,7 +135,8 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
         name = store.player_name(player_id) if player_id is not None else None
         if player_id is None or name is None:
             return JSONResponse({"error": "no such player"}, status_code=404)
-        played = store.games_of(player_id, PLAYER_GAMES)
+        cups = hub().cups  # a game of a tournament's round under way waits for its round: its scores tell the deal
+        played = [g for g in store.games_of(player_id, PLAYER_GAMES) if not cups.hidden(g.room)]
         results = await final_scores([g.room for g in played])
         games = [
             {"room": g.room, "name": g.name, "edition": g.edition, "seat": g.seat, "place": g.place,
