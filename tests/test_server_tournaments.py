@@ -347,6 +347,9 @@ def test_a_players_page_shows_a_tournament_games_scores_only_once_its_round_is_o
         for person in first:
             page = client.get(f"/players/{person.player}.json").json()
             assert page["games"] == [], page  # its scores would tell the others the deal
+        for method in ("get", "post"):  # nor is its analysis asked for, or shown
+            answer = getattr(client, method)(f"/games/{tables[ann]}/analysis", headers={"X-Cafe-Token": ann.token})
+            assert answer.status_code == 404, answer.text
         play_out({person: room for person, room in tables.items() if room != tables[ann]})
         round_over(client, cup, 1)
         page = client.get(f"/players/{ann.player}.json").json()

@@ -102,8 +102,8 @@ def routes(hub: Callable[[], Hub], replays: Callable[[], Replays]) -> list[Route
 
     async def analysis(request: Request) -> Response:
         room = request.path_params["room"]
-        if len(room) > ROOM_CHARS or hub().store.record(room) is None:
-            return no_game()
+        if len(room) > ROOM_CHARS or hub().cups.hidden(room) or hub().store.record(room) is None:
+            return no_game()  # hidden: a tournament round's deal, still being played at other tables
         if request.method != "POST":
             return JSONResponse(hub().analyses.status(room))
         player, row = asker(request), hub().store.load_room(room)
