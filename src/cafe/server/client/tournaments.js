@@ -5,6 +5,7 @@ import { openForm, settingsView } from "./cupform.js";
 import { h, replace, sentence } from "./dom.js";
 import { t } from "./i18n.js";
 
+const STATUS = { open: () => t("entries open"), playing: () => t("under way"), finished: () => t("finished") };
 const POLL_MS = 3000; // how often a tournament's page reads it again while it is on screen
 
 export class TournamentsPage {
@@ -45,7 +46,8 @@ export class TournamentsPage {
       location.hash = `tournament=${opened.id}`;
     }, this.problem);
     replace(this.root, h("h1", {}, t("Tournaments")),
-      h("ul", {}, found.map((cup) => h("li", {}, h("a", { href: `#tournament=${cup.id}` }, cup.name)))),
+      h("ul", { class: "cup-list" }, found.map((cup) => h("li", {}, h("a", { href: `#tournament=${cup.id}` }, cup.name),
+        " · ", STATUS[cup.status]?.() ?? ""))),
       form);
   }
 
