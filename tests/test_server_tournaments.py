@@ -5,7 +5,6 @@ to the final standings; and every bad request refused with nothing changed."""
 from __future__ import annotations
 
 import itertools
-import sqlite3
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,7 +14,7 @@ from starlette.testclient import TestClient
 
 from cafe.record import Record
 from cafe.server.app import DATABASE, create_app
-from cafe.server.store import SQLiteStore
+from cafe.server.store import DueJob, SQLiteStore
 from cafe.tournament.model import Entry, GameResult, Settings
 from cafe.tournament.tournament import Tournament
 from test_server import Person, served
@@ -299,20 +298,31 @@ def test_rounds_start_on_time_across_a_restart_and_each_next_one_a_pause_after_t
         assert final["final"] and final["next_start"] is None
 
 
-def test_a_director_starts_a_round_before_its_time_and_it_is_not_started_again(tmp_path: Path) -> None:
+def test_a_round_the_director_started_early_is_not_started_again_when_its_time_comes_after_it_ended(
+    tmp_path: Path,
+) -> None:
     with served(create_app(tmp_path, bot_delay=0.0)) as client:
         ann = Person(client, "Ann")
-        cup = post(client, ann, "/tournaments/open", {"name": "Cup", "table_size": 2, "start": iso_in(2)}, 201)["id"]
+        body = {"name": "Cup", "table_size": 2, "rounds": 2, "start": iso_in(3600)}
+        cup = post(client, ann, "/tournaments/open", body, 201)["id"]
         for _ in range(4):
             post(client, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
-        post(client, ann, f"/tournaments/{cup}/start", {})
-        for _ in range(POLLS):  # the first round's time passes: its job is done
-            with sqlite3.connect(tmp_path / DATABASE) as db:
-                if not db.execute("SELECT count(*) FROM due WHERE kind = 'cup'").fetchone()[0]:
+        post(client, ann, f"/tournaments/{cup}/start", {})  # early, by hand
+        assert shown(client, cup)["next_start"] is None
+        round_over(client, cup, 1)
+        store = SQLiteStore(tmp_path / DATABASE)
+        try:  # the first round's time comes now, round 1 over: round 2 waits for the director all the same
+            store.schedule(DueJob("cup", cup, 1, time.time()))
+            for _ in range(POLLS):
+                if not store.rows("SELECT count(*) FROM due WHERE kind = 'cup'")[0][0]:
                     break
-            time.sleep(0.02)
+                time.sleep(0.02)
+            else:
+                raise AssertionError("the first round's time did not come")
+        finally:
+            store.close()
         seen = shown(client, cup)
-        assert len(seen["played"]) == 1 and len(seen["played"][0]["tables"]) == 2
+        assert len(seen["played"]) == 1 and seen["played"][0]["over"] and seen["status"] == "playing"
 
 
 def test_a_start_in_the_past_or_an_absurd_pause_is_refused_in_the_askers_language(tmp_path: Path) -> None:
