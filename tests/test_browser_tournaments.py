@@ -1,5 +1,6 @@
 """A tournament in Chromium: a person opens one from the lobby, enters it with a computer player, plays their
-round-1 table by clicking, and sees the standings and the next round's pairing."""
+round-1 table by clicking, and sees the standings and the next round's pairing; a director opens one with every
+setting chosen, and its page says them in words."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from playwright.sync_api import Browser, expect
 
 from browsing import arrive
 from test_browser import play_to_the_end
+from test_browser_access import serious_violations
 
 pytestmark = pytest.mark.browser
 
@@ -48,6 +50,7 @@ def test_a_director_opens_a_tournament_with_every_setting_chosen_and_its_page_sa
     page = arrive(browser, cafe, "Ann")
     page.click("a[href='#tournaments']")
     form = page.locator(".open-tournament")
+    assert serious_violations(page) == [], "the tournaments' form"
     form.locator("input[name=name]").click()
     page.keyboard.type("Night league")
     form.locator("select[name=edition]").focus()
@@ -81,3 +84,4 @@ def test_a_director_opens_a_tournament_with_every_setting_chosen_and_its_page_sa
         expect(settings).to_contain_text(words)
     for code in ("round_robin", "margin", "cards", f"{day.isoformat()}T"):
         expect(settings).not_to_contain_text(code)
+    assert serious_violations(page) == [], "a tournament's page"
