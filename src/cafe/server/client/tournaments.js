@@ -64,7 +64,7 @@ export class TournamentsPage {
   show(cup) {
     const path = `/tournaments/${cup.id}`;
     const buttons = [];
-    if (cup.entries_open && !cup.you) buttons.push(h("button", { onclick: () => this.act(`${path}/enter`, {}) }, t("Enter")));
+    if (cup.entries_open && !cup.you) buttons.push(h("button", { onclick: () => this.act(`${path}/enter`, {}) }, t("Enter the tournament")));
     if (cup.you && !cup.final) buttons.push(h("button", { onclick: () => this.act(`${path}/withdraw`, {}) }, t("Withdraw")));
     if (cup.directing && cup.entries_open) {
       buttons.push(h("button", { onclick: () => this.act(`${path}/enter`, { bot: "medium" }) }, t("Add a computer player")));
