@@ -90,12 +90,13 @@ export function settingsView(cup, catalogue) {
       : t("Every table plays a deal of its own.")],
     [t("What match points compare"), COMPARE[cup.compare]()],
   ];
-  if (!cup.final) { // while a round is left to start: when it starts
+  const paused = cup.pause !== null && cup.pause !== undefined;
+  if (!cup.final && (cup.next_start || !paused || !cup.played.length)) { // when the next round starts, if known
     rows.push([t("Next round"), cup.next_start
       ? t("Round {round} starts by itself on {time}.", { round: cup.played.length + 1, time: when(cup.next_start) })
       : t("The director starts the next round.")]);
   }
-  if (cup.pause !== null && cup.pause !== undefined) {
+  if (paused) {
     rows.push([t("Between rounds"), tn("Each next round starts by itself {n} minute after the last one ends.",
       "Each next round starts by itself {n} minutes after the last one ends.", cup.pause)]);
   }
