@@ -144,16 +144,8 @@ def settings_of(message: dict[str, Any]) -> tuple[Settings, dict[str, Any]]:
     except TournamentError as error:
         if form == "swiss" or size == 2:
             raise ProtocolError("field", error.text) from None
-    cafe = {
-        "clock": hours,
-        "duplicate": duplicate,
-        "closed": False,
-        "players": {},
-        "bots": {},
-        "rooms": {},
-        "next_at": cup_times.start_of(message, time.time()),
-        "pause": cup_times.pause_of(message),
-    }
+    cafe = {"clock": hours, "duplicate": duplicate, "closed": False, "players": {}, "bots": {}, "rooms": {}}
+    cafe["next_at"], cafe["pause"] = cup_times.start_of(message, time.time()), cup_times.pause_of(message)
     return settings, cafe
 
 
@@ -333,8 +325,8 @@ class Cups:
                         await self.hub._after(room, Outcome(announce=said, changed=True))
         return cup
 
-    async def start(self, cup_id: str, player: int | None, number: int | None = None) -> Cup:
-        """The director starts the next round (``player``), or its time came (``number``: the round, None once
+    async def start(self, cup_id: str, player: int | None, due: int | None = None) -> Cup:
+        """The director starts the next round (``player``), or its time came (``due``: the round, None once
         started): it is paired, and its tables open, one room each."""
         cup = self.load(cup_id)
         if cup is None:
@@ -348,8 +340,8 @@ class Cups:
         def change(cup: Cup) -> str:
             if cup.status == "finished":
                 raise ProtocolError("over", T("the tournament is over"))
-            if number is not None and number != len(cup.state["rounds"]) + 1:
-                raise ProtocolError("round", T("round {round} has started already", round=number))
+            if due is not None and due != len(cup.state["rounds"]) + 1:
+                raise ProtocolError("round", T("round {round} has started already", round=due))
             tournament = cup.tournament()
             try:
                 played = tournament.pair()
@@ -358,8 +350,8 @@ class Cups:
             cup.keep(tournament)
             cup.cafe["closed"] = True
             cup.cafe["next_at"] = None  # started: early by hand, or on time
-            for table in range(1, len(played.tables) + 1):
-                cup.rooms()[f"{played.number}.{table}.1"] = secrets.token_hex(4)
+            for number in range(1, len(played.tables) + 1):
+                cup.rooms()[f"{played.number}.{number}.1"] = secrets.token_hex(4)
             return "playing"
 
         saved = await self._change(cup_id, change, thread=large)  # a large field's search: not on the event loop
