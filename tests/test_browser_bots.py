@@ -86,3 +86,12 @@ def test_a_rated_bot_is_on_the_bots_leaderboard_of_the_lobby_and_not_on_peoples(
     lou.goto(f"{cafe}#")
     lou.locator(".bots-board a").click()  # and so does its page
     expect(lou.locator(".player-page h2")).to_have_text("Robo (bot)")
+    lou.goto(f"{cafe}#")
+    lou.locator(".bots-board button.invite-bot").click()  # without a table of her own: she is told to open one
+    expect(lou.locator(".bots-board .problem")).to_contain_text("ouvrez d'abord votre propre table")
+    lou.click("form.create button[type=submit]")
+    expect(lou.locator(".room-view")).to_have_attribute("data-status", "waiting")
+    lou.goto(f"{cafe}#")
+    lou.locator(".bots-board button.invite-bot").click()  # "/invite Robo" at her table, which opens to answer
+    expect(lou.locator(".room-view")).to_have_attribute("data-status", "waiting")
+    expect(lou.locator("#notice")).to_contain_text("Robo n'est pas connecté")  # the refusal, said on the page

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import itertools
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
 
 from cafe.server.app import DATABASE, create_app
-from cafe.server.storage.store import SQLiteStore
+from cafe.server.storage.store import DueJob, SQLiteStore
 from test_server import Person, served
 from tournament_checks import check_finished
 
@@ -250,3 +251,124 @@ def test_a_result_that_a_dying_process_left_out_goes_in_after_the_restart(tmp_pa
     with served(app(tmp_path)) as client:
         final = round_over(client, cup, 1)
         assert final["final"] and [row["games"] for row in final["standings"]] == [1, 1]
+
+
+def iso_in(seconds: float) -> str:
+    """A time that many seconds from now, as the wire says it (UTC)."""
+    return datetime.fromtimestamp(time.time() + seconds, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def test_rounds_start_on_time_across_a_restart_and_each_next_one_a_pause_after_the_last_without_the_director(
+    tmp_path: Path,
+) -> None:
+    minute = 1.0  # an hour of the café's clocks is a minute here: a pause's minute is a second
+    ahead = 8  # seconds before the first round: time enough to open the tournament and stop the server
+    with served(create_app(tmp_path, bot_delay=0.0, clock_hour=60 * minute)) as client:
+        ann = Person(client, "Ann")
+        start = iso_in(ahead)
+        body = {"name": "Timed cup", "table_size": 2, "rounds": 2, "start": start, "pause": 4}
+        cup = post(client, ann, "/tournaments/open", body, 201)["id"]
+        for _ in range(4):
+            post(client, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
+        seen = shown(client, cup)
+        assert seen["next_start"] == start and seen["pause"] == 4 and seen["status"] == "open"
+    store = SQLiteStore(tmp_path / DATABASE)
+    try:  # the server stopped before the first round's time
+        assert store.tournament_state(cup).status == "open"  # type: ignore[union-attr]
+    finally:
+        store.close()
+
+    with served(create_app(tmp_path, bot_delay=0.0, clock_hour=60 * minute)) as client:
+        for _ in range(POLLS):  # nobody starts it: its time comes
+            seen = shown(client, cup)
+            if seen["played"]:
+                break
+            time.sleep(0.02)
+        assert len(seen["played"]) == 1 and seen["next_start"] is None
+        assert time.time() >= datetime.fromisoformat(start).timestamp()
+        before = time.time()
+        for _ in range(POLLS):  # its computer players play it out; the next round waits for the pause
+            seen = shown(client, cup)
+            if seen["played"][0]["over"]:
+                break
+            before = time.time()
+            time.sleep(0.02)
+        assert len(seen["played"]) == 1 and seen["next_start"] is not None
+        next_start = datetime.fromisoformat(seen["next_start"]).timestamp()
+        assert next_start >= int(before + 4 * minute)  # the round ended after `before`: the pause follows
+        for _ in range(POLLS):
+            seen = shown(client, cup)
+            if len(seen["played"]) == 2:
+                break
+            time.sleep(0.02)
+        assert len(seen["played"]) == 2 and time.time() >= next_start
+        final = round_over(client, cup, 2)
+        assert final["final"] and final["next_start"] is None
+
+
+def test_a_round_the_director_started_early_is_not_started_again_when_its_time_comes_after_it_ended(
+    tmp_path: Path,
+) -> None:
+    with served(create_app(tmp_path, bot_delay=0.0)) as client:
+        ann = Person(client, "Ann")
+        body = {"name": "Cup", "table_size": 2, "rounds": 2, "start": iso_in(3600)}
+        cup = post(client, ann, "/tournaments/open", body, 201)["id"]
+        for _ in range(4):
+            post(client, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
+        post(client, ann, f"/tournaments/{cup}/start", {})  # early, by hand
+        assert shown(client, cup)["next_start"] is None
+        round_over(client, cup, 1)
+        store = SQLiteStore(tmp_path / DATABASE)
+        try:  # the first round's time comes now, round 1 over: round 2 waits for the director all the same
+            store.schedule(DueJob("cup", cup, 1, time.time()))
+            for _ in range(POLLS):
+                if not store.rows("SELECT count(*) FROM due WHERE kind = 'cup'")[0][0]:
+                    break
+                time.sleep(0.02)
+            else:
+                raise AssertionError("the first round's time did not come")
+        finally:
+            store.close()
+        seen = shown(client, cup)
+        assert len(seen["played"]) == 1 and seen["played"][0]["over"] and seen["status"] == "playing"
+
+
+def test_a_start_in_the_past_or_an_absurd_pause_is_refused_in_the_askers_language(tmp_path: Path) -> None:
+    with served(app(tmp_path)) as client:
+        ann = Person(client, "Ann")
+        headers = {"X-Cafe-Token": ann.token}
+        asked = {"name": "Cup", "start": iso_in(-60)}
+        refused = client.post("/tournaments/open?lang=de", json=asked, headers=headers)
+        assert refused.status_code == 400 and "vorbei" in refused.json()["error"]
+        for start in ("tomorrow", "2027-01-31T18:00:00", iso_in(400 * 86_400), 1700000000):
+            answer = client.post("/tournaments/open", json={"name": "Cup", "start": start}, headers=headers)
+            assert answer.status_code == 400 and answer.json()["code"] == "field", start
+        for pause in (-1, 7 * 24 * 60 + 1, 2.5, "5", True):
+            answer = client.post("/tournaments/open?lang=fr", json={"name": "Cup", "pause": pause}, headers=headers)
+            assert answer.status_code == 400 and "pause" in answer.json()["error"], pause
+        assert client.get("/tournaments.json").json() == []
+
+
+def test_a_players_page_shows_a_tournament_games_scores_only_once_its_round_is_over(tmp_path: Path) -> None:
+    with served(app(tmp_path)) as client:
+        people = [Person(client, name) for name in ("Ann", "Bob", "Cy")]
+        ann = people[0]
+        cup = post(client, ann, "/tournaments/open", {"name": "Cup", "table_size": 2, "rounds": 1}, 201)["id"]
+        for person in people:
+            post(client, person, f"/tournaments/{cup}/enter", {})
+        post(client, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
+        post(client, ann, f"/tournaments/{cup}/start", {})
+        tables = tables_of(client, cup, people)
+        first = {person: room for person, room in tables.items() if room == tables[ann]}
+        play_out(first)  # Ann's table is over; the other, with a person at it, is not
+        assert not shown(client, cup)["played"][0]["over"]
+        for person in first:
+            page = client.get(f"/players/{person.player}.json").json()
+            assert page["games"] == [], page  # its scores would tell the others the deal
+        for method in ("get", "post"):  # nor is its analysis asked for, or shown
+            answer = getattr(client, method)(f"/games/{tables[ann]}/analysis", headers={"X-Cafe-Token": ann.token})
+            assert answer.status_code == 404, answer.text
+        play_out({person: room for person, room in tables.items() if room != tables[ann]})
+        round_over(client, cup, 1)
+        page = client.get(f"/players/{ann.player}.json").json()
+        assert [game["room"] for game in page["games"]] == [tables[ann]] and len(page["games"][0]["scores"]) == 2

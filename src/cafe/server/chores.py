@@ -19,7 +19,7 @@ from cafe.ai.levels import make_player
 from cafe.i18n import T
 from cafe.server import push
 from cafe.server.broker import Broker
-from cafe.server.due import DueWork
+from cafe.server.due import DueWork, Run
 from cafe.server.limits import Limits
 from cafe.server.notices import KINDS, Notices, game_ends, turn_begins
 from cafe.server.rooms import REPLACEMENT_BOT, Outcome, Room
@@ -43,6 +43,7 @@ class Chores:
         self.limits = limits
         self._held = held
         self.due = DueWork(store, self.run, limits.lease_seconds)
+        self.jobs: dict[str, Run] = {}  # the due jobs of other parts, by kind (a tournament's round on time)
         self.notices = Notices(store, self.due)  # who hears of their turn or a game's end, away from the café
         self.thinkers = Pool(limits.thinkers, limits.side_thinkers)  # computer players' threads, and hints'
         self._thinking: set[str] = set()  # rooms where one of this process's computer players is thinking
@@ -76,6 +77,8 @@ class Chores:
             return await self.notices.run(job, self.tables.get(job.room))
         if job.kind in (push.KIND, push.INVITED):
             return await push.run(self.notices, job, self.limits.clock_hour)
+        if job.kind in self.jobs:
+            return await self.jobs[job.kind](job)
         room = self.tables.get(job.room)
         if room is None:  # closed or finished meanwhile: nothing left to do
             return

@@ -27,14 +27,15 @@ from cafe.ai.levels import LEVELS
 from cafe.errors import CafeError
 from cafe.i18n import T
 from cafe.options import make_rules, rules_from
-from cafe.server import bots, fields
+from cafe.server import bots, cup_times, fields
 from cafe.server.fields import ProtocolError
 from cafe.server.rooms import CLOCKS, LEVEL_WORDS, Outcome, Room
-from cafe.server.storage.store import RoomRow, SeatRow
+from cafe.server.storage.store import DueJob, RoomRow, SeatRow
 from cafe.tournament.model import FORMATS, Entry, GameResult, Settings, TournamentError
 from cafe.tournament.tournament import MOST_ENTRIES, TABLE_SIZES, Tournament
 
 if TYPE_CHECKING:
+    from cafe.server.due import DueWork
     from cafe.server.tables import Tables
 
 log = logging.getLogger("cafe.server")
@@ -145,16 +146,19 @@ def settings_of(message: dict[str, Any]) -> tuple[Settings, dict[str, Any]]:
         if form == "swiss" or size == 2:
             raise ProtocolError("field", error.text) from None
     cafe = {"clock": hours, "duplicate": duplicate, "closed": False, "players": {}, "bots": {}, "rooms": {}}
+    cafe["next_at"], cafe["pause"] = cup_times.start_of(message, time.time()), cup_times.pause_of(message)
     return settings, cafe
 
 
 class Cups:
     """The café's tournaments, over the tables (:mod:`cafe.server.tables`) that seat their games."""
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: Tables, due_work: DueWork) -> None:
         self.seating = tables
         self.store = tables.store
+        self.due_work = due_work  # where rounds that start on time wait (cafe.server.cup_times)
         self.tables: dict[str, TableRef] = {}  # room -> the tournament table it is (tournaments under way)
+        self._scheduled: set[str] = set()  # next rounds' starts known to be in the store's due work
         for listed in self.store.tournaments("playing"):  # known before the first computer player's step
             cup = self.load(listed.id)
             if cup is not None:
@@ -186,7 +190,9 @@ class Cups:
                     self.tables[room] = TableRef(cup.id, number, table, game, here, everyone, over)
 
     async def look(self) -> None:
-        """Read the tournaments under way again: rooms of a round another process started are made if missing."""
+        """Read the tournaments under way again: rooms of a round another process started are made if missing, a
+        result a dying process left out goes in, a next round's start by itself that a process left unscheduled is
+        scheduled, and a tournament another process finished is forgotten."""
         looked = set()
         for listed in self.store.tournaments("playing"):
             looked.add(listed.id)
@@ -195,6 +201,11 @@ class Cups:
                 self._index(cup)
                 await self._open_rooms(cup)
                 await self._record_missed(cup)
+                at = cup.cafe.get("next_at")
+                job = cup_times.job(cup.id, len(cup.state["rounds"]) + 1, at) if at is not None else None
+                if job is not None and job.key not in self._scheduled:
+                    self.due_work.schedule(job, move=False)
+                    self._scheduled.add(job.key)
         for cup_id in {ref.cup for ref in self.tables.values()} - looked:  # finished by another process, say
             cup = self.load(cup_id)
             if cup is not None:
@@ -246,6 +257,8 @@ class Cups:
         settings, cafe = settings_of(message)
         cup_id = secrets.token_hex(4)
         state = {"version": 1, "settings": settings.to_json(), "entries": [], "rounds": [], "cafe": cafe}
+        if cafe["next_at"] is not None:  # scheduled first: a job whose tournament is missing does nothing
+            self.due_work.schedule(cup_times.job(cup_id, 1, cafe["next_at"]))
         self.store.add_tournament_state(cup_id, name, director, state)
         return cup_id
 
@@ -335,12 +348,13 @@ class Cups:
                         await self.seating.after(room, Outcome(announce=said, changed=True))
         return cup
 
-    async def start(self, cup_id: str, player: int) -> Cup:
-        """The director starts the next round: it is paired, and its tables open, one room each."""
+    async def start(self, cup_id: str, player: int | None, due: int | None = None) -> Cup:
+        """The director starts the next round (``player``), or its time came (``due``: the round, None once
+        started): it is paired, and its tables open, one room each."""
         cup = self.load(cup_id)
         if cup is None:
             raise ProtocolError("missing", T("there is no tournament '{id}'", id=cup_id[:16]))
-        if cup.director != player:
+        if player is not None and cup.director != player:
             raise ProtocolError("director", T("only the tournament's director starts its rounds"))
         if cup.status == "open" and len(cup.state["entries"]) < 2:
             raise ProtocolError("entries", T("a tournament needs two entries at least"))
@@ -349,6 +363,8 @@ class Cups:
         def change(cup: Cup) -> str:
             if cup.status == "finished":
                 raise ProtocolError("over", T("the tournament is over"))
+            if due is not None and due != len(cup.state["rounds"]) + 1:
+                raise ProtocolError("round", T("round {round} has started already", round=due))
             tournament = cup.tournament()
             try:
                 played = tournament.pair()
@@ -356,6 +372,7 @@ class Cups:
                 raise ProtocolError("round", error.text) from None
             cup.keep(tournament)
             cup.cafe["closed"] = True
+            cup.cafe["next_at"] = None  # started: early by hand, or on time
             for number in range(1, len(played.tables) + 1):
                 cup.rooms()[f"{played.number}.{number}.1"] = secrets.token_hex(4)
             return "playing"
@@ -363,6 +380,16 @@ class Cups:
         saved = await self._change(cup_id, change, thread=large)  # a large field's search: not on the event loop
         await self._open_rooms(saved)
         return saved
+
+    async def due(self, job: DueJob) -> None:
+        """A round's time came (a due job of :mod:`cafe.server.cup_times`): it starts, unless it has started.  A
+        tournament with too few entries waits for its director, no longer promising a time."""
+        try:
+            await self.start(job.room, None, job.arg)
+        except ProtocolError as refused:
+            log.info("round %d of tournament %s does not start by itself: %s", job.arg, job.room, refused.code)
+            if refused.code == "entries":
+                await self._change(job.room, lambda cup: _no_start(cup, job.arg))
 
     async def _open_rooms(self, cup: Cup) -> None:
         """Make every room the state names and the store lacks (this process's, or one left by a process that
@@ -451,11 +478,16 @@ class Cups:
                 key = f"{ref.round}.{ref.table}.{upcoming}"
                 cup.rooms().setdefault(key, secrets.token_hex(4))
                 following.append((cup.rooms()[key], upcoming))
+            elif tournament.round_finished(ref.round) and not tournament.is_over():
+                minute = self.seating.limits.clock_hour / 60
+                cup.cafe["next_at"] = cup_times.after_round(cup.cafe.get("pause"), minute)
             return "finished" if tournament.is_over() else "playing"
 
         cup = await self._change(ref.cup, change)
         if following:
             await self._open_rooms(cup)
+        if cup.cafe.get("next_at") is not None and cup.status == "playing":
+            self.due_work.schedule(cup_times.job(cup.id, ref.round + 1, cup.cafe["next_at"]))
 
     # ------------------------------------------------------------------ what people see
 
@@ -507,6 +539,8 @@ class Cups:
             "compare": settings.compare,
             "clock": cafe["clock"],
             "duplicate": cafe["duplicate"],
+            "next_start": cup_times.iso(cafe.get("next_at")),
+            "pause": cafe.get("pause"),
             "entries_open": cup.status == "open",
             "entries": [
                 {
@@ -536,6 +570,12 @@ class Cups:
                           "record": self.store.record(room)})  # fmt: skip
         public = self.public(cup, None)
         return {"tournament": public, "games": games}
+
+
+def _no_start(cup: Cup, number: int) -> str:
+    if len(cup.state["rounds"]) + 1 == number:
+        cup.cafe["next_at"] = None
+    return cup.status
 
 
 def _open_for_entries(cup: Cup) -> None:

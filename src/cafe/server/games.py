@@ -102,8 +102,8 @@ def routes(gateway: Callable[[], Gateway], replays: Callable[[], Replays]) -> li
 
     async def analysis(request: Request) -> Response:
         room = request.path_params["room"]
-        if len(room) > ROOM_CHARS or gateway().store.record(room) is None:
-            return no_game()
+        if len(room) > ROOM_CHARS or gateway().cups.hidden(room) or gateway().store.record(room) is None:
+            return no_game()  # hidden: a tournament round's deal, still being played at other tables
         if request.method != "POST":
             return JSONResponse(gateway().analyses.status(room))
         player, row = asker(request), gateway().store.load_room(room)
@@ -137,7 +137,8 @@ def routes(gateway: Callable[[], Gateway], replays: Callable[[], Replays]) -> li
         name = store.player_name(player_id) if player_id is not None else None
         if player_id is None or name is None:
             return JSONResponse({"error": "no such player"}, status_code=404)
-        played = store.games_of(player_id, PLAYER_GAMES)
+        cups = gateway().cups  # a game of a tournament's round under way waits for its round: its scores tell the deal
+        played = [g for g in store.games_of(player_id, PLAYER_GAMES) if not cups.hidden(g.room)]
         results = await final_scores([g.room for g in played])
         games = [
             {"room": g.room, "name": g.name, "edition": g.edition, "seat": g.seat, "place": g.place,

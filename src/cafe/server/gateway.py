@@ -33,7 +33,7 @@ from cafe.arena.match import Game
 from cafe.errors import CafeError
 from cafe.i18n import DEFAULT, T, Text, pick
 from cafe.options import make_rules, rules_from
-from cafe.server import bots, fields, holidays, invites, names
+from cafe.server import bots, cup_times, fields, holidays, invites, names
 from cafe.server.analyses import Analyses
 from cafe.server.broker import Broker, Event, LocalBroker
 from cafe.server.chores import Chores
@@ -100,8 +100,9 @@ class Gateway:
         self.counters = {"steps": 0, "rejected": 0, "messages": 0, "dropped": 0}
         self.tasks = Tasks()  # the broker told who follows what, people leaving, the background loops
         self.tables = Tables(store, self.broker, self.limits, self.counters, self.connections, self.tasks)
-        self.cups = Cups(self.tables)  # tournaments: their tables are rooms here
-        self.chores = Chores(self.tables, store, self.broker, self.limits, held=self.cups.holds)
+        self.chores = Chores(self.tables, store, self.broker, self.limits, held=lambda room: self.cups.holds(room))
+        self.cups = Cups(self.tables, self.chores.due)  # tournaments: their tables are rooms here
+        self.chores.jobs[cup_times.KIND] = self.cups.due  # a tournament's round starts on time
         self.analyses = Analyses(store, self.limits, self.counters)
         self._hints = Hints(self.counters)
         self._listed: dict[str, dict[str, Any]] = {}  # each room's line as the lobby last heard it

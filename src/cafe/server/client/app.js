@@ -90,6 +90,8 @@ const actions = {
   mine: () => [...states.values()].map((s) => s.state).filter((s) => s.you !== null && s.status !== "finished"
     && s.status !== "closed"),
   say: (text) => link.send({ type: "say", room: roomInHash(), text }),
+  // "/invite NAME" said at a table of yours, which opens to hear the answer
+  invite: (room, name) => { link.send({ type: "say", room, text: `/invite ${name}` }); location.hash = `room=${room}`; },
   step: (step) => link.send({ type: "step", room: roomInHash(), step, plies: view?.state?.plies }),
   undo: () => link.send({ type: "undo", room: roomInHash(), plies: view?.state?.plies }),
   hint: () => link.send({ type: "hint", room: roomInHash() }),

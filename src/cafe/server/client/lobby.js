@@ -83,7 +83,7 @@ export function lobbyView(rooms, catalogue, actions) {
   const tournaments = h("section", { class: "tournaments-link" }, h("h2", {}, t("Tournaments")),
     h("a", { href: "#tournaments", class: "button" }, t("Tournaments")));
   return h("div", { class: "lobby" }, learnEntry(newcomer), roomsView(rooms, catalogue, actions),
-    h("aside", {}, create, puzzles, tournaments, board, botsBoard()));
+    h("aside", {}, create, puzzles, tournaments, board, botsBoard(actions)));
 }
 
 // The lobby's rooms anew (a room opened, filled or ended), leaving the form to open a table as the person left it,

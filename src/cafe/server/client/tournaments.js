@@ -2,9 +2,11 @@
 // pairings, read again every few seconds, with a link to one's own table (docs/tournaments.md, docs/protocol.md).
 
 import { seatName } from "./botmarks.js";
+import { openForm, settingsView } from "./cupform.js";
 import { h, replace, sentence } from "./dom.js";
 import { t } from "./i18n.js";
 
+const STATUS = { open: () => t("entries open"), playing: () => t("under way"), finished: () => t("finished") };
 const POLL_MS = 3000; // how often a tournament's page reads it again while it is on screen
 
 export class TournamentsPage {
@@ -40,24 +42,13 @@ export class TournamentsPage {
 
   async list() {
     const found = await this.call("/tournaments.json");
-    const name = h("input", { name: "name", required: true, maxlength: 60 });
-    const rounds = h("input", { name: "rounds", type: "number", min: 1, max: 30, value: 3 });
-    const size = h("select", { name: "table_size" }, [2, 3, 4].map((n) => h("option", { value: n }, n)));
-    const form = h("form", { class: "open-tournament", onsubmit: async (event) => {
-      event.preventDefault();
-      try {
-        const opened = await this.call("/tournaments/open", { name: name.value, rounds: Number(rounds.value),
-          table_size: Number(size.value) });
-        location.hash = `tournament=${opened.id}`;
-      } catch (error) {
-        this.problem.textContent = error.message;
-      }
-    } }, h("h2", {}, t("Open a tournament")),
-      h("label", {}, t("Name"), " ", name), h("label", {}, t("Rounds"), " ", rounds),
-      h("label", {}, t("Players at a table"), " ", size), this.problem,
-      h("button", { type: "submit" }, t("Open the tournament")));
+    const form = openForm(this.catalogue, async (asked) => {
+      const opened = await this.call("/tournaments/open", asked);
+      location.hash = `tournament=${opened.id}`;
+    }, this.problem);
     replace(this.root, h("h1", {}, t("Tournaments")),
-      h("ul", {}, found.map((cup) => h("li", {}, h("a", { href: `#tournament=${cup.id}` }, cup.name)))),
+      h("ul", { class: "cup-list" }, found.map((cup) => h("li", {}, h("a", { href: `#tournament=${cup.id}` }, cup.name),
+        " · ", STATUS[cup.status]?.() ?? ""))),
       form);
   }
 
@@ -74,7 +65,7 @@ export class TournamentsPage {
   show(cup) {
     const path = `/tournaments/${cup.id}`;
     const buttons = [];
-    if (cup.entries_open && !cup.you) buttons.push(h("button", { onclick: () => this.act(`${path}/enter`, {}) }, t("Enter")));
+    if (cup.entries_open && !cup.you) buttons.push(h("button", { onclick: () => this.act(`${path}/enter`, {}) }, t("Enter the tournament")));
     if (cup.you && !cup.final) buttons.push(h("button", { onclick: () => this.act(`${path}/withdraw`, {}) }, t("Withdraw")));
     if (cup.directing && cup.entries_open) {
       buttons.push(h("button", { onclick: () => this.act(`${path}/enter`, { bot: "medium" }) }, t("Add a computer player")));
@@ -93,7 +84,7 @@ export class TournamentsPage {
       h("ol", {}, last.tables.map((tbl) => h("li", {}, seated(tbl).join(" – "), tbl.done ? ` (${t("done")})` : "")))) : null;
     replace(this.root, h("p", {}, h("a", { href: "#tournaments" }, t("Tournaments"))), h("h1", {}, cup.name),
       h("p", {}, cup.final ? t("The tournament is over.") : cup.entries_open ? t("Entries are open.") : ""),
-      table, buttons, this.problem,
+      table, buttons, this.problem, settingsView(cup, this.catalogue),
       h("h2", {}, t("Standings")), standings, pairing,
       h("p", {}, t("Entries: {names}", { names: cup.entries.map(seatName).join(", ") })));
   }
