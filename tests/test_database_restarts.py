@@ -9,6 +9,7 @@ import time
 import pytest
 
 from cafe.server.app import create_app
+from cafe.server.broker import Event
 from cafe.server.storage.postgres import PostgresStore
 from cafe.server.storage.store import Unavailable
 from own_services import OwnPostgres
@@ -56,5 +57,27 @@ def test_while_the_database_is_away_a_request_is_answered_try_again_and_the_conn
                     break
                 time.sleep(0.2)
             assert ann.latest is not None and ann.latest["status"] == "waiting" and ann.latest["you"] == 0
+    finally:
+        postgres.remove()
+
+
+def test_news_of_a_room_that_came_while_the_database_was_away_reaches_its_followers_once_it_is_back() -> None:
+    """Another process changed a room and said so just as the database went away: this process cannot read the
+    change then, and reads it once the database answers again, so that its followers are not left a step behind
+    (a game stalled on the turn they never saw)."""
+    postgres = OwnPostgres()
+    try:
+        with served(create_app(store=PostgresStore(postgres.url), bot_delay=0.0)) as client:
+            ann = Person(client, "Ann")
+            ann.send({"type": "create", "edition": "board"})
+            room = ann.expect("room")["room"]
+            gateway = client.app.state.gateway  # type: ignore[attr-defined]
+            held = gateway.tables.rooms[room["id"]]
+            postgres.stop()
+            news = Event(room["id"], "changed", held.seq + 1, held.version + 1, "another process", {})
+            client.portal.call(gateway.deliver, news)  # type: ignore[union-attr]  # not lost: read again later
+            postgres.start()
+            again = ann.expect("room")["room"]
+            assert again["id"] == room["id"] and again["status"] == "waiting"
     finally:
         postgres.remove()

@@ -49,6 +49,7 @@ from cafe.server.thinking import Busy, Hints, Kind
 
 MAX_MESSAGE = 4096  # bytes of one message from a client
 MAX_CHAT = 500
+CATCH_UP = 1.0  # seconds between tries to read again the rooms whose news came while the database was away
 
 Send = Callable[[dict[str, Any] | str], None]  # a message, or one already encoded as JSON
 log = logging.getLogger("cafe.server")
@@ -109,6 +110,7 @@ class Gateway:
         self._lobby: str | None = None  # the lobby message, encoded, while no room has changed
         self._away: dict[int, float] = {}  # seated people gone from every connection, since when (time.time())
         self._departing: set[int] = set()  # people whose last connection closed, not yet said to have left
+        self._behind: set[str] = set()  # rooms whose news came while the database was away: read again later
         self.tables.on_change(self.chores.changed)  # a change wakes computer players and winds clocks, and then
         self.tables.on_change(lambda room, _: self.cups.after(room))  # a tournament's table's result goes in
         self.tables.on_forget(self.chores.forgotten)
@@ -545,6 +547,30 @@ class Gateway:
         """A room event from the broker (made here or in another process): to this process's connections."""
         if event.room.startswith(bots.CHANNEL):
             return bots.deliver(self, event)
+        try:
+            await self._deliver_room(event)
+        except Unavailable:  # the news of a change the database cannot give now: not lost, read once it is back
+            if not self._behind:
+                self.tasks.spawn(self._catch_up())
+            self._behind.add(event.room)
+
+    async def _catch_up(self) -> None:
+        """The rooms whose news came while the database was away, read again once it answers, and shown whole to
+        their followers here (as after the broker was away, :meth:`resync`)."""
+        while self._behind:
+            await asyncio.sleep(CATCH_UP)
+            for room_id in list(self._behind):
+                try:
+                    room = self.tables.get(room_id)
+                    if room is not None:
+                        async with self.tables.rereading(room):
+                            await self._show(room, [c for c in self.connections.values() if room_id in c.rooms],
+                                             room.seq)  # fmt: skip
+                except Unavailable:
+                    break  # still away: the next round tries again
+                self._behind.discard(room_id)
+
+    async def _deliver_room(self, event: Event) -> None:
         room = self.tables.rooms.get(event.room)
         if room is None:
             room = self.tables.load(event.room)
