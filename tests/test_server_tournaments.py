@@ -171,6 +171,8 @@ def test_every_bad_tournament_request_is_refused_in_the_askers_language_and_chan
         assert post(client, bob, f"/tournaments/{cup}/start", {}, 403)["code"] == "director"
         assert post(client, ann, "/tournaments/nosuch/enter", {}, 404)["code"] == "missing"
         assert client.get(f"/tournaments/{cup}/games.json").status_code == 400  # not over
+        for late in ({"late": "end"}, {"late": "nap", "clock": 12}):  # "end" is for turn-based clocks only
+            assert post(client, ann, "/tournaments/open", {"name": "Cup", **late}, 400)["code"] == "field"
         assert shown(client, cup) == before
         post(client, ann, f"/tournaments/{cup}/enter", {"bot": "easy"})
         post(client, bob, f"/tournaments/{cup}/withdraw", {})
@@ -374,3 +376,31 @@ def test_a_players_page_shows_a_tournament_games_scores_only_once_its_round_is_o
         round_over(client, cup, 1)
         page = client.get(f"/players/{ann.player}.json").json()
         assert [game["room"] for game in page["games"]] == [tables[ann]] and len(page["games"][0]["scores"]) == 2
+
+
+def test_a_turn_based_table_ended_for_a_player_out_of_time_counts_as_not_played_and_their_forfeit(
+    tmp_path: Path,
+) -> None:
+    """The director chose that the others may end a game whose player ran out of time (``late`` ``end``): the
+    game is recorded as not played, the late player absent (their forfeit), the other given the average plus."""
+    with served(create_app(tmp_path, bot_delay=0.0, clock_hour=0.05)) as client:  # twelve hours: 0.6 s
+        ann, bob = Person(client, "Ann"), Person(client, "Bob")
+        asked = {"name": "Slow cup", "table_size": 2, "rounds": 1, "clock": 12, "late": "end"}
+        cup = post(client, ann, "/tournaments/open", asked, 201)["id"]
+        assert shown(client, cup)["late"] == "end"
+        for person in (ann, bob):
+            post(client, person, f"/tournaments/{cup}/enter", {})
+        post(client, ann, f"/tournaments/{cup}/start", {})
+        room = shown(client, cup, ann)["table"]
+        state = state_of(ann, room)
+        mover, other = (ann, bob) if state["legal"] else (bob, ann)
+        late_entry = shown(client, cup, mover)["you"]
+        time.sleep(1.0)  # the mover's twelve hours run out
+        other.send({"type": "say", "room": room, "text": "/end"})
+        final = round_over(client, cup, 1)
+        game = final["played"][0]["tables"][0]["games"][0]
+        entries = final["played"][0]["tables"][0]["entries"]
+        assert game["scores"] is None and game["absent"] == [entry == late_entry for entry in entries]
+        rows = {row["entry"]: row for row in final["standings"]}
+        assert rows[late_entry]["match_points"] < rows[next(e for e in entries if e != late_entry)]["match_points"]
+        assert final["status"] == "finished"

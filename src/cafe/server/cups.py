@@ -29,7 +29,7 @@ from cafe.i18n import T
 from cafe.options import make_rules, rules_from
 from cafe.server import bots, cup_times, fields
 from cafe.server.fields import ProtocolError
-from cafe.server.rooms import CLOCKS, LEVEL_WORDS, Outcome, Room
+from cafe.server.rooms import CLOCKS, LATE, LEVEL_WORDS, Outcome, Room
 from cafe.server.storage.store import DueJob, RoomRow, SeatRow
 from cafe.tournament.model import FORMATS, Entry, GameResult, Settings, TournamentError
 from cafe.tournament.tournament import MOST_ENTRIES, TABLE_SIZES, Tournament
@@ -132,6 +132,12 @@ def settings_of(message: dict[str, Any]) -> tuple[Settings, dict[str, Any]]:
         choices = ", ".join(map(str, CLOCKS))
         raise ProtocolError("field", T("'clock' is the hours on each turn's clock: {choices} (0: a live game)",
                                        choices=choices))  # fmt: skip
+    late = message.get("late", "bot")
+    if late not in LATE:
+        raise ProtocolError("field", T("'late' is what running out of time does: bot or end"))
+    if late == "end" and not hours:
+        raise ProtocolError("field", T("the others may end a game for a player out of time only on a turn-based "
+                                       "clock: choose the hours of each turn's clock"))  # fmt: skip
     duplicate = message.get("duplicate", True)
     if not isinstance(duplicate, bool):
         raise ProtocolError("field", T("'duplicate' is true or false"))
@@ -145,7 +151,8 @@ def settings_of(message: dict[str, Any]) -> tuple[Settings, dict[str, Any]]:
     except TournamentError as error:
         if form == "swiss" or size == 2:
             raise ProtocolError("field", error.text) from None
-    cafe = {"clock": hours, "duplicate": duplicate, "closed": False, "players": {}, "bots": {}, "rooms": {}}
+    cafe = {"clock": hours, "late": late, "duplicate": duplicate, "closed": False, "players": {}, "bots": {},
+            "rooms": {}}  # fmt: skip
     cafe["next_at"], cafe["pause"] = cup_times.start_of(message, time.time()), cup_times.pause_of(message)
     return settings, cafe
 
@@ -436,7 +443,7 @@ class Cups:
         deadline = time.time() + hours * self.seating.limits.clock_hour if hours else None
         name = f"{cup.name} · {number}.{table}" + (f".{game}" if game > 1 else "")
         row = RoomRow(room_id, name, settings.edition, settings.rules, cup.director, "playing", seed, tuple(seats),
-                      (), None, False, hours, "bot", deadline)  # fmt: skip
+                      (), None, False, hours, cafe.get("late", "bot"), deadline)  # fmt: skip
         try:
             self.store.add_room(row)
         except Exception:  # another process made it a moment ago
@@ -459,8 +466,7 @@ class Cups:
             return
         game = room.game
         places = room.ended or game.places() or tuple(1 for _ in room.seats)
-        absent = [seat.left_by is not None for seat in room.seats]
-        result = GameResult.played(list(game.scores), list(places), absent)
+        result = table_result(room, list(places))
         known = self.load(ref.cup)
         if known is None or known.status != "playing" or known.tournament().next_game(ref.round, ref.table) != ref.game:
             return  # recorded already (the room changed again after its end)
@@ -538,6 +544,7 @@ class Cups:
             "rounds": tournament.planned_rounds if tournament is not None else settings.rounds,
             "compare": settings.compare,
             "clock": cafe["clock"],
+            "late": cafe.get("late", "bot"),
             "duplicate": cafe["duplicate"],
             "next_start": cup_times.iso(cafe.get("next_at")),
             "pause": cafe.get("pause"),
@@ -570,6 +577,18 @@ class Cups:
                           "record": self.store.record(room)})  # fmt: skip
         public = self.public(cup, None)
         return {"tournament": public, "games": games}
+
+
+def table_result(room: Room, places: list[int]) -> GameResult:
+    """A table's game as the tournament counts it: played, the seats a computer player took over absent; or, ended
+    by the others for a player out of time (the director chose so: ``late`` ``end``), not played, that player
+    absent, since a game cut short is no deal's whole result to compare with the other tables'."""
+    game = room.game
+    assert game is not None
+    seats = len(room.seats)
+    if room.ended is not None and not game.is_over() and room.late == "end":
+        return GameResult.unplayed([place == seats for place in places])  # the late player, placed last alone
+    return GameResult.played(list(game.scores), places, [seat.left_by is not None for seat in room.seats])
 
 
 def _no_start(cup: Cup, number: int) -> str:

@@ -15,6 +15,10 @@ const COMPARE = {
   score: () => t("Match points compare each seat's final score with the same seat's at the other tables"),
   margin: () => t("Match points compare each seat's lead over its best table-mate with the same seat's at the other tables"),
 };
+const LATE = {
+  bot: () => t("A computer player plays on in their seat; their game counts as a forfeit."),
+  end: () => t("The others may end the game; it counts as not played, and as a forfeit for the late player."),
+};
 const MOST_PAUSE = 7 * 24 * 60; // minutes between rounds at most, as the server takes them
 
 const clockWords = (hours) => (hours ? clockText(hours) : t("live: a few minutes a turn"));
@@ -50,6 +54,10 @@ export function openForm(catalogue, open, problem) {
     rounds.disabled = roundsField.hidden;
   });
   const clock = h("select", { name: "clock" }, CLOCKS.map((hours) => h("option", { value: hours }, clockWords(hours))));
+  const late = h("select", { name: "late" }, Object.entries(LATE).map(([value, words]) => h("option", { value }, words())));
+  const lateField = field(t("When a player's time is up"), late);
+  lateField.hidden = true; // a live game's clock is the café's own: a computer player plays on
+  clock.addEventListener("change", () => (lateField.hidden = clock.value === "0"));
   const duplicate = h("input", { type: "checkbox", name: "duplicate", checked: true });
   const compare = choices("compare", COMPARE, t("What match points compare"));
   const start = h("input", { name: "start", type: "datetime-local" });
@@ -58,6 +66,7 @@ export function openForm(catalogue, open, problem) {
     event.preventDefault();
     const asked = { name: name.value, edition: edition.value, rules: rules.value, format: format.value(),
       table_size: Number(size.value), clock: Number(clock.value), duplicate: duplicate.checked, compare: compare.value() };
+    if (clock.value !== "0") asked.late = late.value;
     if (format.value() === "swiss") asked.rounds = Number(rounds.value);
     if (start.value) asked.start = new Date(start.value).toISOString(); // the reader's local time, sent as UTC
     if (pause.value !== "") asked.pause = Number(pause.value);
@@ -68,7 +77,7 @@ export function openForm(catalogue, open, problem) {
     }
   } }, h("h2", {}, t("Open a tournament")),
   field(t("Name"), name), field(t("Edition"), edition), field(t("Rules"), rules), format,
-  field(t("Players at a table"), size), roundsField, field(t("Time for each turn"), clock),
+  field(t("Players at a table"), size), roundsField, field(t("Time for each turn"), clock), lateField,
   h("label", { class: "option" }, duplicate, h("span", {}, t("Every table of a round plays the same deal."))),
   compare,
   field(t("The first round starts by itself at (your local time; empty: you start it)"), start),
@@ -86,6 +95,7 @@ export function settingsView(cup, catalogue) {
     [t("Rounds"), cup.rounds ? String(cup.rounds) : t("as many as the entries need")],
     [t("Players at a table"), String(cup.table_size)],
     [t("Time for each turn"), clockWords(cup.clock)],
+    ...(cup.clock ? [[t("When a player's time is up"), LATE[cup.late ?? "bot"]()]] : []),
     [t("Deals"), cup.duplicate ? t("Every table of a round plays the same deal.")
       : t("Every table plays a deal of its own.")],
     [t("What match points compare"), COMPARE[cup.compare]()],
