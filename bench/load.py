@@ -190,10 +190,12 @@ def start_server(data: Path, *options: str, command: tuple[str, ...] = ()) -> tu
 
 
 def server_options(clients: int, database: str | None, broker: str | None) -> list[str]:
-    """`cafe serve`'s options for a bench: the shared database and broker, and limits per address raised, since
-    every client here comes from this one address."""
+    """`cafe serve`'s options for a bench: the shared database and broker, and the limits raised for ``clients``
+    connections (every one of them from this one address, and more than a default process takes)."""
     shared = ["--database", database, "--broker", broker] if database and broker else []
-    return [*shared, "--limit", f"per_address={clients + 10}", "--limit", f"sockets_per_address={clients + 20}"]
+    raised = {"per_address": clients + 10, "sockets_per_address": clients + 20, "connections": clients + 100,
+              "max_rooms": clients + 100}  # fmt: skip
+    return [*shared, *(part for key, value in raised.items() for part in ("--limit", f"{key}={value}"))]
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -100,7 +100,17 @@ COMMAND_EXTRA = {"serve": "serve", "arena": "arena", "play": "play", "learn": "p
                  "train": "arena", "bot": "bot"}  # fmt: skip
 EXTRAS = {
     "master": {"numpy"},
-    "serve": {"uvicorn", "starlette", "openskill", "numpy", "regex", "confusable_homoglyphs", "py_vapid", "pywebpush"},
+    "serve": {
+        "uvicorn",
+        "starlette",
+        "openskill",
+        "numpy",
+        "regex",
+        "confusable_homoglyphs",
+        "py_vapid",
+        "pywebpush",
+        "orjson",
+    },
     "arena": {"rich", "matplotlib", "openskill", "numpy"},
     "play": {"textual", "rich", "numpy"},
     "scale": {"psycopg", "redis"},

@@ -25,7 +25,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from cafe.ai.base import Player
 from cafe.ai.levels import strongest
@@ -38,6 +38,7 @@ from cafe.server.analyses import Analyses
 from cafe.server.broker import Broker, Event, LocalBroker
 from cafe.server.chores import Chores
 from cafe.server.cups import Cups
+from cafe.server.encoding import dumps
 from cafe.server.fields import ProtocolError
 from cafe.server.limits import Limits
 from cafe.server.matches import BEST_OF
@@ -174,12 +175,13 @@ class Gateway:
         self._addresses[connection.address] -= 1
         if self._addresses[connection.address] <= 0:
             del self._addresses[connection.address]
+        for room_id in connection.rooms:
+            self.tables.unfollow(connection, room_id)
         player = connection.player
         if player is None:
             return
         self.tasks.spawn(self._depart(player, connection.name))
         for room_id in connection.rooms:
-            self.tables.unfollow(room_id)
             room = self.tables.rooms.get(room_id)
             seat = room.seat_of(player) if room is not None else None
             if room is not None and seat is not None and room.status == "playing" and not room.clock:
@@ -363,7 +365,7 @@ class Gateway:
             listed = [room for room in reversed(self.tables.rooms.values()) if room.status in ("waiting", "playing")]
             listed.sort(key=lambda room: room.status != "waiting")  # waiting rooms first, each kind newest first
             rooms = [room.summary() for room in listed[: self.limits.lobby_rooms]]
-            self._lobby = json.dumps({"type": "lobby", "rooms": rooms, "total": len(listed)})
+            self._lobby = dumps({"type": "lobby", "rooms": rooms, "total": len(listed)})
         connection.send(self._lobby)
 
     async def create(self, connection: Connection, message: dict[str, Any]) -> None:
@@ -564,7 +566,7 @@ class Gateway:
                     room = self.tables.get(room_id)
                     if room is not None:
                         async with self.tables.rereading(room):
-                            await self._show(room, [c for c in self.connections.values() if room_id in c.rooms],
+                            await self._show(room, self._followers(room_id),
                                              room.seq)  # fmt: skip
                 except Unavailable:
                     break  # still away: the next round tries again
@@ -578,7 +580,7 @@ class Gateway:
                 return
             room.version = event.version  # read just now: as new as this event
         room.seq = max(room.seq, event.seq)
-        followers = [c for c in self.connections.values() if room.id in c.rooms]
+        followers = self._followers(room.id)
         if event.kind == "presence":  # every process keeps who is away, for the room states it sends
             if event.body["away"] is None:
                 self._away.pop(event.body["player"], None)
@@ -592,14 +594,15 @@ class Gateway:
                 language = connection.language if said is not None else ""
                 if language not in lines:
                     words = {"text": said.render(language)} if said is not None else {}
-                    lines[language] = json.dumps(
-                        {"type": event.kind, "room": room.id, **body, **words, "seq": event.seq}
-                    )
+                    lines[language] = dumps({"type": event.kind, "room": room.id, **body, **words, "seq": event.seq})
                 connection.send(lines[language])
             return
         if event.origin != self.broker.origin and event.version > room.version:
             self.tables.reload(room, event.version)
         await self._show(room, followers, event.seq)
+
+    def _followers(self, room: str) -> list[Connection]:
+        return cast(list[Connection], self.tables.following(room))
 
     async def _show(self, room: Room, followers: list[Connection], seq: int) -> None:
         """The room's whole state to its followers here, and its line in the lobby."""
@@ -607,7 +610,7 @@ class Gateway:
         for connection in followers:
             key = (room.seat_of(player_of(connection)), connection.pictures)
             if key not in encoded:
-                encoded[key] = json.dumps(self._room_message(connection, room, seq))
+                encoded[key] = dumps(self._room_message(connection, room, seq))
             connection.send(encoded[key])
         self._list(room)
         if room.status == "closed":  # its last person left before the start: forgotten
@@ -624,7 +627,7 @@ class Gateway:
             if room.status not in ("waiting", "playing"):
                 continue
             async with self.tables.rereading(room):
-                await self._show(room, [c for c in self.connections.values() if room.id in c.rooms], room.seq)
+                await self._show(room, self._followers(room.id), room.seq)
             self.chores.wake_bot(room)
             self.chores.wind_clock(room)
 
@@ -659,7 +662,7 @@ class Gateway:
             return
         self._listed[room.id] = summary
         self._lobby = None
-        text = json.dumps({"type": "listing", "room": summary})  # encoded once for every follower of the lobby
+        text = dumps({"type": "listing", "room": summary})  # encoded once for every follower of the lobby
         for connection in list(self.connections.values()):
             if connection.in_lobby:
                 connection.send(text)

@@ -199,7 +199,10 @@ class Room:
         return len(self.game.results) if self.game is not None else 0
 
     def seat_of(self, player: int) -> int | None:
-        return next((s.seat for s in self.seats if s.player == player), None)
+        for seat in self.seats:  # a plain loop: asked for every follower at every step
+            if seat.player == player:
+                return seat.seat
+        return None
 
     def summary(self) -> dict[str, Any]:
         """The room as the lobby lists it (``bot_account``: true on a seat of a bot account, which a program plays)."""

@@ -12,7 +12,6 @@ due work (:mod:`cafe.server.chores`).  A :class:`Follower` is whatever follows r
 from __future__ import annotations
 
 import contextlib
-from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
@@ -51,7 +50,7 @@ class Tables:
         self.followers = followers  # every connection of this process, by its id (the gateway keeps them)
         self.rooms: dict[str, Room] = {}
         self._tasks = tasks
-        self._following: Counter[str] = Counter()  # room -> this process's connections following it
+        self._following: dict[str, dict[int, Follower]] = {}  # room -> this process's followers of it, by id()
         self._changed: list[Changed] = []
         self._forgotten: list[Forgotten] = []
         for row in store.open_rooms():
@@ -127,19 +126,22 @@ class Tables:
         if room in follower.rooms:
             return
         follower.rooms.add(room)
-        self._following[room] += 1
-        if self._following[room] == 1:
+        here = self._following.setdefault(room, {})
+        here[id(follower)] = follower
+        if len(here) == 1:
             self._tasks.spawn(self.broker.follow(room))
 
-    def unfollow(self, room: str) -> None:
+    def unfollow(self, follower: Follower, room: str) -> None:
         """A connection that followed the room closed."""
-        self._following[room] -= 1
-        if self._following[room] <= 0:
-            del self._following[room]
+        here = self._following.get(room, {})
+        here.pop(id(follower), None)
+        if not here and self._following.pop(room, None) is not None:
             self._tasks.spawn(self.broker.unfollow(room))
 
     def following(self, room: str) -> list[Follower]:
-        return [follower for follower in self.followers.values() if room in follower.rooms]
+        """This process's followers of the room (kept by room: a room's news reaches them without a look at every
+        connection of the process)."""
+        return list(self._following.get(room, {}).values())
 
     # ------------------------------------------------------------------ changes and their news
 
@@ -180,8 +182,9 @@ class Tables:
         self.rooms.pop(room.id, None)
         for hook in self._forgotten:
             hook(room.id)
-        for follower in self.followers.values():
+        followers = self._following.pop(room.id, {})
+        for follower in followers.values():
             follower.rooms.discard(room.id)
-        if self._following.pop(room.id, 0):
+        if followers:
             await self.broker.unfollow(room.id)
         await self.broker.forget(room.id)

@@ -566,6 +566,9 @@ class Store(Protocol):
     def chat(self, room: str, limit: int) -> list[ChatLine]:
         """A room's last ``limit`` chat lines, oldest first."""
 
+    def atomic(self) -> contextlib.AbstractContextManager[None]:
+        """The statements inside are one transaction: all stored, or none."""
+
     def schedule(self, job: DueJob, move: bool = True) -> None:
         """Keep a job until it is done; one of the same key already kept moves to the new time (``move``) or
         stays as it is."""
