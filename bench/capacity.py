@@ -29,6 +29,7 @@ import os
 import shutil
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -41,6 +42,8 @@ import load  # bench/load.py, beside this file
 
 LADDER = (100, 200, 400, 600, 800, 1000, 1200, 1500, 2000)
 KNEE_MS = 100.0
+OPENING_SECONDS = 600.0  # for a rung's games to be opened, at most
+STOP_SECONDS = 60.0  # for a server to stop after SIGINT
 
 # where a profiled function's own time goes, by the first match in its file's path or name
 PLACES = (
@@ -109,7 +112,14 @@ def _clients(urls: list[str], games: int, seconds: float, think: float, first_se
     async def ready() -> None:
         await asyncio.to_thread(barrier.wait)
 
-    played, wall, not_opened = asyncio.run(load.run(urls, games, seconds, think, first_seed=first_seed, ready=ready))
+    try:
+        played, wall, not_opened = asyncio.run(
+            load.run(urls, games, seconds, think, first_seed=first_seed, ready=ready)
+        )
+    except Exception as failed:  # said, not waited for: the rung is reported as failed
+        barrier.abort()
+        out.put({"failed": f"{type(failed).__name__}: {failed}"})
+        return
     out.put(
         {
             "trips": [t * 1000 for host, guest, _ in played for t in host.round_trips + guest.round_trips],
@@ -144,13 +154,23 @@ def rung(processes: int, games: int, args: argparse.Namespace, command: tuple[st
     try:
         for worker in workers:
             worker.start()
-        parts = [out.get() for _ in workers]
+        parts = [out.get(timeout=args.seconds + OPENING_SECONDS) for _ in workers]
         for worker in workers:
             worker.join()
+        failed = [part["failed"] for part in parts if "failed" in part]
+        if failed:
+            raise SystemExit(f"the clients failed at {games} games on {processes} processes: {failed[0]} "
+                             f"(the servers' logs: {data})")  # fmt: skip
     finally:
         for server, _ in servers:  # SIGINT: the sampler writes its file on the way out
             server.send_signal(signal.SIGINT)
-            server.wait()
+        for server, _ in servers:
+            try:
+                server.wait(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:  # a server that does not stop is no reason to lose the rung
+                print(f"a server did not stop within {STOP_SECONDS:g} s of SIGINT: killed", file=sys.stderr)
+                server.kill()
+                server.wait()
     seen = {room: plies for part in parts for room, plies in part["seen"].items()}
     stored = load.stored_steps(data, database)
     return Rung(

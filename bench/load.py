@@ -175,10 +175,14 @@ def free_port() -> int:
 def start_server(data: Path, *options: str, command: tuple[str, ...] = ()) -> tuple[subprocess.Popen[bytes], str]:
     """`cafe serve` on a free port, once it answers (``command``: what runs Python, e.g. under a sampler)."""
     port = free_port()
-    server = subprocess.Popen(
-        [*(command or (sys.executable,)), "-m", "cafe", "serve", "--port", str(port), "--data", str(data), *options],
-        stdout=subprocess.DEVNULL,
-    )
+    data.mkdir(parents=True, exist_ok=True)
+    with open(data / f"serve-{port}.log", "ab") as log:  # what the server says, kept with its data
+        server = subprocess.Popen(
+            [*(command or (sys.executable,)), "-m", "cafe", "serve", "--port", str(port), "--data", str(data),
+             *options],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
     for _ in range(300):
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1):

@@ -128,7 +128,7 @@ class Gateway:
         self.tasks.spawn(self.cups.run_forever())
 
     async def close(self) -> None:
-        self.tasks.cancel()
+        await self.tasks.stop()
         self.chores.close()
         self.analyses.close()
         await self.broker.close()

@@ -25,6 +25,9 @@ class Tasks:
         if not task.cancelled() and task.exception() is not None:
             log.error("background work failed", exc_info=task.exception())
 
-    def cancel(self) -> None:
-        for task in list(self._tasks):
+    async def stop(self) -> None:
+        """Cancel every task and wait until each has ended (none goes on using what closes next: the store)."""
+        running = list(self._tasks)
+        for task in running:
             task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
