@@ -128,8 +128,9 @@ class Analyses:
             except Exception:  # the next look tries again
                 log.exception("no analysis could be claimed")
             self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), POLL)
+            with contextlib.suppress(TimeoutError):  # asyncio.timeout, not wait_for: a cancel is never lost
+                async with asyncio.timeout(POLL):
+                    await self._wake.wait()
 
     def _claim(self) -> DueJob | None:
         now = time.time()

@@ -64,8 +64,9 @@ class DueWork:
                 log.exception("due work could not be claimed")
             wait = min(POLL, max(0.0, self._next - time.time()))
             self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), wait)
+            with contextlib.suppress(TimeoutError):  # asyncio.timeout, not wait_for: a cancel is never lost
+                async with asyncio.timeout(wait):
+                    await self._wake.wait()
 
     def _claim(self) -> None:
         now = time.time()
