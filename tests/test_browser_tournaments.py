@@ -63,9 +63,10 @@ def test_a_director_opens_a_tournament_with_every_setting_chosen_and_its_page_sa
     form.get_by_label("Round robin: every pair of players meets once").click()
     expect(form.locator("input[name=rounds]")).to_be_hidden()  # a round robin's rounds follow from its entries
     form.locator("select[name=table_size]").select_option("2")
-    expect(form.locator("select[name=late]")).to_be_hidden()  # a live game's clock is the café's own
+    expect(form.locator("input[name=late]").first).to_be_hidden()  # a live game's clock is the café's own
     form.locator("select[name=clock]").select_option(label="1 day a turn")
-    form.get_by_label("When a player's time is up").select_option("end")
+    ended = "The others may end the game; it counts as not played, and as a forfeit for the late player."
+    form.get_by_label(ended).click()
     form.locator("input[name=duplicate]").click()
     form.locator("input[name=compare]").first.focus()
     page.keyboard.press("ArrowDown")  # the margin
@@ -79,7 +80,7 @@ def test_a_director_opens_a_tournament_with_every_setting_chosen_and_its_page_sa
     for words in (
         "card game", preset, "Round robin: every pair of players meets once", "1 day a turn",
         "Every table plays a deal of its own.",
-        "The others may end the game; it counts as not played, and as a forfeit for the late player.",
+        ended,
         "Match points compare each seat's lead over its best table-mate with the same seat's at the other tables",
         re.compile(rf"Round 1 starts by itself on {day:%A}, {day:%B} {day.day}, {day.year} at 6:30\sPM\."),
         "Each next round starts by itself 15 minutes after the last one ends.",

@@ -54,10 +54,9 @@ export function openForm(catalogue, open, problem) {
     rounds.disabled = roundsField.hidden;
   });
   const clock = h("select", { name: "clock" }, CLOCKS.map((hours) => h("option", { value: hours }, clockWords(hours))));
-  const late = h("select", { name: "late" }, Object.entries(LATE).map(([value, words]) => h("option", { value }, words())));
-  const lateField = field(t("When a player's time is up"), late);
-  lateField.hidden = true; // a live game's clock is the café's own: a computer player plays on
-  clock.addEventListener("change", () => (lateField.hidden = clock.value === "0"));
+  const late = choices("late", LATE, t("When a player's time is up"));
+  late.hidden = true; // a live game's clock is the café's own: a computer player plays on
+  clock.addEventListener("change", () => (late.hidden = clock.value === "0"));
   const duplicate = h("input", { type: "checkbox", name: "duplicate", checked: true });
   const compare = choices("compare", COMPARE, t("What match points compare"));
   const start = h("input", { name: "start", type: "datetime-local" });
@@ -66,7 +65,7 @@ export function openForm(catalogue, open, problem) {
     event.preventDefault();
     const asked = { name: name.value, edition: edition.value, rules: rules.value, format: format.value(),
       table_size: Number(size.value), clock: Number(clock.value), duplicate: duplicate.checked, compare: compare.value() };
-    if (clock.value !== "0") asked.late = late.value;
+    if (clock.value !== "0") asked.late = late.value();
     if (format.value() === "swiss") asked.rounds = Number(rounds.value);
     if (start.value) asked.start = new Date(start.value).toISOString(); // the reader's local time, sent as UTC
     if (pause.value !== "") asked.pause = Number(pause.value);
@@ -77,7 +76,7 @@ export function openForm(catalogue, open, problem) {
     }
   } }, h("h2", {}, t("Open a tournament")),
   field(t("Name"), name), field(t("Edition"), edition), field(t("Rules"), rules), format,
-  field(t("Players at a table"), size), roundsField, field(t("Time for each turn"), clock), lateField,
+  field(t("Players at a table"), size), roundsField, field(t("Time for each turn"), clock), late,
   h("label", { class: "option" }, duplicate, h("span", {}, t("Every table of a round plays the same deal."))),
   compare,
   field(t("The first round starts by itself at (your local time; empty: you start it)"), start),
