@@ -7,12 +7,13 @@ clients a game, a step after about --think seconds, every acknowledged step chec
         --database "$CAFE_TEST_DATABASE" --broker "$CAFE_TEST_BROKER"'
     python bench/capacity.py --processes 1 --games 600 --profile /tmp/serve.prof   # where one process's time goes
 
-One process runs on SQLite, several on PostgreSQL and Redis.  Each rung of the ladder starts fresh servers (a
+Without --database and --broker one process runs on SQLite; with them every rung runs on PostgreSQL and Redis,
+one process too (several processes need them).  Each rung of the ladder starts fresh servers (a
 café that has just played 1,000 games is not a fresh café), opens its games 20 at a time, and measures once all
 are seated.  The clients run in --clients processes of their own on the same machine, so on a small machine they
 take CPU from the servers: the figures are what the machine gives both.
 
-With --profile FILE, a single rung (the first of --games) is played with one SQLite process sampled by py-spy
+With --profile FILE, a single rung (the first of --games) is played with one process sampled by py-spy
 (100 times a second, into FILE as collapsed stacks), and the server's time is summed by where it goes: the
 event loop and sockets, JSON encoding, compression, the SVG pictures, the store, the broker, the game itself,
 and the café's code.  A sample counts for the innermost frame that names a place; the server's start (its
@@ -137,7 +138,7 @@ def _clients(urls: list[str], games: int, seconds: float, think: float, first_se
 def rung(processes: int, games: int, args: argparse.Namespace, command: tuple[str, ...] = ()) -> Rung:
     """Start ``processes`` fresh servers, play ``games`` games on them from --clients processes, stop them."""
     data = Path(tempfile.mkdtemp(prefix="cafe-capacity-"))
-    database, broker = (args.database, args.broker) if processes > 1 else (None, None)
+    database, broker = args.database, args.broker
     options = load.server_options(2 * games, database, broker)
     servers = [load.start_server(data, *options, command=command) for _ in range(processes)]
     urls = [url for _, url in servers]
@@ -216,12 +217,14 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0, help="seconds a client waits before its step")
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--knee", type=float, default=KNEE_MS, help="the p99 round trip (ms) a rung must stay under")
-    parser.add_argument("--database", help="PostgreSQL for several processes")
-    parser.add_argument("--broker", help="Redis for several processes")
-    parser.add_argument("--profile", type=Path, help="profile one SQLite process at the first rung into this file")
+    parser.add_argument("--database", help="PostgreSQL for the servers (one process runs on SQLite without it)")
+    parser.add_argument("--broker", help="Redis for the servers, with --database")
+    parser.add_argument("--profile", type=Path, help="profile one process at the first rung into this file")
     args = parser.parse_args()
     if any(n > 1 for n in args.processes) and not (args.database and args.broker):
         parser.error("several processes need a shared --database and --broker")
+    if bool(args.database) != bool(args.broker):
+        parser.error("--database and --broker go together")
     if args.profile:
         spy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
         if spy is None:

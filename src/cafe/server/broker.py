@@ -20,9 +20,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import itertools
 import json
 import logging
 import secrets
+import time
 import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -54,7 +56,10 @@ class Broker(Protocol):
 
     async def start(self, deliver: Deliver, resync: Resync) -> None: ...
     async def close(self) -> None: ...
-    def lock(self, room: str) -> contextlib.AbstractAsyncContextManager[None]: ...
+    def lock(self, room: str) -> contextlib.AbstractAsyncContextManager[int]:
+        """Hold the room: no other change to it, here or in another process, until the block ends.  Yields the
+        room's version as it was taken (the number of its ``changed`` events)."""
+
     async def publish(self, room: str, kind: str, body: dict[str, Any]) -> int:
         """Number the event, send it to every process; returns the room's version after it."""
 
@@ -116,8 +121,10 @@ class LocalBroker:
     async def close(self) -> None:
         self._deliver = None
 
-    def lock(self, room: str) -> contextlib.AbstractAsyncContextManager[None]:
-        return self._locks(room)
+    @contextlib.asynccontextmanager
+    async def lock(self, room: str) -> AsyncIterator[int]:
+        async with self._locks(room):
+            yield self._versions.get(room, 0)
 
     async def publish(self, room: str, kind: str, body: dict[str, Any]) -> int:
         seq = self._seq[room] = self._seq.get(room, 0) + 1
@@ -166,6 +173,20 @@ CONNECTIONS = 32  # Redis connections a process uses at most (beside its subscri
 HEARTBEAT = 5.0  # seconds between a process's signs of life; its connections count as present while they last
 KEEP = 86_400  # seconds a finished room's counters stay in Redis (a late event still gets the next number)
 RETRY = (0.1, 5.0)  # seconds before connecting again to a Redis gone away: the first wait, and the longest
+TRIES = (0.002, 0.05)  # seconds between tries for a room another process holds: the first wait, and the longest
+# KEYS: the room's lock and version counter; ARGV: the holder's token, the lease in ms.  The version as the lock
+# is taken, or -1 while another holds it: taking and reading in one round trip.
+TAKE = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return tonumber(redis.call('GET', KEYS[2]) or '0')
+end
+return -1
+"""
+# KEYS: the room's lock; ARGV: the holder's token (a lease that ran out may be another holder's by now).
+GIVE_BACK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
 # KEYS: the room's sequence and version counters; ARGV: the event without them, whether it changes the room.
 # Numbering and publishing in one script keeps the channel in sequence order.
 PUBLISH = """
@@ -206,6 +227,9 @@ class RedisBroker:
         )
         self._redis = aioredis.Redis(connection_pool=pool)
         self._publish = self._redis.register_script(PUBLISH)
+        self._take = self._redis.register_script(TAKE)
+        self._give_back = self._redis.register_script(GIVE_BACK)
+        self._tokens = itertools.count()  # this process's lock holders, each told apart from all others
         self._locks = RoomLocks()
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
@@ -298,17 +322,31 @@ class RedisBroker:
         await self._redis.aclose()
 
     @contextlib.asynccontextmanager
-    async def lock(self, room: str) -> AsyncIterator[None]:
-        leased = self._redis.lock(f"{self._ns}:lock:{room}", timeout=LEASE, blocking_timeout=LEASE)
+    async def lock(self, room: str) -> AsyncIterator[int]:
+        """The room's lock in Redis, leased for ``LEASE`` seconds (a process that dies holding it frees it then);
+        this process's own requests for the room queue on an asyncio lock before it, so only other processes
+        ever find it taken."""
+        keys = [f"{self._ns}:lock:{room}", f"{self._ns}:version:{room}"]
+        token = f"{self.origin}:{next(self._tokens)}"
         async with self._locks(room):
             with reaching_redis():
-                if not await leased.acquire():
-                    raise Unavailable(f"room {room} stayed locked")
+                version = await self._taken(room, keys, token)
             try:
-                yield
+                yield version
             finally:
-                with contextlib.suppress(*GONE, *LOCK_LOST):  # gone with Redis: the lease ends it anyway
-                    await leased.release()
+                with contextlib.suppress(*GONE):  # gone with Redis: the lease ends it anyway
+                    await self._give_back(keys=keys[:1], args=[token])
+
+    async def _taken(self, room: str, keys: list[str], token: str) -> int:
+        """Take the room's lock, trying again a moment later while another process holds it; the room's version."""
+        until = time.monotonic() + LEASE
+        wait = TRIES[0]
+        while (version := int(await self._take(keys=keys, args=[token, int(LEASE * 1000)]))) < 0:
+            if time.monotonic() > until:
+                raise Unavailable(f"room {room} stayed locked")
+            await asyncio.sleep(wait)
+            wait = min(2 * wait, TRIES[1])
+        return version
 
     async def publish(self, room: str, kind: str, body: dict[str, Any]) -> int:
         event = json.dumps({"room": room, "kind": kind, "origin": self.origin, "body": body})
@@ -385,19 +423,17 @@ class RedisBroker:
         return live
 
 
-def _redis_errors() -> tuple[tuple[type[Exception], ...], tuple[type[Exception], ...]]:
-    """What Redis raises when it is out of reach, and when a lock's lease ended before its release (redis is an
-    extra: imported only where it is there)."""
+def _redis_errors() -> tuple[type[Exception], ...]:
+    """What Redis raises when it is out of reach (redis is an extra: imported only where it is there)."""
     try:
         from redis.exceptions import ConnectionError as Refused
-        from redis.exceptions import LockError
         from redis.exceptions import TimeoutError as Late
     except ModuleNotFoundError:  # pragma: no cover - RedisBroker cannot be made without it either
-        return (OSError,), ()
-    return (Refused, Late, OSError), (LockError,)
+        return (OSError,)
+    return (Refused, Late, OSError)
 
 
-GONE, LOCK_LOST = _redis_errors()
+GONE = _redis_errors()
 
 
 @contextlib.contextmanager

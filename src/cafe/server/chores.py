@@ -156,10 +156,11 @@ class Chores:
         self._clocks[room.id] = turn
         self.notices.send(turn_begins(room))
         at = time.time() + self.limits.turn_seconds if live else room.deadline
-        with self.store.atomic():  # one write: the last turn's clock goes, this turn's comes
+        if at is None:
             self.due.unschedule(room.id, "clock", before=turn)
-            if at is not None:  # a turn-based clock runs out at the time stored with the room: restarts change nothing
-                self.due.schedule(DueJob("clock", room.id, turn, at), move=False)
+        else:  # one write: the last turn's clock goes, this turn's comes (a turn-based clock runs out at the time
+            # stored with the room: restarts change nothing)
+            self.due.schedule(DueJob("clock", room.id, turn, at), move=False, replacing=True)
 
     async def _take_over(self, room: Room, turn: int) -> None:
         """The clock of ``turn`` ran out: if the turn is still going on, a computer player plays the rest of it for

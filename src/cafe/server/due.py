@@ -44,9 +44,9 @@ class DueWork:
         self._next = float("inf")  # the earliest time a job scheduled here falls due
         self._running: dict[str, asyncio.Task[None]] = {}
 
-    def schedule(self, job: DueJob, move: bool = True) -> None:
+    def schedule(self, job: DueJob, move: bool = True, replacing: bool = False) -> None:
         """Keep ``job`` until it is done (see :meth:`~cafe.server.storage.store.Store.schedule`)."""
-        self.store.schedule(job, move)
+        self.store.schedule(job, move, replacing)
         if job.at < self._next:
             self._next = job.at
             self._wake.set()

@@ -93,8 +93,7 @@ class Tables:
     @contextlib.asynccontextmanager
     async def changing(self, room: Room) -> AsyncIterator[None]:
         """Hold the room (no other request, here or in another process, changes it meanwhile), up to date."""
-        async with self.broker.lock(room.id):
-            stored = await self.broker.version(room.id)
+        async with self.broker.lock(room.id) as stored:
             if stored != room.version:  # another process changed it since this copy last heard
                 self.reload(room, stored)
             yield
@@ -103,8 +102,8 @@ class Tables:
     async def rereading(self, room: Room) -> AsyncIterator[None]:
         """Hold the room read again from the store even at the version this copy has: a change stored while the
         broker was away was never published."""
-        async with self.broker.lock(room.id):
-            self.reload(room, await self.broker.version(room.id))
+        async with self.broker.lock(room.id) as stored:
+            self.reload(room, stored)
             yield
 
     def add_opened(self) -> None:

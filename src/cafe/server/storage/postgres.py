@@ -430,14 +430,14 @@ class PostgresStore(
         self._db.execute("UPDATE rooms SET hints = %s WHERE id = %s", (allowed, room))
 
     def add_step(self, room: str, n: int, seat: int, step: str, deadline: float | None = None) -> None:
+        # one statement, so one round trip and no transaction around it, with the deadline or without
+        params: tuple[Any, ...] = (room, n, seat, step, time.time())
+        sql = "INSERT INTO steps (room, n, seat, step, at) VALUES (%s, %s, %s, %s, %s)"
+        if deadline is not None:
+            sql = f"WITH stepped AS ({sql}) UPDATE rooms SET deadline = %s WHERE id = %s"
+            params = (*params, deadline, room)
         try:
-            with self._db.transaction():
-                self._db.execute(
-                    "INSERT INTO steps (room, n, seat, step, at) VALUES (%s, %s, %s, %s, %s)",
-                    (room, n, seat, step, time.time()),
-                )
-                if deadline is not None:
-                    self._db.execute("UPDATE rooms SET deadline = %s WHERE id = %s", (deadline, room))
+            self._db.execute(sql.encode(), params)
         except psycopg.errors.UniqueViolation:
             raise StepConflict(f"step {n} of room {room} is already stored") from None
 
@@ -556,9 +556,12 @@ class PostgresStore(
     def chat(self, room: str, limit: int) -> list[ChatLine]:
         return [ChatLine(*row) for row in self._db.execute(CHAT_LINES.encode(), (room, limit)).fetchall()]
 
-    def schedule(self, job: DueJob, move: bool = True) -> None:
+    def schedule(self, job: DueJob, move: bool = True, replacing: bool = False) -> None:
         sql = SCHEDULE if move else SCHEDULE_ONCE
-        self._db.execute(sql.encode(), (job.key, job.kind, job.room, job.arg, job.at))
+        params: tuple[Any, ...] = (job.key, job.kind, job.room, job.arg, job.at)
+        if replacing:  # one statement, one round trip: the older jobs go as this one comes
+            sql, params = f"WITH gone AS ({UNSCHEDULE}) {sql}", (job.room, job.kind, job.arg, *params)
+        self._db.execute(sql.encode(), params)
 
     def unschedule(self, room: str, kind: str, before: int) -> None:
         self._db.execute(UNSCHEDULE.encode(), (room, kind, before))

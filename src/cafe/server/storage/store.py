@@ -569,9 +569,10 @@ class Store(Protocol):
     def atomic(self) -> contextlib.AbstractContextManager[None]:
         """The statements inside are one transaction: all stored, or none."""
 
-    def schedule(self, job: DueJob, move: bool = True) -> None:
+    def schedule(self, job: DueJob, move: bool = True, replacing: bool = False) -> None:
         """Keep a job until it is done; one of the same key already kept moves to the new time (``move``) or
-        stays as it is."""
+        stays as it is.  ``replacing``: in the same write, the room's jobs of the kind with a smaller argument go,
+        as :meth:`unschedule` (a new turn's clock replaces the last)."""
 
     def unschedule(self, room: str, kind: str, before: int) -> None:
         """A room's jobs of a kind, with an argument below ``before``, that no process holds go (a new turn's clock
@@ -957,9 +958,14 @@ class SQLiteStore(
     def chat(self, room: str, limit: int) -> list[ChatLine]:
         return [ChatLine(*row) for row in self._db.execute(CHAT_LINES.replace("%s", "?"), (room, limit))]
 
-    def schedule(self, job: DueJob, move: bool = True) -> None:
+    def schedule(self, job: DueJob, move: bool = True, replacing: bool = False) -> None:
         sql = SCHEDULE if move else SCHEDULE_ONCE
-        self._write(sql.replace("%s", "?"), job.key, job.kind, job.room, job.arg, job.at)
+        if not replacing:
+            self._write(sql.replace("%s", "?"), job.key, job.kind, job.room, job.arg, job.at)
+            return
+        with self._transaction():
+            self.unschedule(job.room, job.kind, job.arg)
+            self._write(sql.replace("%s", "?"), job.key, job.kind, job.room, job.arg, job.at)
 
     def unschedule(self, room: str, kind: str, before: int) -> None:
         self._write(UNSCHEDULE.replace("%s", "?"), room, kind, before)
