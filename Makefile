@@ -1,6 +1,7 @@
 # make run   - install into .venv and open the online café (http://127.0.0.1:8000/; `cafe play` plays in the terminal)
 # make screenshots - the café's main screens in four languages, desktop and phone, as PNGs in screenshots/
 # make test  - install into .venv and run every check: lint, types, tests with coverage, the slow checks, the package
+# make check - while editing: lint, then the quick tests (make check TESTS=tests/test_stores.py: only those), to the first failure
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,7 +9,11 @@ STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint typecheck unit compiled slow package bench catalogs screenshots clean
+.PHONY: run test check lint typecheck unit compiled slow package bench catalogs screenshots clean
+
+# the tests quick enough for every edit; the slow checks are marked (pyproject.toml) and run in `make slow`
+QUICK := "not reference and not sweep and not frameworks and not browser and not cluster and not training and not puzzles and not tournament"
+TESTS ?= tests
 
 # the browser tests drive Debian's Chromium (never a test tool's own browser download)
 $(CHROMIUM):
@@ -39,6 +44,10 @@ run: $(STAMP) $(COMPILED)
 
 test: lint typecheck unit compiled slow package
 
+check: $(STAMP)
+	$(BIN)/ruff check src tests bench examples scripts
+	scripts/with-services.sh $(BIN)/pytest -n 2 -x -q -p no:cacheprovider -m $(QUICK) $(TESTS)
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples scripts
 	$(BIN)/ruff format --check src tests bench examples scripts
@@ -49,13 +58,13 @@ typecheck: $(STAMP)
 # the tests with coverage (of the source: pure Python), beside a throw-away PostgreSQL and Redis
 # (scripts/with-services.sh installs and starts them)
 unit: $(STAMP)
-	CAFE_PURE=1 scripts/with-services.sh $(BIN)/pytest -n 2 -m "not reference and not sweep and not frameworks and not browser and not cluster and not training and not puzzles and not tournament" --doctest-modules --doctest-glob=README.md src tests README.md \
+	CAFE_PURE=1 scripts/with-services.sh $(BIN)/pytest -n 2 -m $(QUICK) --doctest-modules --doctest-glob=README.md src tests README.md \
 		--cov=cafe --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=95
 
 # the same tests against the compiled engine, and a sample of the reference checks against pure Python
 compiled: $(COMPILED)
 	$(BIN)/python scripts/compile.py --check
-	scripts/with-services.sh $(BIN)/pytest -n 2 -q -m "not reference and not sweep and not frameworks and not browser and not cluster and not training and not puzzles and not tournament" \
+	scripts/with-services.sh $(BIN)/pytest -n 2 -q -m $(QUICK) \
 		-p no:cacheprovider tests
 	CAFE_PURE=1 CAFE_REFERENCE_GAMES=200 $(BIN)/pytest -n 2 -q -m reference tests
 

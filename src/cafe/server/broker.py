@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from cafe.server.storage.store import Unavailable
+from cafe.server.tasks import cancel_all
 from cafe.server.throttle import Bound, SharedThrottle, Throttle
 
 log = logging.getLogger("cafe.server")
@@ -311,10 +312,7 @@ class RedisBroker:
             log.exception("room event %r could not be delivered", event)
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):  # gone already, or failed with Redis
-                await task
+        await cancel_all(self._tasks)
         await self._redis.delete(*(f"{self._ns}:{kind}:{self.origin}" for kind in ("present", "alive", "following")))
         await self._redis.srem(f"{self._ns}:processes", self.origin)
         if self._pubsub is not None:

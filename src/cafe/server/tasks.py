@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterable
+from typing import Any
 
 log = logging.getLogger("cafe.server")
+
+AGAIN = 1.0  # seconds for a cancelled task to end before it is cancelled again
 
 
 class Tasks:
@@ -27,7 +30,19 @@ class Tasks:
 
     async def stop(self) -> None:
         """Cancel every task and wait until each has ended (none goes on using what closes next: the store)."""
-        running = list(self._tasks)
-        for task in running:
+        await cancel_all(self._tasks)
+
+
+async def cancel_all(tasks: Iterable[asyncio.Future[Any]]) -> None:
+    """Cancel the tasks and wait until each has ended.  One still running a moment later has lost its cancel on the
+    way and is cancelled again, until it ends: on Python 3.11, asyncio.wait_for returns the result of what it waited
+    for when that ends as the cancel comes, and forgets the cancel, and redis-py sends every command under a
+    wait_for (a café stopped under load hung on its sweeper, which had lost its cancel so and slept on)."""
+    pending = set(tasks)
+    for task in pending:
+        task.cancel()
+    while pending:
+        _, pending = await asyncio.wait(pending, timeout=AGAIN)
+        for task in pending:
+            log.warning("background work went on after it was cancelled, cancelled again: %r", task)
             task.cancel()
-        await asyncio.gather(*running, return_exceptions=True)
