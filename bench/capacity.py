@@ -11,7 +11,9 @@ Without --database and --broker one process runs on SQLite; with them every rung
 one process too (several processes need them).  Each rung of the ladder starts fresh servers (a
 café that has just played 1,000 games is not a fresh café), opens its games 20 at a time, and measures once all
 are seated.  The clients run in --clients processes of their own on the same machine, so on a small machine they
-take CPU from the servers: the figures are what the machine gives both.
+take CPU from the servers: the figures are what the machine gives both.  Each rung also says what a step
+costs in CPU time, by kind of process (the servers, the clients, PostgreSQL, Redis; bench/cpu_share.py): from
+that, how many cores a café of a given size needs, whatever shares this machine's.
 
 With --profile FILE, a single rung (the first of --games) is played with one process sampled by py-spy
 (100 times a second, into FILE as collapsed stacks), and the server's time is summed by where it goes: the
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import multiprocessing
 import os
@@ -33,6 +36,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
@@ -40,6 +44,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 import load  # bench/load.py, beside this file
+from cpu_share import CpuSampler  # bench/cpu_share.py
 
 LADDER = (100, 200, 400, 600, 800, 1000, 1200, 1500, 2000)
 KNEE_MS = 100.0
@@ -84,9 +89,12 @@ class Rung:
     not_opened: int
     connections_lost: int
     lost_steps: int
+    cpu_seconds: dict[str, float]  # the measured seconds' CPU time, by kind of process (bench/cpu_share.py)
 
     def report(self) -> dict[str, Any]:
         trips = self.trips_ms
+        steps = len(trips) or 1
+        per_step = {kind: round(1000 * spent / steps, 2) for kind, spent in self.cpu_seconds.items()}
         return {
             "processes": self.processes,
             "games": self.games,
@@ -98,6 +106,7 @@ class Rung:
             "games_not_opened": self.not_opened,
             "connections_lost": self.connections_lost,
             "rooms_with_lost_steps": self.lost_steps,
+            "cpu_ms_per_step": per_step,
         }
 
     def under_knee(self, knee: float) -> bool:
@@ -135,8 +144,13 @@ def _clients(urls: list[str], games: int, seconds: float, think: float, first_se
     )
 
 
+RUNGS = itertools.count()  # the rungs played so far: each one's players have names of their own
+
+
 def rung(processes: int, games: int, args: argparse.Namespace, command: tuple[str, ...] = ()) -> Rung:
-    """Start ``processes`` fresh servers, play ``games`` games on them from --clients processes, stop them."""
+    """Start ``processes`` fresh servers, play ``games`` games on them from --clients processes, stop them.  On
+    PostgreSQL every rung shares the database, so no rung's players take names an earlier rung's hold."""
+    first_seed = 1000 + 10_000_000 * next(RUNGS)
     data = Path(tempfile.mkdtemp(prefix="cafe-capacity-"))
     database, broker = args.database, args.broker
     options = load.server_options(2 * games, database, broker)
@@ -148,14 +162,19 @@ def rung(processes: int, games: int, args: argparse.Namespace, command: tuple[st
     shares = [games // clients + (k < games % clients) for k in range(clients)]
     workers = [
         multiprocessing.Process(
-            target=_clients, args=(urls, share, args.seconds, args.think, 1000 + 4 * games * k, barrier, out)
+            target=_clients, args=(urls, share, args.seconds, args.think, first_seed + 4 * games * k, barrier, out)
         )
         for k, share in enumerate(shares)
     ]
+    cpu = CpuSampler({"servers": [server.pid for server, _ in servers]}, every=0.5)
+    cpu.start()
     try:
         for worker in workers:
             worker.start()
+        cpu.named.update({worker.pid: "clients" for worker in workers if worker.pid is not None})
         parts = [out.get(timeout=args.seconds + OPENING_SECONDS) for _ in workers]
+        measured = time.monotonic()  # the clients' window ended just now (the first of them a moment ago)
+        cpu.stop()
         for worker in workers:
             worker.join()
         failed = [part["failed"] for part in parts if "failed" in part]
@@ -163,6 +182,7 @@ def rung(processes: int, games: int, args: argparse.Namespace, command: tuple[st
             raise SystemExit(f"the clients failed at {games} games on {processes} processes: {failed[0]} "
                              f"(the servers' logs: {data})")  # fmt: skip
     finally:
+        cpu.stop()
         for server, _ in servers:  # SIGINT: the sampler writes its file on the way out
             server.send_signal(signal.SIGINT)
         for server, _ in servers:
@@ -182,6 +202,7 @@ def rung(processes: int, games: int, args: argparse.Namespace, command: tuple[st
         sum(part["not_opened"] for part in parts),
         sum(part["lost"] for part in parts),
         sum(stored.get(room, 0) < plies for room, plies in seen.items()),
+        cpu.seconds_between(measured - max(part["seconds"] for part in parts), measured),
     )
 
 

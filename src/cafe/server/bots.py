@@ -105,17 +105,16 @@ def deliver(gateway: Gateway, event: Event) -> None:
     if event.kind == TABLE:
         return _follow_table(gateway, event.room, str(event.body["room"]))
     text = json.dumps({"type": event.kind, **event.body})
-    for connection in list(gateway.connections.values()):
-        if event.room in connection.rooms:
-            connection.send(text)
+    for connection in gateway.followers(event.room):
+        connection.send(text)
 
 
 def _follow_table(gateway: Gateway, account: str, room_id: str) -> None:
     room = gateway.tables.get(room_id)
     if room is None:  # over already
         return
-    for connection in list(gateway.connections.values()):
-        if account in connection.rooms and room_id not in connection.rooms:
+    for connection in gateway.followers(account):
+        if room_id not in connection.rooms:
             gateway.tables.follow(connection, room_id)
             gateway._send_room(connection, room)
 

@@ -566,7 +566,7 @@ class Gateway:
                     room = self.tables.get(room_id)
                     if room is not None:
                         async with self.tables.rereading(room):
-                            await self._show(room, self._followers(room_id),
+                            await self._show(room, self.followers(room_id),
                                              room.seq)  # fmt: skip
                 except Unavailable:
                     break  # still away: the next round tries again
@@ -580,7 +580,7 @@ class Gateway:
                 return
             room.version = event.version  # read just now: as new as this event
         room.seq = max(room.seq, event.seq)
-        followers = self._followers(room.id)
+        followers = self.followers(room.id)
         if event.kind == "presence":  # every process keeps who is away, for the room states it sends
             if event.body["away"] is None:
                 self._away.pop(event.body["player"], None)
@@ -601,7 +601,8 @@ class Gateway:
             self.tables.reload(room, event.version)
         await self._show(room, followers, event.seq)
 
-    def _followers(self, room: str) -> list[Connection]:
+    def followers(self, room: str) -> list[Connection]:
+        """This process's connections that follow the room (or an account's channel, cafe.server.bots)."""
         return cast(list[Connection], self.tables.following(room))
 
     async def _show(self, room: Room, followers: list[Connection], seq: int) -> None:
@@ -627,7 +628,7 @@ class Gateway:
             if room.status not in ("waiting", "playing"):
                 continue
             async with self.tables.rereading(room):
-                await self._show(room, self._followers(room.id), room.seq)
+                await self._show(room, self.followers(room.id), room.seq)
             self.chores.wake_bot(room)
             self.chores.wind_clock(room)
 

@@ -19,16 +19,12 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from cafe.server.names import key as name_key
-from cafe.server.storage.account_rows import AccountRows
-from cafe.server.storage.analysis_rows import ANALYSIS_ASKERS, AnalysisRows
-from cafe.server.storage.bot_rows import BotRows
+from cafe.server.storage.analysis_rows import ANALYSIS_ASKERS
 from cafe.server.storage.database import Database
-from cafe.server.storage.email_rows import EMAIL_INVITED, EmailRows
-from cafe.server.storage.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_POSTGRES, HolidayRows
-from cafe.server.storage.invitations import InvitationRows
-from cafe.server.storage.passkey_rows import PasskeyRows
-from cafe.server.storage.push_rows import PushRows
-from cafe.server.storage.sent_rows import MOVE_SENT, SENT_INDEX, SENT_POSTGRES, SentRows
+from cafe.server.storage.email_rows import EMAIL_INVITED
+from cafe.server.storage.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_POSTGRES
+from cafe.server.storage.sent_rows import MOVE_SENT, SENT_INDEX, SENT_POSTGRES
+from cafe.server.storage.shared_rows import SharedRows
 from cafe.server.storage.store import (
     CHAT_LINES,
     CHAT_TRIM,
@@ -57,7 +53,6 @@ from cafe.server.storage.store import (
     due_first,
     token_hash,
 )
-from cafe.server.storage.tournament_rows import TournamentRows
 
 
 def rekey(db: psycopg.Connection[Any]) -> None:
@@ -323,18 +318,7 @@ def migrate(db: psycopg.Connection[Any]) -> int:
     return len(MIGRATIONS)
 
 
-class PostgresStore(
-    AccountRows,
-    InvitationRows,
-    TournamentRows,
-    PasskeyRows,
-    EmailRows,
-    HolidayRows,
-    PushRows,
-    BotRows,
-    AnalysisRows,
-    SentRows,
-):
+class PostgresStore(SharedRows):
     """Rooms, seats, players, ratings and every room's step log in PostgreSQL."""
 
     unique = psycopg.errors.UniqueViolation

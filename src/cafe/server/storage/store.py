@@ -21,17 +21,16 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cafe.server.names import key as name_key
-from cafe.server.storage.account_rows import AccountRows
-from cafe.server.storage.analysis_rows import ANALYSIS_ASKERS, AnalysisRows
+from cafe.server.storage.analysis_rows import ANALYSIS_ASKERS
 from cafe.server.storage.analysis_rows import KIND as ANALYSIS
-from cafe.server.storage.bot_rows import BotRows
-from cafe.server.storage.email_rows import EMAIL_INVITED, Email, EmailRows, Link
-from cafe.server.storage.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_SQLITE, HolidayRows
-from cafe.server.storage.invitations import InvitationRows, Offer
-from cafe.server.storage.passkey_rows import Challenge, Passkey, PasskeyRows
-from cafe.server.storage.push_rows import PushRows, Subscription
-from cafe.server.storage.sent_rows import MOVE_SENT, SENT_INDEX, SENT_SQLITE, SentRows, split_part
-from cafe.server.storage.tournament_rows import StateRow, TournamentListed, TournamentRow, TournamentRows
+from cafe.server.storage.email_rows import EMAIL_INVITED, Email, Link
+from cafe.server.storage.holiday_rows import HOLIDAYS_INDEX, HOLIDAYS_SQLITE
+from cafe.server.storage.invitations import Offer
+from cafe.server.storage.passkey_rows import Challenge, Passkey
+from cafe.server.storage.push_rows import Subscription
+from cafe.server.storage.sent_rows import MOVE_SENT, SENT_INDEX, SENT_SQLITE, split_part
+from cafe.server.storage.shared_rows import SharedRows
+from cafe.server.storage.tournament_rows import StateRow, TournamentListed, TournamentRow
 from cafe.tournament.tournament import Tournament
 
 SCHEMA = (
@@ -686,18 +685,7 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
-class SQLiteStore(
-    AccountRows,
-    InvitationRows,
-    TournamentRows,
-    PasskeyRows,
-    EmailRows,
-    HolidayRows,
-    PushRows,
-    BotRows,
-    AnalysisRows,
-    SentRows,
-):
+class SQLiteStore(SharedRows):
     """The embedded store: one SQLite file in WAL mode."""
 
     unique = sqlite3.IntegrityError
