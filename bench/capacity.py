@@ -7,13 +7,13 @@ clients a game, a step after about --think seconds, every acknowledged step chec
         --database "$CAFE_TEST_DATABASE" --broker "$CAFE_TEST_BROKER"'
     python bench/capacity.py --processes 1 --games 600 --profile /tmp/serve.prof   # where one process's time goes
 
-Without --database and --broker one process runs on SQLite; with them every rung runs on PostgreSQL and Redis,
-one process too (several processes need them).  Each rung of the ladder starts fresh servers (a
-café that has just played 1,000 games is not a fresh café), opens its games 20 at a time, and measures once all
-are seated.  The clients run in --clients processes of their own on the same machine, so on a small machine they
-take CPU from the servers: the figures are what the machine gives both.  Each rung also says what a step
-costs in CPU time, by kind of process (the servers, the clients, PostgreSQL, Redis; bench/cpu_share.py): from
-that, how many cores a café of a given size needs, whatever shares this machine's.
+Without --database and --broker one process runs on SQLite; with them every rung runs on PostgreSQL and Redis, one
+process too (several processes need them). Each rung of the ladder starts fresh servers on a fresh database (a café
+that has just played 1,000 games is not a fresh café), opens its games 20 at a time, and measures once all are
+seated. The clients run in --clients processes of their own on the same machine, so on a small machine they take CPU
+from the servers: the figures are what the machine gives both. Each rung also says what a step costs in CPU time, by
+kind of process (the servers, the clients, PostgreSQL, Redis; bench/cpu_share.py): from that, how many cores a café
+of a given size needs, whatever shares this machine's.
 
 With --profile FILE, a single rung (the first of --games) is played with one process sampled by py-spy
 (100 times a second, into FILE as collapsed stacks), and the server's time is summed by where it goes: the
@@ -37,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from dataclasses import dataclass
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
@@ -144,15 +145,26 @@ def _clients(urls: list[str], games: int, seconds: float, think: float, first_se
     )
 
 
-RUNGS = itertools.count()  # the rungs played so far: each one's players have names of their own
+RUNGS = itertools.count()  # the rungs played so far
+
+
+def fresh_database(url: str, rung: int) -> str:
+    """A new database beside ``url``'s for one rung (a café that has played a rung is not a fresh café: its rooms
+    stay open, and count against the next one's limits); its Redis keys are its own too (cafe.server.broker)."""
+    import psycopg
+
+    name = f"capacity_{os.getpid()}_{rung}"
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute(f"CREATE DATABASE {name}")
+    return urllib.parse.urlunsplit(urllib.parse.urlsplit(url)._replace(path="/" + name))
 
 
 def rung(processes: int, games: int, args: argparse.Namespace, command: tuple[str, ...] = ()) -> Rung:
-    """Start ``processes`` fresh servers, play ``games`` games on them from --clients processes, stop them.  On
-    PostgreSQL every rung shares the database, so no rung's players take names an earlier rung's hold."""
-    first_seed = 1000 + 10_000_000 * next(RUNGS)
+    """Start ``processes`` fresh servers, play ``games`` games on them from --clients processes, stop them."""
+    number = next(RUNGS)
     data = Path(tempfile.mkdtemp(prefix="cafe-capacity-"))
-    database, broker = args.database, args.broker
+    database = fresh_database(args.database, number) if args.database else None
+    broker = args.broker
     options = load.server_options(2 * games, database, broker)
     servers = [load.start_server(data, *options, command=command) for _ in range(processes)]
     urls = [url for _, url in servers]
@@ -162,7 +174,7 @@ def rung(processes: int, games: int, args: argparse.Namespace, command: tuple[st
     shares = [games // clients + (k < games % clients) for k in range(clients)]
     workers = [
         multiprocessing.Process(
-            target=_clients, args=(urls, share, args.seconds, args.think, first_seed + 4 * games * k, barrier, out)
+            target=_clients, args=(urls, share, args.seconds, args.think, 1000 + 4 * games * k, barrier, out)
         )
         for k, share in enumerate(shares)
     ]

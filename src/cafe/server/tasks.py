@@ -43,6 +43,7 @@ async def cancel_all(tasks: Iterable[asyncio.Future[Any]]) -> None:
         task.cancel()
     while pending:
         _, pending = await asyncio.wait(pending, timeout=AGAIN)
+        if pending:  # expected now and then on Python 3.11: said, not warned of
+            log.info("%d pieces of background work went on after their cancel: cancelled again", len(pending))
         for task in pending:
-            log.warning("background work went on after it was cancelled, cancelled again: %r", task)
             task.cancel()
