@@ -19,7 +19,7 @@ class Outbox:
     def __init__(self, write: Callable[[str], Awaitable[None]], limit: int) -> None:
         self._write = write
         self.limit = limit  # bytes waiting at most
-        self._queue: deque[str] = deque()
+        self._queue: deque[tuple[str, int]] = deque()  # each message, and its size in UTF-8
         self._waiting = 0  # bytes in the queue
         self._ready = asyncio.Event()
         self.overflowed = asyncio.Event()  # set once the client fell too far behind
@@ -28,14 +28,15 @@ class Outbox:
         """Queue a message, or one already encoded (never waits); past the limit the outbox closes instead."""
         if self.overflowed.is_set():
             return
-        text = message if isinstance(message, str) else json.dumps(message)  # ASCII: always encodable
-        if self._waiting + len(text) > self.limit:
+        text = message if isinstance(message, str) else json.dumps(message)
+        size = utf8_size(text)
+        if self._waiting + size > self.limit:
             self._queue.clear()
             self._waiting = 0
             self.overflowed.set()
             return
-        self._queue.append(text)
-        self._waiting += len(text)
+        self._queue.append((text, size))
+        self._waiting += size
         self._ready.set()
 
     @property
@@ -48,7 +49,13 @@ class Outbox:
         while True:
             await self._ready.wait()
             while self._queue:
-                text = self._queue.popleft()
-                self._waiting -= len(text)
+                text, size = self._queue.popleft()
+                self._waiting -= size
                 await self._write(text)
             self._ready.clear()
+
+
+def utf8_size(text: str) -> int:
+    """The bytes a message takes on the wire: its length when it is ASCII (known to Python without a look at the
+    text), else its UTF-8 encoding's (a room's state from orjson keeps "é" and "č" as they are, two bytes each)."""
+    return len(text) if text.isascii() else len(text.encode())
