@@ -268,3 +268,18 @@ def test_the_bot_client_in_this_process_plays_a_board_game_to_its_end_for_a_leve
     assert len(record["steps"]) == ann.state["plies"] and not thread.is_alive()
     assert any(step["seat"] == 1 for step in record["steps"])  # the bot played its turns
     assert room not in bot.tables  # a finished table is let go
+
+
+def test_ctrl_c_asks_the_bot_to_stop_between_messages_and_a_second_stops_it_at_once() -> None:
+    from cafe.bot.command import stop_on_interrupt
+
+    before = signal.getsignal(signal.SIGINT)
+    with stop_on_interrupt() as stopping:
+        assert not stopping()
+        os.kill(os.getpid(), signal.SIGINT)  # no KeyboardInterrupt inside whatever the bot was doing
+        time.sleep(0.01)  # the handler runs in the main thread, between two of its bytecodes
+        assert stopping()
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.01)
+    assert signal.getsignal(signal.SIGINT) is before

@@ -94,7 +94,7 @@ class Bot:
                     raise Refused(T("cannot reach the café at {url}: {reason}", url=url, reason=str(error))) from None
                 self.say(T("lost the connection ({reason}); connecting again in {seconds:g} s", reason=str(error),
                            seconds=pause))  # fmt: skip
-                time.sleep(pause)
+                _pause(pause, stop)
                 pause = min(2 * pause, LONGEST_PAUSE)
 
     def _hello(self, socket: ClientConnection) -> None:
@@ -203,3 +203,10 @@ def close_player(player: Player) -> None:
     close = getattr(player, "close", None)
     if callable(close):
         close()
+
+
+def _pause(seconds: float, stop: Callable[[], bool]) -> None:
+    """Wait before connecting again, or less if asked to stop meanwhile (a look every tenth of a second)."""
+    until = time.monotonic() + seconds
+    while not stop() and time.monotonic() < until:
+        time.sleep(min(0.1, until - time.monotonic()))

@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from types import FrameType
 from typing import Any
 
 from cafe import i18n
@@ -64,6 +68,25 @@ def run(args: argparse.Namespace) -> int:
         transcript = stack.enter_context(open(args.transcript, "a", encoding="utf-8")) if args.transcript else None
         bot = Bot(args.server, args.token, lambda: make_player(args.player), say, i18n.active(), transcript=transcript)
         stack.callback(bot.close)
-        with contextlib.suppress(KeyboardInterrupt):
-            bot.run()
+        with contextlib.suppress(KeyboardInterrupt), stop_on_interrupt() as stopping:
+            bot.run(stopping)
     return 0
+
+
+@contextlib.contextmanager
+def stop_on_interrupt() -> Iterator[Callable[[], bool]]:
+    """Ctrl-C (SIGINT) asks the bot to stop, which it does between two messages (within a second), leaving the
+    café cleanly: no KeyboardInterrupt raised inside the connection's own code, where it could leave the
+    connection's lock held and its closing waiting for ever.  A second Ctrl-C stops it at once."""
+    asked = threading.Event()
+
+    def interrupted(signum: int, frame: FrameType | None) -> None:
+        if asked.is_set():
+            raise KeyboardInterrupt
+        asked.set()
+
+    before = signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield asked.is_set
+    finally:
+        signal.signal(signal.SIGINT, before)
