@@ -11,8 +11,10 @@ end), ``0.1s,final=3`` (a finished game's margin squashed by 3 points instead of
 ``0.1s,learned`` (the shipped learned correction, or ``learned=FILE``), ``0.1s,worlds=8`` (determinized search:
 the turn searched in 8 sampled worlds, each as if it were the real game, the turn most visited over them played),
 ``0.1s,stuck=5`` (board game: every guest held whose nation has no free chair left counted as 5 points lost, as the
-tile held at the end or sent to the bar will cost); several at once combine.  A budget may be an iteration count
-(``1000,rollout=pairing``).  The expert plays the same budget without changes (``--against`` gives it another).
+tile held at the end or sent to the bar will cost), ``0.1s,values=mean`` (each seat valued by its score less the
+mean of the others', not the best other's); several at once combine.  A budget may be an iteration count
+(``1000,rollout=pairing``).  The expert plays the same budget without changes (``--against`` gives it another, or
+``--against greedy`` puts greedy players in the other seats).
 Prints the arena's JSON report (duplicate deals, every seating) with the wall time.
 """
 
@@ -119,6 +121,14 @@ def stuck_leads(game: Game, rng: random.Random, cost: float) -> list[float]:
     return margins_of(scores)
 
 
+def mean_margins(scores: Sequence[float]) -> list[float]:
+    """Each seat's score minus the mean of the other seats' (where a lead is minus the best other's): to a seat
+    that values so, a point it scores is worth a whole point, a point it costs one of three rivals a third."""
+    total = sum(scores)
+    others = len(scores) - 1
+    return [score - (total - score) / others for score in scores]
+
+
 def variant(text: str, seed: int | None) -> Player:
     """The search a VARIANT string describes (see the module's docstring)."""
     budget, *changes = text.split(",")
@@ -146,12 +156,16 @@ def variant(text: str, seed: int | None) -> Player:
         options["endgame"] = int(settings["endgame"])
     final = float(settings.get("final", scale))
     stuck = float(settings.get("stuck", 0.0))
+    values = settings.get("values", "lead")
     if stuck and model is not None:
         raise SystemExit("stuck= values positions by the lead, not by the learned correction: give one of them")
 
     def evaluation(game: Game, rng: random.Random) -> list[float]:
         if stuck:
             margins = stuck_leads(game, rng, stuck)
+        elif values == "mean":
+            scores = counted_scores(game, rng)
+            margins = mean_margins(scores)
         else:
             margins = model.margins(game, rng) if model is not None else leads(game, rng)
         by = final if game.is_over() else scale
@@ -171,10 +185,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=50_000, help="the first deal's seed")
     parser.add_argument("--jobs", type=int, default=None)
-    parser.add_argument("--against", help="the expert's budget, if not the variant's (e.g. 1s)")
+    parser.add_argument("--against", help="the expert's budget, if not the variant's (e.g. 1s), or greedy")
     args = parser.parse_args()
     register("variant", variant)
-    expert = f"mcts:{args.against or args.variant.split(',')[0]}"
+    expert = "greedy" if args.against == "greedy" else f"mcts:{args.against or args.variant.split(',')[0]}"
     plan = ArenaPlan((f"variant:{args.variant}", *[expert] * (args.players - 1)), args.games, args.edition, args.seed)
     started = time.perf_counter()
     outcomes = run_arena(plan, args.jobs)
