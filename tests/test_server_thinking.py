@@ -49,27 +49,40 @@ def spectacle(person: Person, level: str) -> str:
     return room
 
 
-def seconds_per_bot_step(person: Person, room: str, turns: int) -> float:
-    """``person`` plays on in ``room``; the median time the computer player took per step over its next ``turns``
-    turns (from the end of the person's turn to their next); the first is left out, as its start may have been
-    read late."""
-    per_step: list[float] = []
-    since: tuple[float, int] | None = None
-    state = person.latest
-    while len(per_step) <= turns:
-        if state is None or state["id"] != room:
-            state = person.room(id=room)
-            continue
-        assert state["status"] == "playing"
-        if state["legal"]:
-            if since is not None:
-                per_step.append((time.monotonic() - since[0]) / max(1, state["plies"] - since[1]))
-                since = None
-            person.send({"type": "step", "room": room, "step": state["legal"][0], "plies": state["plies"]})
-        elif since is None:
-            since = (time.monotonic(), state["plies"])
-        state = person.room(id=room)
-    return statistics.median(per_step[1:])
+class AgainstBot:
+    """``person``'s game against a computer player of ``level``, renewed whenever a game ends (one of twenty
+    stools, a player gone out), so that a measurement always reaches its count."""
+
+    def __init__(self, person: Person, level: str) -> None:
+        self.person, self.level = person, level
+        self.room = against_bot(person, level)
+
+    def seconds_per_bot_step(self, turns: int) -> float:
+        """The person plays on; the median time the computer player took per step over its next ``turns`` turns
+        (from the end of the person's turn to their next). The first is left out, as its start may have been read
+        late."""
+        per_step: list[float] = []
+        since: tuple[float, int] | None = None
+        state = self.person.latest
+        while len(per_step) <= turns:
+            if state is None or state["id"] != self.room:
+                state = self.person.room(id=self.room)
+                continue
+            if state["status"] != "playing":
+                self.room, since = against_bot(self.person, self.level), None
+                state = self.person.latest
+                continue
+            if state["legal"]:
+                if since is not None:
+                    per_step.append((time.monotonic() - since[0]) / max(1, state["plies"] - since[1]))
+                    since = None
+                self.person.send(
+                    {"type": "step", "room": self.room, "step": state["legal"][0], "plies": state["plies"]}
+                )
+            elif since is None:
+                since = (time.monotonic(), state["plies"])
+            state = self.person.room(id=self.room)
+        return statistics.median(per_step[1:])
 
 
 def metric(client: TestClient, name: str) -> int:
@@ -80,8 +93,8 @@ def metric(client: TestClient, name: str) -> int:
 def test_a_hint_flood_neither_slows_other_rooms_nor_thinks_twice(tmp_path: Path) -> None:
     with served(create_app(tmp_path, hint_seconds=0.5, **FAST)) as client:
         bob = Person(client, "Bob")
-        ours = against_bot(bob, "hard")
-        baseline = seconds_per_bot_step(bob, ours, 5)
+        ours = AgainstBot(bob, "hard")
+        baseline = ours.seconds_per_bot_step(5)
         # Cid, on his turn in two rooms against computer players, asks for hints from ten connections at once
         cid = Person(client, "Cid")
         rooms = [against_bot(cid, "easy") for _ in range(2)]
@@ -91,7 +104,7 @@ def test_a_hint_flood_neither_slows_other_rooms_nor_thinks_twice(tmp_path: Path)
         for i, asker in enumerate(flood):
             for k in range(ASKS):
                 asker.send({"type": "hint", "room": rooms[(i + k) % 2]})
-        flooded = seconds_per_bot_step(bob, ours, 5)
+        flooded = ours.seconds_per_bot_step(5)
         answers: dict[str, set[str]] = {room: set() for room in rooms}
         busy = 0
         for asker in flood:
@@ -112,13 +125,13 @@ def test_a_hint_flood_neither_slows_other_rooms_nor_thinks_twice(tmp_path: Path)
 def test_a_griefers_spectacles_are_bounded_and_yield_to_games_people_play(tmp_path: Path) -> None:
     with served(create_app(tmp_path, **FAST)) as client:
         bob = Person(client, "Bob")
-        ours = against_bot(bob, "hard")
-        baseline = seconds_per_bot_step(bob, ours, 5)
+        ours = AgainstBot(bob, "hard")
+        baseline = ours.seconds_per_bot_step(5)
         griefers = [Person(client, name) for name in ("Eve", "Fay", "Gus")]
         for griefer in griefers:  # three games of computer players each, which they watch
             for _ in range(3):
                 spectacle(griefer, "expert")
-        watched = seconds_per_bot_step(bob, ours, 5)
+        watched = ours.seconds_per_bot_step(5)
         assert watched / baseline < 3, (baseline, watched)
         for griefer in griefers:  # and not a fourth table while those go on
             griefer.send({"type": "create", "edition": "board"})
