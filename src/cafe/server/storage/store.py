@@ -948,11 +948,9 @@ class SQLiteStore(SharedRows):
 
     def schedule(self, job: DueJob, move: bool = True, replacing: bool = False) -> None:
         sql = SCHEDULE if move else SCHEDULE_ONCE
-        if not replacing:
-            self._write(sql.replace("%s", "?"), job.key, job.kind, job.room, job.arg, job.at)
-            return
-        with self._transaction():
-            self.unschedule(job.room, job.kind, job.arg)
+        with self._transaction() if replacing else contextlib.nullcontext():
+            if replacing:
+                self.unschedule(job.room, job.kind, job.arg)
             self._write(sql.replace("%s", "?"), job.key, job.kind, job.room, job.arg, job.at)
 
     def unschedule(self, room: str, kind: str, before: int) -> None:
