@@ -1,6 +1,7 @@
 """The café does what its people chose, in Chromium against a real `cafe serve`: the rules of a room are the ones
 the form showed, a person comes back to their seat, the keyboard seats a guest at a chair, leaving asks first, the
-game over lists the players by place, and a room keeps its last chat lines and says who comes and goes."""
+game over lists the players by place, a room keeps its last chat lines and says who comes and goes, and a finished
+game's address leads to its replay."""
 
 from __future__ import annotations
 
@@ -282,6 +283,26 @@ def test_a_rooms_last_chat_lines_are_there_after_a_reload_and_after_a_restart(br
         ann.reload()
         expect(ann.locator(".chat-lines li.chat")).to_have_text(re.compile(r"^Ann #\d+: Who plays with me\?$"))
         expect(ann.locator(".chat-lines li.chat .from")).to_have_text("Ann")  # the speaker's name stands out
+    finally:
+        server.kill()
+        server.wait()
+
+
+def test_a_finished_games_address_after_a_restart_opens_its_replay(browser: Browser, tmp_path: Path) -> None:
+    port = free_port()
+    cafe = f"http://127.0.0.1:{port}/"
+    server = start_server(port, tmp_path)
+    try:
+        ann = arrive(browser, cafe, "Ann")
+        room = start_against_a_computer_player(ann)
+        to_the_bar_every_turn(ann)  # the quickest way to the game's end
+        server.kill()
+        server.wait()
+        server = start_server(port, tmp_path)  # the café again: a finished game is no longer a room
+        ann.goto(f"{cafe}#room={room}")
+        expect(ann.locator(".replay")).to_have_attribute("data-game", room)
+        expect(ann.locator("#notice")).to_contain_text("This game is over: here is its replay")
+        expect(ann.locator(".replay")).to_have_attribute("data-plies", re.compile(r"^[1-9]\d*$"))
     finally:
         server.kill()
         server.wait()

@@ -73,6 +73,25 @@ def test_a_finished_game_is_replayed_step_by_step(cafe: TestClient) -> None:
     assert cafe.get(f"/games/{room}/at/99999.json").json()["ply"] == len(game.results)
 
 
+def test_a_finished_game_no_longer_held_after_a_restart_leads_to_its_replay(tmp_path: Path) -> None:
+    settings: dict[str, Any] = {"bot_delay": 0.0, "rate": 1000.0, "burst": 1000}
+    with served(create_app(tmp_path, **settings)) as client:
+        ann = Person(client, "Ann")
+        room = finished_game(client, ann)
+        token = ann.token
+        close_all()
+    with served(create_app(tmp_path, **settings)) as client:  # the café again: finished games are not loaded
+        ann = Person(client, token=token)
+        ann.send({"type": "enter", "room": room})
+        over = ann.expect("error")
+        assert over["code"] == "over" and over["room"] == room and "replay" in over["message"]
+        assert client.get(f"/games/{room}.json").json()["winner"] is not None  # what the browser opens then
+        ann.send({"type": "enter", "room": "nothing"})
+        unknown = ann.expect("error")
+        assert unknown["code"] == "room" and "room" not in unknown  # an unknown table is not a finished game
+        close_all()
+
+
 def test_a_game_is_analysed_once_in_the_background(cafe: TestClient) -> None:
     ann = Person(cafe, "Ann")
     room = finished_game(cafe, ann)

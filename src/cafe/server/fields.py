@@ -14,10 +14,11 @@ MAX_DEPTH = 8  # nesting of a message's objects and lists
 class ProtocolError(Exception):
     """A message that cannot be served; its text goes back to the sender."""
 
-    def __init__(self, code: str, message: Text) -> None:
+    def __init__(self, code: str, message: Text, room: str | None = None) -> None:
         super().__init__(message.render("en"))
         self.code = code
         self.text = message
+        self.room = room  # the room it is about, where the client should know it
         self.language: str | None = None  # of the answer, when not the connection's (a refused hello's own)
 
 

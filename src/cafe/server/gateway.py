@@ -235,7 +235,8 @@ class Gateway:
         except ProtocolError as error:
             self.counters["rejected"] += 1
             said = error.text.render(error.language or connection.language)
-            connection.send({"type": "error", "code": error.code, "message": said})
+            about = {} if error.room is None else {"room": error.room}
+            connection.send({"type": "error", "code": error.code, "message": said, **about})
         except Unavailable as away:  # the database or the broker, for a moment: nothing was acknowledged
             log.warning("message %r not answered: %s", text[:200], away)
             self.counters["rejected"] += 1
@@ -673,6 +674,9 @@ class Gateway:
         room = None
         if isinstance(room_id, str) and len(room_id) <= 16:
             room = self.tables.get(room_id)
+        if room is None and isinstance(room_id, str) and self.tables.over(room_id):
+            # a finished game no longer kept in memory (a restart, or a while after its end): its record is kept
+            raise ProtocolError("over", T("this game is over: here is its replay"), room_id)
         if room is None:
             raise ProtocolError("room", T("no room '{room}'", room=str(room_id)[:16]))
         return room

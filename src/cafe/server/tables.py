@@ -76,6 +76,11 @@ class Tables:
             return None
         return self.add(row)
 
+    def over(self, room_id: str) -> bool:
+        """Whether the store keeps the room as a finished game (one this process no longer holds)."""
+        row = self.store.load_room(room_id)
+        return row is not None and row.status == "finished"
+
     def add(self, row: RoomRow) -> Room:
         """A stored room, new to this process: everyone following the match's previous game follows it."""
         room = self.rooms[row.id] = Room.restore(self.store, row, self.limits.clock_hour)

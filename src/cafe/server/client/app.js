@@ -198,6 +198,7 @@ function receive(message) {
       }
       if (view && message.room === roomInHash()) view.refused(message.message);
       if (message.code === "room") location.hash = "";
+      if (message.code === "over") location.hash = `game=${message.room}`; // a finished game: its replay
       break;
   }
 }
