@@ -69,7 +69,8 @@ def rng() -> random.Random:
 
 @pytest.fixture
 def cafe(tmp_path: Path) -> Iterator[str]:
-    """A real ``cafe serve`` on a free port, with its data in the test's folder: its address."""
+    """A real ``cafe serve`` on a free port, with its data in the test's folder: its address.  What the server
+    printed last is printed at the end, so that a failing test's report shows it."""
     port = free_port()
     server = start_server(port, tmp_path)
     try:
@@ -77,6 +78,8 @@ def cafe(tmp_path: Path) -> Iterator[str]:
     finally:
         server.kill()
         server.wait()
+        printed = (tmp_path / f"serve-{port}.log").read_text(errors="replace").splitlines()
+        print("the server's last lines:", *printed[-40:], sep="\n")
 
 
 @pytest.fixture

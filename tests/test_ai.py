@@ -244,6 +244,16 @@ def test_greedy_breaks_ties_by_completions_then_by_what_it_leaves_the_next_playe
     assert checked > 5
 
 
+def test_the_easy_levels_random_turns_never_put_it_out_of_the_game() -> None:
+    # every stool costs 30 points: at the start any turn at the bar puts its player out, and ends a 2-player game
+    rules = {"bar_values": [-30] * 20}
+    for seed in range(40):
+        game = BoardGame(["Ann", "Bob"], rules=rules, seed=seed)
+        assert any(option.eliminates for option in complete_turns(game))
+        easy = GreedyPlayer(seed=seed, noise=1.0)  # a random turn every time
+        assert not game.push(easy.choose(game.view(0), game.legal_steps())).eliminated
+
+
 def test_the_search_finds_a_big_turn() -> None:
     # 17 (completing USA1, which costs a hand slot) and 13 (the same guests, USA1 left open) are close;
     # every other turn scores 10 or less

@@ -37,7 +37,8 @@ class GreedyPlayer:
     single-nation tables (or, in the card game, clearing more tables), then
     the one leaving the next player the fewest points for a single step, then
     a turn away from the bar.  With ``noise`` it plays a uniformly random turn
-    that often instead (the easy level).
+    that often instead (the easy level), but never one that puts it out of the
+    game while another turn exists: that would end a two-player game at once.
     """
 
     def __init__(self, seed: int | None = None, name: str = "greedy", noise: float = 0.0) -> None:
@@ -55,7 +56,8 @@ class GreedyPlayer:
         game = Worlds(view, self.rng).sample(self.rng)
         options = playable_turns(game, legal)
         random_turn = self.noise and self.rng.random() < self.noise
-        chosen = self.rng.choice(options) if random_turn else self.best(game, options)
+        staying = [option for option in options if not option.eliminates] or options
+        chosen = self.rng.choice(staying) if random_turn else self.best(game, options)
         self._plan.keep(view, chosen.steps[0], chosen.steps[1:])
         return chosen.steps[0]
 

@@ -21,6 +21,7 @@ class TurnOption:
     completed: int  # tables completed: single-nation (board game) or full and removed (card game)
     hand_size_change: int
     to_bar: bool
+    eliminates: bool = False  # the turn puts its player out of the game (a bar stool they cannot pay)
 
 
 def complete_turns(game: SteppedGame[Any, Any], max_nodes: int = MAX_NODES) -> list[TurnOption]:
@@ -43,7 +44,8 @@ def complete_turns(game: SteppedGame[Any, Any], max_nodes: int = MAX_NODES) -> l
                 steps = (*prefix, step)
                 total = (points + result.points, completed + len(result.completed), change + result.hand_size_change)
                 if result.turn_over:
-                    out.append(TurnOption(steps, *total, to_bar=steps[0].kind is Kind.BAR))
+                    bar = steps[0].kind is Kind.BAR
+                    out.append(TurnOption(steps, *total, to_bar=bar, eliminates=result.eliminated))
                 else:
                     walk(steps, *total)
             finally:
