@@ -8,13 +8,14 @@ VARIANT is a budget and changes from the expert, comma-separated: ``0.1s,width=2
 ``0.1s,rollout=pairing`` (rollouts that open a turn with a guest scoring 0 when its partner pays),
 ``0.1s,explore=0.35`` (the UCB constant), ``0.1s,endgame=30`` (tiles or cards left from which rollouts play to the
 end), ``0.1s,final=3`` (a finished game's margin squashed by 3 points instead of ``scale``: nearer a win or loss),
-``0.1s,learned`` (the shipped learned correction, or ``learned=FILE``), ``0.1s,worlds=8`` (determinized search:
-the turn searched in 8 sampled worlds, each as if it were the real game, the turn most visited over them played),
+``0.1s,learned`` (the shipped learned correction, or ``learned=FILE``), ``0.1s,worlds=8`` (determinized search: the
+turn searched in 8 sampled worlds, each as if it were the real game, the turn most visited over them played),
 ``0.1s,stuck=5`` (board game: every guest held whose nation has no free chair left counted as 5 points lost, as the
 tile held at the end or sent to the bar will cost), ``0.1s,values=mean`` (each seat valued by its score less the
-mean of the others', not the best other's); several at once combine.  A budget may be an iteration count
-(``1000,rollout=pairing``).  The expert plays the same budget without changes (``--against`` gives it another, or
-``--against greedy`` puts greedy players in the other seats).
+mean of the others', not the best other's), ``0.1s,values=mixed`` (the searching seat by its lead, the others by the
+mean); several at once combine. A budget may be an iteration count (``1000,rollout=pairing``). The
+expert plays the same budget without changes (``--against`` gives it another, or ``--against greedy`` puts greedy
+players in the other seats).
 Prints the arena's JSON report (duplicate deals, every seating) with the wall time.
 """
 
@@ -129,6 +130,18 @@ def mean_margins(scores: Sequence[float]) -> list[float]:
     return [score - (total - score) / others for score in scores]
 
 
+class Seated:
+    """A player that tells its evaluation whose turn it searches: ``values=mixed`` values that seat by its lead and
+    the others by their scores less the mean of the rest."""
+
+    def __init__(self, player: Player, seat: list[int | None]) -> None:
+        self.player, self.seat, self.name = player, seat, player.name
+
+    def choose(self, view: View, legal: Sequence[Step]) -> Step:
+        self.seat[0] = view.seat
+        return self.player.choose(view, legal)
+
+
 def variant(text: str, seed: int | None) -> Player:
     """The search a VARIANT string describes (see the module's docstring)."""
     budget, *changes = text.split(",")
@@ -160,8 +173,14 @@ def variant(text: str, seed: int | None) -> Player:
     if stuck and model is not None:
         raise SystemExit("stuck= values positions by the lead, not by the learned correction: give one of them")
 
+    me: list[int | None] = [None]
+
     def evaluation(game: Game, rng: random.Random) -> list[float]:
-        if stuck:
+        if values == "mixed":
+            scores = counted_scores(game, rng)
+            margins = mean_margins(scores)
+            margins[me[0] or 0] = margins_of(scores)[me[0] or 0]
+        elif stuck:
             margins = stuck_leads(game, rng, stuck)
         elif values == "mean":
             scores = counted_scores(game, rng)
@@ -174,7 +193,7 @@ def variant(text: str, seed: int | None) -> Player:
     options["evaluation"] = evaluation
     if "worlds" in settings:
         return DeterminizedPlayer(int(settings["worlds"]), options)
-    return MCTSPlayer(**options)
+    return Seated(MCTSPlayer(**options), me) if values == "mixed" else MCTSPlayer(**options)
 
 
 def main() -> None:
