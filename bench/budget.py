@@ -8,7 +8,8 @@ from the same seed: every step meets the same bags in every seat. With more than
 greedy players (``mcts:N`` and ``players - 1`` greedy; ``mcts:NEXT``, ``mcts:N`` and greedy), and a step against the
 next is scored head to head: the share of games in which the bigger budget finished ahead of the smaller (a tie
 half), a fair share being 50% whatever the number of players. Iteration counts, not times, so that the machine's
-speed plays no part. Prints a table with each rate's 95% interval, and a line for every step significantly worse
+speed plays no part. Prints a table with each rate's 95% interval over deals (a deal's games are not independent:
+see ``cafe.arena.stats.deal_interval``), and a line for every step significantly worse
 (the bigger budget's interval against the next smaller one wholly below 50%, or its interval against greedy wholly
 below any smaller budget's: each step within the noise of the one before can still slide far over the ladder);
 ``--out`` writes every match as JSON.
@@ -24,7 +25,7 @@ from typing import Any
 
 from cafe.arena.report import to_json
 from cafe.arena.run import ArenaPlan, names_of, run_arena
-from cafe.arena.stats import GameOutcome, PlayerStats, player_stats, wilson_interval
+from cafe.arena.stats import GameOutcome, PlayerStats, deal_interval, player_stats
 
 LADDER = (500, 1_000, 2_000, 4_000, 8_000, 16_000)
 
@@ -40,12 +41,14 @@ def match(players: tuple[str, ...], args: argparse.Namespace) -> tuple[list[Game
 
 
 def head_to_head(outcomes: list[GameOutcome]) -> tuple[float, tuple[float, float]]:
-    """The share of games in which player 0 finished ahead of player 1 (a tie counts half), with its interval."""
-    ahead = 0.0
+    """The share of games in which player 0 finished ahead of player 1 (a tie counts half), with its interval over
+    deals."""
+    by_deal: dict[int, list[float]] = {}
     for game in outcomes:
         first, second = (game.seats[game.seating.index(p)].place for p in (0, 1))
-        ahead += 1.0 if first < second else 0.5 if first == second else 0.0
-    return ahead / len(outcomes), wilson_interval(ahead, len(outcomes))
+        by_deal.setdefault(game.deal, []).append(1.0 if first < second else 0.5 if first == second else 0.0)
+    ahead = sum(sum(games) for games in by_deal.values())
+    return ahead / len(outcomes), deal_interval([(sum(games), len(games)) for games in by_deal.values()])
 
 
 def line(label: str, rate: float, interval: tuple[float, float], mean_score: float) -> str:
@@ -73,12 +76,9 @@ def main() -> None:
             _, stats, report = match((f"mcts:{n}", "greedy", *others), args)
             against_greedy[n] = stats
             reports.append(report)
-            print(line(f"mcts:{n} vs greedy", stats.win_rate, stats.win_rate_ci95, stats.mean_score), flush=True)
-            below = [
-                m
-                for m in ladder[:k]
-                if m in against_greedy and stats.win_rate_ci95[1] < against_greedy[m].win_rate_ci95[0]
-            ]
+            interval = stats.win_rate_ci95_deals
+            print(line(f"mcts:{n} vs greedy", stats.win_rate, interval, stats.mean_score), flush=True)
+            below = [m for m in ladder[:k] if interval[1] < against_greedy[m].win_rate_ci95_deals[0]]
             if below:  # against any smaller budget, not only the one before: a slow slide is a fall too
                 worse.append(f"mcts:{n} against greedy is below mcts:{', mcts:'.join(map(str, below))}")
         if args.only != "greedy" and k + 1 < len(ladder):

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from cafe.arena.match import PlayerError, new_game, play
+from cafe.arena.match import PlayerError, SeatResult, new_game, play
 from cafe.arena.run import ArenaPlan, names_of, run_arena
-from cafe.arena.stats import player_stats, wilson_interval
+from cafe.arena.stats import GameOutcome, player_stats, wilson_interval
 from cafe.cli import main
 from cafe.record import Record
 from cafe.steps import parse_step
@@ -23,6 +23,24 @@ def test_every_player_takes_every_seat_once_per_deal() -> None:
     for seat in range(4):
         assert sorted(s[seat] for s in seatings) == [0, 1, 2, 3]
     assert ArenaPlan(("a", "b"), games=3).deals == 2  # rounded up to whole deals
+
+
+def two_player_game(deal: int, seating: int, a_wins: bool) -> GameOutcome:
+    """A game of players a (0) and b (1) in a deal's first seating (a in seat 0) or second (a in seat 1)."""
+    won, lost = (SeatResult(0, place, float(place == 1), 1, 0, 0.0, 0.0) for place in (1, 2))
+    a, b = (won, lost) if a_wins else (lost, won)
+    return GameOutcome(deal, (0, 1), (a, b)) if seating == 0 else GameOutcome(deal, (1, 0), (b, a))
+
+
+def test_the_interval_over_deals_counts_deals_not_games() -> None:
+    # a wins both games of half the deals and neither of the others: 20 deals, not 40 coin flips
+    uneven = player_stats(["a", "b"], [two_player_game(d, k, d % 2 == 0) for d in range(20) for k in range(2)])[0]
+    assert uneven.win_rate == 0.5
+    wilson, deals = uneven.win_rate_ci95, uneven.win_rate_ci95_deals
+    assert deals[0] < wilson[0] and deals[1] > wilson[1]
+    # a wins exactly one seating of every deal (the deal's luck decides, and duplicate play cancels it)
+    even = player_stats(["a", "b"], [two_player_game(d, k, k == 0) for d in range(20) for k in range(2)])[0]
+    assert even.win_rate == 0.5 and even.win_rate_ci95_deals == (0.5, 0.5)
 
 
 def test_a_deal_is_the_same_bag_in_every_seating(tmp_path: Path) -> None:

@@ -32,16 +32,18 @@ def table(plan: ArenaPlan, stats: Sequence[PlayerStats], games: int) -> Any:
     games_of = (n_("{n} board game", "{n} board games", games) if plan.edition == "board"
                 else n_("{n} card game", "{n} card games", games))  # fmt: skip
     out = Table(title=f"{games_of} ({deals} x {seatings}), " + _("seed {seed}", seed=plan.seed))
-    columns = (_("player"), _("win rate"), _("95% CI"), _("mean score"), _("sd"), _("pts/turn"), _("bar/game"),
-               _("place"), _("rating"))  # fmt: skip
+    columns = (_("player"), _("win rate"), _("95% CI"), _("95% CI over deals"), _("mean score"), _("sd"),
+               _("pts/turn"), _("bar/game"), _("place"), _("rating"))  # fmt: skip
     for k, column in enumerate(columns):
         out.add_column(column, justify="left" if k == 0 else "right")
     for s in stats:
         low, high = s.win_rate_ci95
+        deals_low, deals_high = s.win_rate_ci95_deals
         out.add_row(
             s.player,
             f"{s.win_rate:.1%}",
             f"{low:.1%}-{high:.1%}",
+            f"{deals_low:.1%}-{deals_high:.1%}",
             f"{s.mean_score:.1f}",
             f"{s.score_sd:.1f}",
             f"{s.points_per_turn:.2f}",

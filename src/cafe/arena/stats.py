@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from typing import Any
 from cafe.arena.match import SeatResult
 
 Z95 = 1.959964  # the normal quantile for a two-sided 95% interval
+RESAMPLES = 2000  # of the deals, for the interval over deals
 
 
 def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
@@ -36,6 +38,31 @@ class GameOutcome:
     seats: tuple[SeatResult, ...]
 
 
+def deal_interval(per_deal: Sequence[tuple[float, int]], resamples: int = RESAMPLES) -> tuple[float, float]:
+    """A 95% interval for a win rate from (wins, games) per deal: the deals resampled with replacement (a
+    percentile bootstrap, seeded: the same games give the same interval).
+
+    A deal's games are not independent: its seatings share its tiles, and a player's edge over the others
+    differs from deal to deal (some deals leave more to think about).  Wilson's interval counts every game
+    as a new draw; this one counts the deals, which is what a new sample of games would redraw.
+
+    >>> deal_interval([(2, 2), (2, 2), (2, 2)])  # every deal won: no spread
+    (1.0, 1.0)
+    >>> low, high = deal_interval([(2, 2), (0, 2)] * 10)
+    >>> 0.25 < low < 0.5 < high < 0.75
+    True
+    """
+    if len(per_deal) < 2:
+        return (0.0, 1.0)
+    rng = random.Random(0)
+    rates = []
+    for _ in range(resamples):
+        drawn = rng.choices(per_deal, k=len(per_deal))
+        rates.append(sum(w for w, _ in drawn) / sum(g for _, g in drawn))
+    rates.sort()
+    return (rates[int(0.025 * resamples)], rates[int(0.975 * resamples) - 1])
+
+
 @dataclass(frozen=True)
 class PlayerStats:
     player: str
@@ -43,6 +70,7 @@ class PlayerStats:
     wins: float
     win_rate: float
     win_rate_ci95: tuple[float, float]
+    win_rate_ci95_deals: tuple[float, float]  # over deals (see deal_interval)
     mean_score: float
     score_sd: float
     points_per_turn: float
@@ -61,6 +89,7 @@ class PlayerStats:
             "wins": self.wins,
             "win_rate": round(self.win_rate, 4),
             "win_rate_ci95": [round(x, 4) for x in self.win_rate_ci95],
+            "win_rate_ci95_deals": [round(x, 4) for x in self.win_rate_ci95_deals],
             "mean_score": round(self.mean_score, 2),
             "score_sd": round(self.score_sd, 2),
             "points_per_turn": round(self.points_per_turn, 3),
@@ -93,12 +122,14 @@ def ratings(names: Sequence[str], outcomes: Sequence[GameOutcome]) -> list[tuple
 def player_stats(names: Sequence[str], outcomes: Sequence[GameOutcome]) -> list[PlayerStats]:
     """The statistics of each player, in the order given."""
     per: list[list[SeatResult]] = [[] for _ in names]
+    by_deal: list[dict[int, list[float]]] = [{} for _ in names]  # each player's wins in each deal's games
     for game in outcomes:
         for seat, p in enumerate(game.seating):
             per[p].append(game.seats[seat])
+            by_deal[p].setdefault(game.deal, []).append(game.seats[seat].won)
     rated = ratings(names, outcomes)
     out = []
-    for name, results, (mu, sigma) in zip(names, per, rated, strict=True):
+    for name, results, deals, (mu, sigma) in zip(names, per, by_deal, rated, strict=True):
         games = len(results)
         wins = sum(r.won for r in results)
         scores = tuple(r.score for r in results)
@@ -110,6 +141,7 @@ def player_stats(names: Sequence[str], outcomes: Sequence[GameOutcome]) -> list[
                 wins=wins,
                 win_rate=wins / games if games else 0.0,
                 win_rate_ci95=wilson_interval(wins, games),
+                win_rate_ci95_deals=deal_interval([(sum(won), len(won)) for won in deals.values()]),
                 mean_score=statistics.fmean(scores) if scores else 0.0,
                 score_sd=statistics.stdev(scores) if games > 1 else 0.0,
                 points_per_turn=sum(scores) / turns if turns else 0.0,
