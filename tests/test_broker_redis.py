@@ -116,18 +116,21 @@ def test_two_cafes_whose_redis_restarts_read_every_room_again_and_go_on_together
                     ann = Person(a, "Ann")
                     ann.send({"type": "create", "edition": "board"})
                     room = ann.room()["id"]
+                    ann.say(room, "Who plays?")
+                    before = ann.expect("chat")["seq"]
                     redis.kill()
                     ann.say(room, "/bot easy")
                     assert "reconnecting" in ann.expect("error", code="unavailable")["message"]
                     redis.start()  # empty: each process subscribes again and reads every room again
                     again = ann.room(id=room)  # the whole room, sent by the reading again (nothing else happened)
                     assert again["status"] == "waiting" and [s["name"] for s in again["seats"]] == ["Ann"]
-                    ann.seqs.clear()  # an empty Redis numbers a room's messages from 1 again, as a lone server does
+                    # an empty Redis numbers the room's messages on from the highest the process saw: never back
                     bob = Person(b, "Bob")  # on the other process
                     bob.send({"type": "enter", "room": room})
                     bob.say(room, "/join")
                     while len(ann.room(id=room)["seats"]) < 2:  # heard through Redis again
                         pass
+                    assert ann.seqs[room] > before  # numbered on, where an emptied Redis counted from 1 again
                     ann.say(room, "/start")
                     assert bob.room(id=room, status="playing")["you"] == 1
                 finally:

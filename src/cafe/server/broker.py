@@ -61,8 +61,13 @@ class Broker(Protocol):
         """Hold the room: no other change to it, here or in another process, until the block ends.  Yields the
         room's version as it was taken (the number of its ``changed`` events)."""
 
-    async def publish(self, room: str, kind: str, body: dict[str, Any]) -> int:
-        """Number the event, send it to every process; returns the room's version after it."""
+    async def publish(self, room: str, kind: str, body: dict[str, Any], floor: int = 0) -> int:
+        """Number the event, send it to every process; returns the room's version after it.  ``floor``: the
+        highest number this process has seen in the room; the event's is above it, even where the counter was
+        lost (an emptied Redis after a restart), so that a room's numbers never go back."""
+
+    async def number_above(self, room: str, seq: int) -> None:
+        """The room's next events are numbered above ``seq`` (a process's rooms after Redis came back empty)."""
 
     async def version(self, room: str) -> int: ...
     async def arrive(self, player: int) -> None: ...
@@ -127,13 +132,16 @@ class LocalBroker:
         async with self._locks(room):
             yield self._versions.get(room, 0)
 
-    async def publish(self, room: str, kind: str, body: dict[str, Any]) -> int:
-        seq = self._seq[room] = self._seq.get(room, 0) + 1
+    async def publish(self, room: str, kind: str, body: dict[str, Any], floor: int = 0) -> int:
+        seq = self._seq[room] = max(self._seq.get(room, 0), floor) + 1
         version = self._versions.get(room, 0) + (kind == "changed")
         self._versions[room] = version
         if self._deliver is not None:
             await self._deliver(Event(room, kind, seq, version, self.origin, body))
         return version
+
+    async def number_above(self, room: str, seq: int) -> None:
+        self._seq[room] = max(self._seq.get(room, 0), seq)
 
     async def version(self, room: str) -> int:
         return self._versions.get(room, 0)
@@ -188,14 +196,25 @@ GIVE_BACK = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
-# KEYS: the room's sequence and version counters; ARGV: the event without them, whether it changes the room.
-# Numbering and publishing in one script keeps the channel in sequence order.
+# KEYS: the room's sequence and version counters; ARGV: the event without them, whether it changes the room, the
+# highest number the publisher has seen in the room.  Numbering and publishing in one script keeps the channel in
+# sequence order.
 PUBLISH = """
 local seq = redis.call('INCR', KEYS[1])
+local floor = tonumber(ARGV[3])
+if seq <= floor then
+  seq = floor + 1
+  redis.call('SET', KEYS[1], seq)
+end
 local version = tonumber(redis.call('GET', KEYS[2]) or '0')
 if ARGV[2] == '1' then version = redis.call('INCR', KEYS[2]) end
 redis.call('PUBLISH', KEYS[3], '{"seq":' .. seq .. ',"version":' .. version .. ',' .. string.sub(ARGV[1], 2))
 return version
+"""
+# KEYS: the room's sequence counter; ARGV: the number it must not be below.
+NUMBER_ABOVE = """
+if tonumber(redis.call('GET', KEYS[1]) or '0') < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
+return 0
 """
 
 
@@ -228,6 +247,7 @@ class RedisBroker:
         )
         self._redis = aioredis.Redis(connection_pool=pool)
         self._publish = self._redis.register_script(PUBLISH)
+        self._number_above = self._redis.register_script(NUMBER_ABOVE)
         self._take = self._redis.register_script(TAKE)
         self._give_back = self._redis.register_script(GIVE_BACK)
         self._tokens = itertools.count()  # this process's lock holders, each told apart from all others
@@ -346,11 +366,15 @@ class RedisBroker:
             wait = min(2 * wait, TRIES[1])
         return version
 
-    async def publish(self, room: str, kind: str, body: dict[str, Any]) -> int:
+    async def publish(self, room: str, kind: str, body: dict[str, Any], floor: int = 0) -> int:
         event = json.dumps({"room": room, "kind": kind, "origin": self.origin, "body": body})
         keys = [f"{self._ns}:seq:{room}", f"{self._ns}:version:{room}", self._channel]
         with reaching_redis():
-            return int(await self._publish(keys=keys, args=[event, "1" if kind == "changed" else "0"]))
+            return int(await self._publish(keys=keys, args=[event, "1" if kind == "changed" else "0", floor]))
+
+    async def number_above(self, room: str, seq: int) -> None:
+        with reaching_redis():
+            await self._number_above(keys=[f"{self._ns}:seq:{room}"], args=[seq])
 
     async def version(self, room: str) -> int:
         with reaching_redis():

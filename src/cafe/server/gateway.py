@@ -209,7 +209,7 @@ class Gateway:
             seat = room.seat_of(player)
             gone_for = None if away is None else round(time.time() - away, 1)  # the readers' clocks may differ
             body = {"player": player, "seat": seat, "away": away, "for": gone_for, "message": said.to_json()}
-            await self.broker.publish(room.id, "presence", body)
+            await self.broker.publish(room.id, "presence", body, room.seq)
         if away is not None:  # a rematch offered to them is off: they are gone
             for room in [r for r in self.tables.rooms.values() if r.offer is not None and r.offer.next is None]:
                 if room.seat_of(player) is not None:
@@ -477,7 +477,7 @@ class Gateway:
             await self._apply(connection, room, lambda: room.command(player, name, text, connection.language))
         else:  # kept first: whoever enters or comes back, even after a restart, reads the room's last lines
             self.store.add_chat(room.id, ChatLine(name, player, text, time.time()), self.limits.chat_kept)
-            await self.broker.publish(room.id, "chat", {"from": name, "player": player, "text": text})
+            await self.broker.publish(room.id, "chat", {"from": name, "player": player, "text": text}, room.seq)
 
     async def step(self, connection: Connection, message: dict[str, Any]) -> None:
         room = self._room(message)
@@ -623,11 +623,13 @@ class Gateway:
     async def resync(self) -> None:
         """The broker was away and events may have been missed: every room is read again from the store (rooms
         other processes opened meanwhile too), its followers get its whole state, and its computer players and
-        clocks go on."""
+        clocks go on.  A broker that lost its counters (an emptied Redis) numbers each room's events on from the
+        highest number heard here, never from 1 again."""
         self.tables.add_opened()
         for room in list(self.tables.rooms.values()):
             if room.status not in ("waiting", "playing"):
                 continue
+            await self.broker.number_above(room.id, room.seq)
             async with self.tables.rereading(room):
                 await self._show(room, self.followers(room.id), room.seq)
             self.chores.wake_bot(room)

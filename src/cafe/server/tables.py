@@ -157,7 +157,7 @@ class Tables:
             state: list[tuple[str, dict[str, Any]]] = [("changed", {})]
             news = news + state if room.status == "closed" else state + news
         for kind, body in news:
-            version = await self.broker.publish(room.id, kind, body)
+            version = await self.broker.publish(room.id, kind, body, room.seq)
             if kind == "changed":
                 room.version = version
         if outcome.next_game is not None:
