@@ -24,10 +24,8 @@ def click_something_legal(page: Page) -> None:
     """One thing a person might do on their turn, clicking: a guest, then a lit chair (a joker's nation), the bar,
     or the turn's end; it returns once the page shows the result."""
     before = plies(page)
-    moved = (
-        f"() => document.querySelector('.room-view').dataset.plies !== '{before}'"
-        " || !!document.querySelector('.chooser')"
-    )
+    changed = f"document.querySelector('.room-view').dataset.plies !== '{before}'"
+    moved = f"() => {changed} || !!document.querySelector('.chooser, dialog[open]')"
     tile = page.locator(".tile:not([disabled])")
     if not page.locator(".tile.selected").count() and tile.count():
         tile.first.click()
@@ -40,6 +38,9 @@ def click_something_legal(page: Page) -> None:
         if found.count():
             found.first.click()
             page.wait_for_function(moved)
+            if page.locator("dialog[open]").count():  # a stool that would put the player out is asked first: yes
+                page.locator("dialog[open] button[value=yes]").click()
+                page.wait_for_function(f"() => {changed}")
             return
     if not my_turn(page):  # the turn ended on its own (an automatic end) between the check and the click
         return
