@@ -1,7 +1,7 @@
-"""The café does what its people chose, in Chromium against a real `cafe serve`: the rules of a room are the ones
-the form showed, a person comes back to their seat, the keyboard seats a guest at a chair, leaving asks first, the
-game over lists the players by place, a room keeps its last chat lines and says who comes and goes, and a finished
-game's address leads to its replay."""
+"""The café does what its people chose, in Chromium against a real `cafe serve`: the rules of a room are the ones the
+form showed, the others' guests are in view (the board game's hands are open), a person comes back to their seat,
+the keyboard seats a guest at a chair, leaving asks first, the game over lists the players by place, a room keeps
+its last chat lines and says who comes and goes, and a finished game's address leads to its replay."""
 
 from __future__ import annotations
 
@@ -95,6 +95,28 @@ def start_against_a_computer_player(page: Page) -> str:
     page.click(".host button.go")
     expect(page.locator("#board svg")).to_be_visible()
     return page.locator(".room-view").get_attribute("data-room") or ""
+
+
+@pytest.mark.parametrize("surprise", [False, True])
+def test_the_others_guests_are_seen_unless_they_are_a_surprise(cafe: str, browser: Browser, surprise: bool) -> None:
+    ann = arrive(browser, cafe, "Ann")
+    if surprise:
+        ann.click("text=More options")
+        ann.check("[name=surprise_guests]")
+    start_against_a_computer_player(ann)
+    bot = ann.locator(".players tr:not(.you):not(.open-hand)").last
+    expect(bot).to_contain_text("bot")
+    guests = ann.locator(".players tr.open-hand [role=list]")
+    if surprise:  # hands are hidden: only how many
+        expect(guests).to_have_count(0)
+        return
+    expect(guests).to_have_attribute("aria-label", re.compile(r"^Medium bot \d's guests$"))
+    held = int(bot.locator("td").last.inner_text())
+    expect(guests.locator(".tile")).to_have_count(held)  # as many as the hand column says, each one seen
+    assert all(
+        re.fullmatch(r"(AFR|CHN|CUB|ESP|FRA|GBR|GER|IND|ITA|RUS|TUR|USA|JOK)[mf]", tile or "")
+        for tile in guests.locator(".tile").evaluate_all("(tiles) => tiles.map((t) => t.dataset.tile)")
+    )
 
 
 def test_a_picked_guest_says_where_it_may_go_or_why_no_chair_is_lit(cafe: str, browser: Browser) -> None:

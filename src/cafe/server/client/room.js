@@ -6,6 +6,7 @@ import { drawBoard, markSteps, nationChooser, tileButton } from "./board.js";
 import { announce, announcer, h, replace, rulesText, sentence, signed } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { daysLine } from "./days.js";
+import { tileChips } from "./pictures.js";
 import { editionName } from "./lobby.js";
 import { movesOf, parseStep, playableTiles, stepSentence, stepWords, tileWords, whereTo } from "./steps.js";
 
@@ -322,17 +323,20 @@ export class RoomView {
     return h("table", { class: "players" },
       h("tr", {}, h("th", {}, t("player")), h("th", {}, t("score")),
         h("th", {}, view.edition === "board" ? t("hand") : t("cards"))),
-      seats.map((seat, i) => {
+      seats.flatMap((seat, i) => {
         const current = !view.over && view.current_player === i;
         const out = view.eliminated?.[i];
         const cards = view.edition === "cards" && view.face_down_counts[i]
           ? ` ${t("+{n} face down", { n: view.face_down_counts[i] })}` : "";
-        return h("tr", { class: [current ? "current" : "", i === this.state.you ? "you" : ""].join(" ") },
+        // the board game's hands are open (unless the guests are a surprise): the others' guests are seen too
+        const open = i !== this.state.you && !view.over && view.hands?.[i]?.length;
+        return [h("tr", { class: [current ? "current" : "", i === this.state.you ? "you" : ""].join(" ") },
           h("td", {}, current ? [h("span", { "aria-hidden": "true" }, "▶ "), h("span", { class: "announcer" },
             `${t("on turn:")} `)] : "", seatName(seat),
           i === this.state.you ? ` (${t("you")})` : "", out ? ` (${t("eliminated")})` : "", this.presenceOf(seat)),
           h("td", {}, view.scores[i], view.penalties[i] ? ` (${t("−{n} penalty", { n: view.penalties[i] })})` : ""),
-          h("td", {}, `${view.hand_counts[i]}${cards}`));
+          h("td", {}, `${view.hand_counts[i]}${cards}`)),
+        open ? h("tr", { class: "open-hand" }, h("td", { colspan: 3 }, this.openHand(seat, view.hands[i]))) : null];
       }));
   }
 
@@ -347,6 +351,12 @@ export class RoomView {
     }
     return h("p", { class: "counts" }, `${tn("Deck: {n} card", "Deck: {n} cards", view.deck_count)} · ${
       t("Table cards left: {n}", { n: view.table_pile_count })}`);
+  }
+
+  openHand(seat, tiles) {
+    const chips = tileChips(tiles, this.catalogue);
+    chips.setAttribute("aria-label", t("{name}'s guests", { name: seat.name }));
+    return chips;
   }
 
   hand() {
