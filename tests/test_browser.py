@@ -18,6 +18,10 @@ from browsing import arrive, my_turn, plies
 pytestmark = pytest.mark.browser
 
 MAX_CLICKS = 3000  # far above a whole game's
+# whether it is the page's turn, whether a guest is picked, how many guests of the hand can be played, the turn's line
+SEEN = """() => [document.querySelector('.room-view')?.dataset.mine === 'true',
+    !!document.querySelector('.tile.selected'), document.querySelectorAll('.hand button.tile:not([disabled])').length,
+    document.querySelector('.controls .turn-line')?.textContent ?? '']"""
 
 
 def click_something_legal(page: Page) -> None:
@@ -26,7 +30,7 @@ def click_something_legal(page: Page) -> None:
     before = plies(page)
     changed = f"document.querySelector('.room-view').dataset.plies !== '{before}'"
     moved = f"() => {changed} || !!document.querySelector('.chooser, dialog[open]')"
-    tile = page.locator(".tile:not([disabled])")
+    tile = page.locator("button.tile:not([disabled])")
     if not page.locator(".tile.selected").count() and tile.count():
         tile.first.click()
         expect(page.locator(".tile.selected")).to_have_count(1)
@@ -93,7 +97,7 @@ def test_two_people_and_a_bot_play_a_whole_game_in_the_browser(cafe: str, browse
         before = plies(page)
         assert page.locator("button.hint").count() == 0  # a game between people: no hints unless the host allowed them
         if not refused:  # a guest onto a chair that is not lit: the server says no, nothing changes
-            page.locator(".tile:not([disabled])").first.click()
+            page.locator("button.tile:not([disabled])").first.click()
             page.locator("#board [data-chair]:not(.lit)").first.click()
             expect(page.locator(".chat-lines .error")).to_be_visible()
             expect(page.locator("#notice")).to_be_visible()
@@ -111,6 +115,12 @@ def test_two_people_and_a_bot_play_a_whole_game_in_the_browser(cafe: str, browse
             expect(bob.locator(".room-view")).to_have_attribute("data-plies", str(before))
             reloaded = True
             continue
+        mine, picked, playable, line = page.evaluate(SEEN)  # at one moment: the turn may end by itself meanwhile
+        if mine and not picked:  # the line says what can be done: the hand only if something in it can be played
+            if playable:
+                assert line == "Your turn: pick from your hand.", line
+            else:
+                assert "pick from your hand" not in line and line.startswith("Your turn"), line
         click_something_legal(page)
     else:
         raise AssertionError("the game did not end")

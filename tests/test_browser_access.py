@@ -67,7 +67,7 @@ def test_a_game_in_german_or_czech_refuses_an_illegal_step_in_that_language(
             continue
         before = plies(ann)
         if not ann.locator(".tile.selected").count():
-            ann.locator(".tile:not([disabled])").first.click()
+            ann.locator("button.tile:not([disabled])").first.click()
             continue
         targets = (".chooser button.nation", "#board [data-chair].lit", "#board .lit, .controls .buttons button")
         target = next(ann.locator(t) for t in targets if ann.locator(t).count())  # a chair before the bar
@@ -80,7 +80,7 @@ def test_a_game_in_german_or_czech_refuses_an_illegal_step_in_that_language(
         raise AssertionError(f"no guest was seated: {seen}")
     before = plies(ann)
     chair = ann.locator("#board [data-guest]").first.get_attribute("data-at")
-    ann.locator(".tile:not([disabled])").first.click()
+    ann.locator("button.tile:not([disabled])").first.click()
     ann.locator(f"#board [data-chair='{chair}']").click()  # a taken chair: the server refuses, in Ann's language
     refusal = taken.format(chair=chair)  # a whole sentence
     expect(ann.locator(".chat-lines .error").last).to_have_text(f"✗ {refusal}")
@@ -116,7 +116,7 @@ def focus(page: Page, predicate: str, limit: int = 120) -> bool:
     return False
 
 
-PLAYABLE_TILE = "(e) => e.matches('.tile:not(:disabled)')"
+PLAYABLE_TILE = "(e) => e.matches('button.tile:not(:disabled)')"
 WHERE_IT_GOES = "(e) => e.matches('#board .lit, .controls .buttons button, .chooser button')"
 A_CONTROL = "(e) => e.matches('.controls .buttons button:not(.quiet)')"
 

@@ -99,7 +99,7 @@ def test_a_game_on_a_phone_shows_the_cafe_the_hand_and_the_controls_at_once(cafe
     assert serious_violations(ann) == [], "a room in play, on a phone"
 
     # a refusal is said where the café is not
-    ann.locator(".tile:not([disabled])").first.click()
+    ann.locator("button.tile:not([disabled])").first.click()
     expect(ann.locator("#board .lit").first).to_be_attached()
     lit = ann.locator("#board .lit")  # where the guest may go is in view: some of it (the café pans on a phone)
     assert any(within_screen(ann, lit.nth(k)) for k in range(lit.count()))
@@ -122,8 +122,8 @@ def test_on_a_phone_the_end_comes_into_view_and_the_replay_has_drawn_buttons(caf
             ann.wait_for_timeout(50)
             continue
         before = plies(ann)
-        if not ann.locator(".tile.selected").count() and ann.locator(".tile:not([disabled])").count():
-            ann.locator(".tile:not([disabled])").first.click()
+        if not ann.locator(".tile.selected").count() and ann.locator("button.tile:not([disabled])").count():
+            ann.locator("button.tile:not([disabled])").first.click()
             continue
         ann.locator(".chooser .nation, #board .lit, .controls .buttons button:not(.quiet)").first.click()
         moved = f"document.querySelector('.room-view').dataset.plies !== '{before}'"

@@ -180,7 +180,7 @@ def test_enter_enter_seats_a_guest_at_a_chair_and_never_at_the_bar(cafe: str, br
             assert stool.evaluate("(e) => getComputedStyle(e).stroke") != ACCENT
         before = plies(ann)
         for _ in range(60):
-            if ann.evaluate("() => document.activeElement.matches('.tile:not(:disabled)')"):
+            if ann.evaluate("() => document.activeElement.matches('button.tile:not(:disabled)')"):
                 break
             ann.keyboard.press("Tab")
         else:  # no guest to play: the turn ends by its button
@@ -238,7 +238,7 @@ def to_the_bar_every_turn(ann: Page) -> int:
             continue
         before = plies(ann)
         if not ann.locator(".tile.selected").count():
-            ann.locator(".tile:not([disabled]):not([data-tile^=JOK])").first.click()
+            ann.locator("button.tile:not([disabled]):not([data-tile^=JOK])").first.click()
             continue
         bar = ann.locator(".controls button.bar")
         if bar.count():

@@ -85,7 +85,7 @@ def test_a_german_card_game_names_and_says_every_step_in_words(cafe: str, browse
         elif page.locator(".tile.selected").count():
             page.locator(".chooser button.nation, #board .lit, .controls .buttons button").first.click()
         else:
-            page.locator(".tile:not([disabled]), .controls .buttons button").first.click()
+            page.locator("button.tile:not([disabled]), .controls .buttons button").first.click()
             continue
         page.wait_for_function(f"() => document.querySelector('.room-view').dataset.plies !== '{before}'")
     else:

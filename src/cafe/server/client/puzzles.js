@@ -135,7 +135,7 @@ export class PuzzlePage {
       h("th", {}, t("score")), h("th", {}, view.edition === "board" ? t("hand") : t("cards"))), rows),
     h("p", { class: "counts" }, counts),
     this.steps.length && !this.result ? h("p", { class: "steps-so-far" }, t("This turn so far: {steps}",
-      { steps: this.steps.map(stepWords).join(", ") })) : null)];
+      { steps: this.steps.map((s) => stepWords(s, this.catalogue)).join(", ") })) : null)];
   }
 
   hand() {
@@ -218,7 +218,8 @@ export class PuzzlePage {
     const change = (before, after) => `${before} → ${after} (${signed(after - before)})`;
     return h("section", { class: `result ${r.solved ? "solved" : "failed"}`, role: "status", tabindex: -1 },
       h("h3", {}, r.solved ? t("Solved!") : t("Not the best turn.")),
-      h("p", {}, t("Your turn: {turn}", { turn: this.steps.filter((s) => s !== "stop").map(stepWords).join(", ") })),
+      h("p", {}, t("Your turn: {turn}",
+        { turn: this.steps.filter((s) => s !== "stop").map((s) => stepWords(s, this.catalogue)).join(", ") })),
       h("p", { class: "solution" }, t("Solution: {answer}", { answer: r.answers.join(" / ") }), " ",
         h("span", { class: "facts" }, t("(marked on the café)"))),
       h("p", {}, t("Theme: {theme}", { theme: r.theme }), " · ",

@@ -15,7 +15,8 @@ const VERDICTS = {
   blunder: () => t("blunder"),
 };
 const verdict = (name) => VERDICTS[name]?.() ?? name;
-const turnWords = (steps) => steps.split(",").map(stepWords).join(", "); // a turn as the analysis writes it
+// a turn as the analysis writes it, in words
+const turnWords = (steps, catalogue) => steps.split(",").map((s) => stepWords(s, catalogue)).join(", ");
 
 const TOKEN = "cafe-token";
 const asker = () => (localStorage.getItem(TOKEN) ? { "X-Cafe-Token": localStorage.getItem(TOKEN) } : {});
@@ -135,7 +136,8 @@ export class ReplayView {
         h("button", { onclick: () => this.go(game.steps.length), "aria-label": t("the end") }, icon("end"))),
       h("p", { class: "hint-line" }, t("Keys: ← → a step, ↑ ↓ (or shift + ← →) a turn, Home and End.")),
       atStart ? h("p", { class: "best-line" }, t("Best found: {best} ({value}); played: {played}, {verdict}, lost {loss}", {
-        best: turnWords(turn.best), value: number(turn.best_value, 1), played: turnWords(turn.played), verdict: verdict(turn.class),
+        best: turnWords(turn.best, this.catalogue), value: number(turn.best_value, 1),
+        played: turnWords(turn.played, this.catalogue), verdict: verdict(turn.class),
         loss: number(turn.loss, 1) })) : null,
       this.analysisPart(),
       h("p", {}, h("a", { href: `/records/${this.id}.json`, download: `cafe-${this.id}.json` }, t("Download the record")),
@@ -153,7 +155,7 @@ export class ReplayView {
         tabindex: 0,
         onclick: () => this.go(turn.start),
         onkeydown: (event) => { if (event.key === "Enter") this.go(turn.start); },
-      }, `${game.players[turn.seat]}: ${turn.steps.map(stepWords).join(", ") || "—"}`, turn.points ? ` (${signed(turn.points)})` : "",
+      }, `${game.players[turn.seat]}: ${turn.steps.map((s) => stepWords(s, this.catalogue)).join(", ") || "—"}`, turn.points ? ` (${signed(turn.points)})` : "",
       judged ? h("span", { class: "verdict" }, ` ${verdict(judged.class)}${
         judged.loss < 0.05 || judged.class === "best" ? "" : ` −${number(judged.loss, 1)}`}`) : null); // never "−0.0", nor a loss beside "best"
     }));

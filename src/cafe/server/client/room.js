@@ -180,7 +180,7 @@ export class RoomView {
 
   nextFocus() {
     if (!this.mine) return this.board.querySelector("[tabindex='0']");
-    return this.panel.querySelector(".tile:not(:disabled)") ?? this.panel.querySelector(".controls button");
+    return this.panel.querySelector("button.tile:not(:disabled)") ?? this.panel.querySelector(".controls button");
   }
 
   draw() {
@@ -353,6 +353,16 @@ export class RoomView {
       t("Table cards left: {n}", { n: view.table_pile_count })}`);
   }
 
+  // What to do on one's turn with nothing picked: from the hand, or else what the only way on is (never "pick
+  // from your hand" when nothing in it can be played).
+  turnLine(steps, has) {
+    if (steps.some((s) => s.tile)) return t("Your turn: pick from your hand.");
+    if (has("stop")) return t("Your turn: nothing more can be played, so end the turn.");
+    if (has("draw")) return t("Your turn: no card can be played, so draw a card.");
+    if (has("pass")) return t("Your turn: nothing can be played, so pass.");
+    return t("Your turn.");
+  }
+
   openHand(seat, tiles) {
     const chips = tileChips(tiles, this.catalogue);
     chips.setAttribute("aria-label", t("{name}'s guests", { name: seat.name }));
@@ -385,7 +395,7 @@ export class RoomView {
     const has = (kind) => steps.some((s) => s.kind === kind);
     const line = this.selected
       ? t("{guest}: {what}", { guest: tileWords(this.selected, this.catalogue), what: whereTo(moves, state.view.edition) })
-      : t("Your turn: pick from your hand.");
+      : this.turnLine(steps, has);
     const buttons = [];
     if (moves?.bar) {
       const stool = signed(state.view.bar_values[state.view.bar.length]);
@@ -442,7 +452,7 @@ export class RoomView {
   renderLog() {
     const { log, seats } = this.state;
     replace(this.log, (log ?? []).map((turn) => h("li", {},
-      `${seats[turn.seat]?.name ?? "?"}: ${turn.steps.map(stepWords).join(", ") || "—"}`,
+      `${seats[turn.seat]?.name ?? "?"}: ${turn.steps.map((s) => stepWords(s, this.catalogue)).join(", ") || "—"}`,
       turn.points ? ` (${signed(turn.points)})` : "",
       turn.hint ? h("span", { class: "hint-used" }, ` (${t("hint")})`) : null)));
     this.log.scrollTop = this.log.scrollHeight;

@@ -52,12 +52,27 @@ export function playableTiles(legal) {
 // A tile in words, in the reader's language ("American gentleman"): the catalogue has every tile's.
 export const tileWords = (tile, catalogue) => catalogue.tiles[tile] ?? tile;
 
-// A step as the turn log shows it: a guest's step in the notation (the same in every language), the others in words.
+// A step as the turn log shows it, in few words: "Chinese lady on i12", "ends the turn".
 const SAID = { pass: () => t("passes"), stop: () => t("ends the turn"), draw: () => t("draws a card"),
   close: () => t("closes the game"), down: () => t("a card face down") };
-export function stepWords(text) {
-  if (text.startsWith("down:")) return t("face down: {card}", { card: text.slice(5) });
-  return SAID[text]?.() ?? text;
+export function stepWords(text, catalogue) {
+  const step = parseStep(text);
+  const guest = step.tile ? tileWords(step.tile, catalogue) : null;
+  switch (step.kind) {
+    case "seat":
+      return step.nation
+        ? t("{guest} on {chair} as {nation}", { guest, chair: step.target,
+          nation: catalogue.nations[step.nation]?.name ?? step.nation })
+        : t("{guest} on {chair}", { guest, chair: step.target });
+    case "bar":
+      return t("{guest} to the bar", { guest });
+    case "exchange":
+      return t("{guest} for the joker on {chair}", { guest, chair: step.target });
+    case "down":
+      return t("face down: {card}", { card: guest });
+    default:
+      return SAID[text]?.() ?? text;
+  }
 }
 
 // A step as a sentence, for those who hear the game ("Kim seats the Chinese lady on bar stool 3"); stool: the
