@@ -117,6 +117,9 @@ def test_the_others_guests_are_seen_unless_they_are_a_surprise(cafe: str, browse
         re.fullmatch(r"(AFR|CHN|CUB|ESP|FRA|GBR|GER|IND|ITA|RUS|TUR|USA|JOK)[mf]", tile or "")
         for tile in guests.locator(".tile").evaluate_all("(tiles) => tiles.map((t) => t.dataset.tile)")
     )
+    ann.click(".room-head button:has-text('Lobby')")
+    expect(ann.locator(".rooms li.room")).to_have_count(1)  # her game is listed, and is not open: it is under way
+    expect(ann.locator(".rooms .total")).to_have_text("0 open rooms")
 
 
 def test_a_picked_guest_says_where_it_may_go_or_why_no_chair_is_lit(cafe: str, browser: Browser) -> None:
@@ -366,6 +369,8 @@ def test_a_table_hears_who_left_and_who_is_back_and_the_level_menu_keeps_its_lev
 def test_a_hint_marks_the_guest_in_the_hand_and_the_turns_steps_in_order(cafe: str, browser: Browser) -> None:
     ann = arrive(browser, cafe, "Ann")
     ann.click(".create button[type=submit]")
+    expect(ann.locator(".host")).to_be_visible()
+    expect(ann.locator(".hints-note")).to_have_count(0)  # nobody to play against yet: nothing said of hints
     ann.click(".host button:not(.quiet):not(.go)")
     expect(ann.locator(".seats li")).to_have_count(2)
     expect(ann.locator(".host")).not_to_contain_text("Allow hints")  # against computer players hints work anyway

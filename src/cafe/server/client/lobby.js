@@ -122,7 +122,8 @@ function roomsView(rooms, catalogue, actions) {
       h("button", { onclick: () => actions.enter(room.id), "aria-label": `${goIn(room)}: ${room.name}` }, goIn(room))));
   return h("div", { class: "rooms-side" }, yours, h("section", { class: "rooms" }, h("h2", {}, t("Rooms")),
     rows.length ? h("ul", {}, rows) : h("p", {}, t("No rooms yet: open a table.")),
-    h("p", { class: "total" }, tn("{n} open room", "{n} open rooms", rows.length))));
+    h("p", { class: "total" }, // open: a seat may still be taken, where the others' games are under way
+      tn("{n} open room", "{n} open rooms", list.filter((room) => room.status === "waiting").length))));
 }
 
 export function nameView(onName, problem) {

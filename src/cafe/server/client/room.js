@@ -270,7 +270,9 @@ export class RoomView {
           ? h("button", { class: "quiet", "data-focus": "hints",
             onclick: () => this.actions.say(state.hints ? "/hints off" : "/hints on") },
             state.hints ? t("No hints") : t("Allow hints (not rated)"))
-          : h("p", { class: "hints-note" }, t("Hints are there for the asking: you play against computer players only.")),
+          : state.seats.some((s) => s.bot) // said once a computer player sits: before, there is no one to play
+            ? h("p", { class: "hints-note" }, t("Hints are there for the asking: you play against computer players only."))
+            : null,
         h("button", { class: "quiet", "data-focus": "private",
           onclick: () => this.actions.say(state.private ? "/private off" : "/private on") },
         state.private ? t("Open to everyone") : t("Make private")),
