@@ -396,7 +396,8 @@ export class RoomView {
     const steps = state.legal.map(parseStep);
     const has = (kind) => steps.some((s) => s.kind === kind);
     const line = this.selected
-      ? t("{guest}: {what}", { guest: tileWords(this.selected, this.catalogue), what: whereTo(moves, state.view.edition) })
+      ? sentence(t("{guest}: {what}", { guest: tileWords(this.selected, this.catalogue),
+        what: whereTo(moves, state.view.edition) })) // "Kubanischer Herr: ...", never a small letter first
       : this.turnLine(steps, has);
     const buttons = [];
     if (moves?.bar) {
