@@ -289,12 +289,27 @@ def test_a_bar_stool_below_0_is_asked_once_and_the_game_over_lists_players_by_pl
     assert cells[0] and "bot" in cells[3] and cells[4] == "2" and cells[5] == "unrated", cells
 
 
+class RestartedCafe:
+    """A real ``cafe serve`` with its data in ``data``, which a test may stop and start again on the same port."""
+
+    def __init__(self, data: Path) -> None:
+        self.data, self.port = data, free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.server = start_server(self.port, data)
+
+    def restart(self) -> None:
+        self.stop()
+        self.server = start_server(self.port, self.data)
+
+    def stop(self) -> None:
+        self.server.kill()
+        self.server.wait()
+
+
 def test_a_rooms_last_chat_lines_are_there_after_a_reload_and_after_a_restart(browser: Browser, tmp_path: Path) -> None:
-    port = free_port()
-    cafe = f"http://127.0.0.1:{port}/"
-    server = start_server(port, tmp_path)
+    cafe = RestartedCafe(tmp_path)
     try:
-        ann = arrive(browser, cafe, "Ann")
+        ann = arrive(browser, cafe.url, "Ann")
         ann.click(".create button[type=submit]")
         expect(ann.locator(".host")).to_be_visible()
         ann.fill("input[name=chat]", "Who plays with me?")
@@ -302,35 +317,27 @@ def test_a_rooms_last_chat_lines_are_there_after_a_reload_and_after_a_restart(br
         expect(ann.locator(".chat-lines li.chat")).to_have_text(re.compile(r"^Ann #\d+: Who plays with me\?$"))
         ann.reload()
         expect(ann.locator(".chat-lines li.chat")).to_have_text(re.compile(r"^Ann #\d+: Who plays with me\?$"))
-        server.kill()
-        server.wait()
-        server = start_server(port, tmp_path)
+        cafe.restart()
         ann.reload()
         expect(ann.locator(".chat-lines li.chat")).to_have_text(re.compile(r"^Ann #\d+: Who plays with me\?$"))
         expect(ann.locator(".chat-lines li.chat .from")).to_have_text("Ann")  # the speaker's name stands out
     finally:
-        server.kill()
-        server.wait()
+        cafe.stop()
 
 
 def test_a_finished_games_address_after_a_restart_opens_its_replay(browser: Browser, tmp_path: Path) -> None:
-    port = free_port()
-    cafe = f"http://127.0.0.1:{port}/"
-    server = start_server(port, tmp_path)
+    cafe = RestartedCafe(tmp_path)
     try:
-        ann = arrive(browser, cafe, "Ann")
+        ann = arrive(browser, cafe.url, "Ann")
         room = start_against_a_computer_player(ann)
         to_the_bar_every_turn(ann)  # the quickest way to the game's end
-        server.kill()
-        server.wait()
-        server = start_server(port, tmp_path)  # the café again: a finished game is no longer a room
-        ann.goto(f"{cafe}#room={room}")
+        cafe.restart()  # the café again: a finished game is no longer a room
+        ann.goto(f"{cafe.url}#room={room}")
         expect(ann.locator(".replay")).to_have_attribute("data-game", room)
         expect(ann.locator("#notice")).to_contain_text("This game is over: here is its replay")
         expect(ann.locator(".replay")).to_have_attribute("data-plies", re.compile(r"^[1-9]\d*$"))
     finally:
-        server.kill()
-        server.wait()
+        cafe.stop()
 
 
 def test_a_table_hears_who_left_and_who_is_back_and_the_level_menu_keeps_its_level(
