@@ -13,9 +13,12 @@ turn searched in 8 sampled worlds, each as if it were the real game, the turn mo
 ``0.1s,stuck=5`` (board game: every guest held whose nation has no free chair left counted as 5 points lost, as the
 tile held at the end or sent to the bar will cost), ``0.1s,values=mean`` (each seat valued by its score less the
 mean of the others', not the best other's), ``0.1s,values=mixed`` (the searching seat by its lead, the others by the
-mean); several at once combine. A budget may be an iteration count (``1000,rollout=pairing``). The
-expert plays the same budget without changes (``--against`` gives it another, or ``--against greedy`` puts greedy
-players in the other seats).
+mean), ``0.1s,opponents=policy``, ``opponents=value`` or ``opponents=first`` (below the root the opponents play
+the rollout's policy, pick by their own values, or by their values in the round after the root's turn and by the
+policy later; the search's default is by value with 2 players, ``first`` with more); several at once combine. A
+budget may be an iteration count (``1000,rollout=pairing``). The
+expert plays the same budget without changes (``--against`` gives it another, ``--against greedy`` puts greedy
+players in the other seats, and ``--against 2000,opponents=value`` a variant).
 Prints the arena's JSON report (duplicate deals, every seating) with the wall time.
 """
 
@@ -167,6 +170,8 @@ def variant(text: str, seed: int | None) -> Player:
         options["explore"] = float(settings["explore"])
     if "endgame" in settings:
         options["endgame"] = int(settings["endgame"])
+    if "opponents" in settings:
+        options["opponents"] = settings["opponents"]
     final = float(settings.get("final", scale))
     stuck = float(settings.get("stuck", 0.0))
     values = settings.get("values", "lead")
@@ -204,10 +209,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=50_000, help="the first deal's seed")
     parser.add_argument("--jobs", type=int, default=None)
-    parser.add_argument("--against", help="the expert's budget, if not the variant's (e.g. 1s), or greedy")
+    parser.add_argument(
+        "--against",
+        help="the expert's budget, if not the variant's (e.g. 1s), greedy, or a variant (2000,opponents=value)",
+    )
     args = parser.parse_args()
     register("variant", variant)
-    expert = "greedy" if args.against == "greedy" else f"mcts:{args.against or args.variant.split(',')[0]}"
+    against = args.against or args.variant.split(",")[0]
+    expert = "greedy" if against == "greedy" else f"variant:{against}" if "," in against else f"mcts:{against}"
     plan = ArenaPlan((f"variant:{args.variant}", *[expert] * (args.players - 1)), args.games, args.edition, args.seed)
     started = time.perf_counter()
     outcomes = run_arena(plan, args.jobs)

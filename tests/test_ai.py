@@ -16,7 +16,7 @@ from cafe.ai.base import TurnPlan
 from cafe.ai.greedy import GreedyPlayer, threat_after
 from cafe.ai.learned import shipped
 from cafe.ai.levels import LEVELS, PlayerSpecError, make_player, register, strongest
-from cafe.ai.mcts import Evaluation, MCTSPlayer, evaluate, rollout_step
+from cafe.ai.mcts import Evaluation, MCTSPlayer, Node, evaluate, rollout_step
 from cafe.ai.random_player import RandomPlayer
 from cafe.ai.turns import complete_turns
 from cafe.ai.worlds import Game, Worlds, shuffle
@@ -485,6 +485,45 @@ def test_the_exploration_constant_spreads_the_root_visits() -> None:
     assert spread[50.0] <= 1 < spread[0.0]  # evenly by turns when exploring hard, to the best when not
 
 
+@pytest.mark.parametrize(
+    ("players", "opponents", "replies"),
+    [(2, None, 5), (4, None, 5), (4, "value", 5), (4, "policy", 1), (2, "policy", 1), (4, "first", 5)],
+)
+def test_below_the_root_the_opponents_of_a_search_with_more_than_two_players_reply_as_a_rollout_would(
+    players: int, opponents: str | None, replies: int
+) -> None:
+    # with four players, opponents that each chose by their own value in a deep tree replied with whatever cost the
+    # leader most, and the search fell as its budget grew (docs/players.md, "Strength and the budget")
+    game = BoardGame(players, seed=5)
+    view, mover = game.view(game.current_player), game.current_player
+    first = make_player("greedy", 0).choose(view, game.legal_steps())
+    bot = MCTSPlayer(
+        time_per_turn=None, iterations=1, seed=1, opponents=opponents, rollout=lambda g, rng: g.legal_steps()[0]
+    )
+    worlds, root = Worlds(view, random.Random(2)), Node(players)
+    for k in range(200):
+        rng = random.Random(k)
+        world = worlds.sample(rng)
+        world.simulate(first)
+        while world.current_player == mover:
+            world.simulate(world.legal_steps()[-1])  # the turn's end (or its last guest)
+        stop = bot._stop_turn(view)
+        bot._iterate(world, root, stop, rng, mover, bot._by_value_until(view, stop))
+    # the opponent's hand is open and the rollout's step fixed: one reply in every world, unless it searches
+    assert len(root.children) == replies if replies == 1 else len(root.children) >= replies
+
+
+def test_the_opponents_reply_by_value_in_the_round_after_the_root_and_by_policy_later_with_more_than_two() -> None:
+    for players, later in ((2, False), (3, True), (4, True)):
+        game = BoardGame(players, seed=1)
+        view = game.view(0)
+        bot = MCTSPlayer(iterations=10)
+        stop = bot._stop_turn(view)
+        assert bot._by_value_until(view, stop) == (view.turn_number + players if later else stop)
+    with pytest.raises(ValueError, match="opponents"):
+        MCTSPlayer(iterations=10, opponents="minimax")
+
+
 @pytest.mark.parametrize(("edition", "players"), [("board", 2), ("board", 4), ("cards", 2), ("cards", 3)])
 def test_every_iteration_of_a_search_is_valued_at_the_same_turn(edition: str, players: int) -> None:
     # a horizon counted from each leaf valued the deeper paths (the turns searched most) turns later, with another
@@ -495,12 +534,17 @@ def test_every_iteration_of_a_search_is_valued_at_the_same_turn(edition: str, pl
         game.push(GreedyPlayer(seed=0).choose(game.view(game.current_player), game.legal_steps()))
         steps += 1
     valued: list[tuple[int, int]] = []
+    ended: list[int] = []  # the turns of worlds whose game ended first (a rollout's random step may close it)
 
     def recording(position: Game, rng: random.Random) -> list[float]:
-        valued.append((position.turn_number, position.current_player))
+        if position.is_over():
+            ended.append(position.turn_number)
+        else:
+            valued.append((position.turn_number, position.current_player))
         return evaluate(position, rng)
 
     bot = MCTSPlayer(time_per_turn=None, iterations=3000, seed=1, evaluation=recording)
     bot.choose(game.view(game.current_player), game.legal_steps())
-    assert len(valued) == 3000 and len(set(valued)) == 1
-    assert valued[0][0] == game.turn_number + players + 3  # the root's turn, then a round and two more turns
+    stop = game.turn_number + players + 3  # the root's turn, then a round and two more turns
+    assert len(valued) + len(ended) == 3000 and len(ended) < 300 and set(valued) == {(stop, valued[0][1])}
+    assert all(turn <= stop for turn in ended)

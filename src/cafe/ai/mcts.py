@@ -8,8 +8,10 @@ default each player's lead, squashed (:func:`evaluate`); the master passes
 its learned evaluation instead (:mod:`cafe.ai.learned`).  This is
 single-observer ISMCTS (Cowling, Powley and Whitehouse 2012): a node's
 children are the steps seen in any world, and a child's exploration term
-counts the iterations in which it was available.  At every node the player to
-move picks by its own value (max^n), so it works for 2 to 5 players.  A node
+counts the iterations in which it was available.  The bot picks by its own
+value; with two players so does its opponent (minimax); with more, each
+opponent's reply to the bot's turn is picked by its value and later ones
+follow the rollout's policy (see :meth:`MCTSPlayer._iterate`).  A node
 widens progressively: its steps are tried best-scoring first, and a node
 visited n times chooses among its 1 + sqrt(n) best-scoring steps.
 
@@ -42,6 +44,10 @@ EXPLORE = 0.7  # the UCB constant
 EPSILON = 0.1  # how often a rollout step is random instead of the best-scoring one
 ENDGAME = 15  # tiles (or cards) left to draw from which rollouts play to the end of the game
 ENDGAME_HORIZON = 1_000  # turns: more than any game has left
+BY_VALUE = "value"  # below the root, each opponent picks its step by its own value (max^n)
+BY_POLICY = "policy"  # below the root, each opponent plays the rollout's policy
+BY_VALUE_FIRST = "first"  # by value in the round after the root's turn, by the rollout's policy later
+OPPONENTS = (BY_VALUE, BY_POLICY, BY_VALUE_FIRST)
 
 
 @dataclass(frozen=True)
@@ -154,6 +160,7 @@ class MCTSPlayer:
         explore: float = EXPLORE,
         endgame: int = ENDGAME,
         worlds: WorldsOf = Worlds,
+        opponents: str | None = None,
     ) -> None:
         if time_per_turn is None and iterations is None:
             raise ValueError("give the search a budget: a time per turn or a number of iterations")
@@ -168,6 +175,9 @@ class MCTSPlayer:
         self.explore = explore  # the UCB constant
         self.endgame = endgame  # tiles (or cards) left to draw from which rollouts play to the end
         self.worlds = worlds
+        if opponents is not None and opponents not in OPPONENTS:
+            raise ValueError(f"opponents: one of {', '.join(OPPONENTS)}, not {opponents!r}")
+        self.opponents = opponents  # None: by value with 2 players, "first" with more (see _iterate)
         self.rng = random.Random(seed)
         self.clock = clock
         self._plan = TurnPlan()
@@ -221,6 +231,16 @@ class MCTSPlayer:
         turns = ENDGAME_HORIZON if unseen <= self.endgame else self.horizon or len(view.players) + 2
         return view.turn_number + 1 + turns
 
+    def _by_value_until(self, view: View, stop: int) -> int:
+        """The turn from which the opponents below the root play the rollout's policy instead of picking by their
+        own values (see :attr:`opponents`)."""
+        mode = self.opponents or (BY_VALUE if len(view.players) == 2 else BY_VALUE_FIRST)
+        if mode == BY_VALUE:
+            return stop
+        if mode == BY_VALUE_FIRST:
+            return view.turn_number + len(view.players)
+        return view.turn_number
+
     def value_turns(
         self, view: View, worlds: Worlds, options: Sequence[tuple[Step, ...]], per_option: int
     ) -> list[float]:
@@ -231,6 +251,7 @@ class MCTSPlayer:
         with the best ones (cafe.ai.analysis).
         """
         seats, mover, stop = len(view.players), view.current_player, self._stop_turn(view)
+        by_value = self._by_value_until(view, stop)
         roots = [Node(seats) for _ in options]
         search_seed = self.rng.randrange(1 << 30)
         for k in range(per_option):
@@ -239,7 +260,7 @@ class MCTSPlayer:
                 game = worlds.sample(rng)
                 for step in option:
                     game.simulate(step)
-                self._iterate(game, root, stop, rng)
+                self._iterate(game, root, stop, rng, mover, by_value)
         return [root.total[mover] / root.visits for root in roots]
 
     def _search(
@@ -252,6 +273,7 @@ class MCTSPlayer:
         seats = len(view.players)
         root = [Node(seats) for _ in options]
         stop = self._stop_turn(view)
+        by_value = self._by_value_until(view, stop)
         mover = view.current_player
         search_seed = self.rng.randrange(1 << 30)
         done = 0
@@ -263,7 +285,7 @@ class MCTSPlayer:
             game = worlds.sample(rng)
             for step in options[i]:
                 game.simulate(step)
-            self._iterate(game, root[i], stop, rng)
+            self._iterate(game, root[i], stop, rng, mover, by_value)
             done += 1
         self.last_iterations = done
         self.last_search = SearchResult(
@@ -287,16 +309,34 @@ class MCTSPlayer:
             key=lambda i: root[i].total[mover] / root[i].visits + explore * math.sqrt(log_n / root[i].visits),
         )
 
-    def _iterate(self, game: Game, start: Node, stop: int, rng: random.Random) -> None:
-        """One iteration below a root turn: select, expand one node, roll out, back up, the position valued at the
-        start of turn ``stop`` (the tree grows no further)."""
+    def _iterate(self, game: Game, start: Node, stop: int, rng: random.Random, me: int, by_value: int) -> None:
+        """One iteration below a root turn of seat ``me``: select, expand one node, roll out, back up, the position
+        valued at the start of turn ``stop`` (the tree grows no further).
+
+        Seat ``me`` picks by UCB on its own value.  The opponents pick so too (max^n) before turn ``by_value``, and
+        from it play the step a rollout would: with more than two players a deep max^n tree lets the opponents
+        gang up on the leader, which no table does, while their first replies are where a searching opponent's
+        choice matters most (docs/players.md, "Strength and the budget").
+        """
         path = [start]
         node = start
-        explore = self.explore
+        explore, rollout, epsilon = self.explore, self.rollout, self.epsilon
+        seats = len(start.total)
         while not game.is_over() and game.turn_number < stop:
             mover = game.current_player
-            legal = node.legal_steps(game)[: 1 + int(math.sqrt(node.visits))]  # progressive widening
             children = node.children
+            if mover != me and game.turn_number >= by_value:
+                step = rollout_step(game, rng, epsilon) if rollout is None else rollout(game, rng)
+                game.simulate(step)
+                child = children.get(step)
+                if child is None:
+                    node = children[step] = Node(seats)
+                    path.append(node)
+                    break
+                node = child
+                path.append(node)
+                continue
+            legal = node.legal_steps(game)[: 1 + int(math.sqrt(node.visits))]  # progressive widening
             untried = [step for step in legal if step not in children]
             for step in legal:
                 child = children.get(step)
@@ -304,7 +344,7 @@ class MCTSPlayer:
                     child.avail += 1
             if untried:
                 step = untried[0]
-                node = children[step] = Node(len(start.total))
+                node = children[step] = Node(seats)
                 node.avail = 1
                 game.simulate(step)
                 path.append(node)
@@ -318,7 +358,6 @@ class MCTSPlayer:
             node = children[best_step]
             game.simulate(best_step)
             path.append(node)
-        rollout, epsilon = self.rollout, self.epsilon
         while not game.is_over() and game.turn_number < stop:
             game.simulate(rollout_step(game, rng, epsilon) if rollout is None else rollout(game, rng))
         values = self.evaluation(game, rng)
