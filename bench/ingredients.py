@@ -15,7 +15,7 @@ tile held at the end or sent to the bar will cost), ``0.1s,values=mean`` (each s
 mean of the others', not the best other's), ``0.1s,values=mixed`` (the searching seat by its lead, the others by the
 mean), ``0.1s,opponents=policy``, ``opponents=value`` or ``opponents=first`` (below the root the opponents play
 the rollout's policy, pick by their own values, or by their values in the round after the root's turn and by the
-policy later; the search's default is by value with 2 players, ``first`` with more); several at once combine. A
+policy later; the search's default is by value); several at once combine. A
 budget may be an iteration count (``1000,rollout=pairing``). The
 expert plays the same budget without changes (``--against`` gives it another, ``--against greedy`` puts greedy
 players in the other seats, and ``--against 2000,opponents=value`` a variant).

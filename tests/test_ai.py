@@ -513,13 +513,14 @@ def test_below_the_root_the_opponents_of_a_search_with_more_than_two_players_rep
     assert len(root.children) == replies if replies == 1 else len(root.children) >= replies
 
 
-def test_the_opponents_reply_by_value_in_the_round_after_the_root_and_by_policy_later_with_more_than_two() -> None:
-    for players, later in ((2, False), (3, True), (4, True)):
+def test_the_opponents_reply_by_value_unless_told_to_follow_the_rollout_from_a_turn() -> None:
+    for players in (2, 4):
         game = BoardGame(players, seed=1)
         view = game.view(0)
-        bot = MCTSPlayer(iterations=10)
-        stop = bot._stop_turn(view)
-        assert bot._by_value_until(view, stop) == (view.turn_number + players if later else stop)
+        for opponents, until in ((None, None), ("value", None), ("first", view.turn_number + players), ("policy", 0)):
+            bot = MCTSPlayer(iterations=10, opponents=opponents)
+            stop = bot._stop_turn(view)
+            assert bot._by_value_until(view, stop) == (stop if until is None else until)
     with pytest.raises(ValueError, match="opponents"):
         MCTSPlayer(iterations=10, opponents="minimax")
 

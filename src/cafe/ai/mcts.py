@@ -9,9 +9,8 @@ its learned evaluation instead (:mod:`cafe.ai.learned`).  This is
 single-observer ISMCTS (Cowling, Powley and Whitehouse 2012): a node's
 children are the steps seen in any world, and a child's exploration term
 counts the iterations in which it was available.  The bot picks by its own
-value; with two players so does its opponent (minimax); with more, each
-opponent's reply to the bot's turn is picked by its value and later ones
-follow the rollout's policy (see :meth:`MCTSPlayer._iterate`).  A node
+value, and so do its opponents (max^n; with two players, minimax), unless
+told to model them by the rollout's policy (see :meth:`MCTSPlayer._iterate`).  A node
 widens progressively: its steps are tried best-scoring first, and a node
 visited n times chooses among its 1 + sqrt(n) best-scoring steps.
 
@@ -177,7 +176,7 @@ class MCTSPlayer:
         self.worlds = worlds
         if opponents is not None and opponents not in OPPONENTS:
             raise ValueError(f"opponents: one of {', '.join(OPPONENTS)}, not {opponents!r}")
-        self.opponents = opponents  # None: by value with 2 players, "first" with more (see _iterate)
+        self.opponents = opponents  # None: by value (see _iterate)
         self.rng = random.Random(seed)
         self.clock = clock
         self._plan = TurnPlan()
@@ -234,7 +233,7 @@ class MCTSPlayer:
     def _by_value_until(self, view: View, stop: int) -> int:
         """The turn from which the opponents below the root play the rollout's policy instead of picking by their
         own values (see :attr:`opponents`)."""
-        mode = self.opponents or (BY_VALUE if len(view.players) == 2 else BY_VALUE_FIRST)
+        mode = self.opponents or BY_VALUE
         if mode == BY_VALUE:
             return stop
         if mode == BY_VALUE_FIRST:
@@ -314,9 +313,8 @@ class MCTSPlayer:
         valued at the start of turn ``stop`` (the tree grows no further).
 
         Seat ``me`` picks by UCB on its own value.  The opponents pick so too (max^n) before turn ``by_value``, and
-        from it play the step a rollout would: with more than two players a deep max^n tree lets the opponents
-        gang up on the leader, which no table does, while their first replies are where a searching opponent's
-        choice matters most (docs/players.md, "Strength and the budget").
+        from it play the step a rollout would (:attr:`opponents`: by default never; measured with more than two
+        players in docs/players.md, "Strength and the budget").
         """
         path = [start]
         node = start
