@@ -6,6 +6,7 @@ its last chat lines and says who comes and goes, and a finished game's address l
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -172,10 +173,12 @@ def test_enter_enter_seats_a_guest_at_a_chair_and_never_at_the_bar(cafe: str, br
     ann = arrive(browser, cafe, "Ann")
     start_against_a_computer_player(ann)
     seated = 0
+    ways: Counter[str] = Counter()  # what the loop did instead of seating, said if it fails
     for _ in range(MAX_ACTIONS):
         if seated >= 3 or ann.locator(".game-over").count():
             break
         if not my_turn(ann) or ann.locator(".tile.selected").count():
+            ways["waited" if not my_turn(ann) else "waited with a guest picked"] += 1
             ann.wait_for_timeout(50)
             continue
         stool = ann.locator("#board .next-stool")
@@ -187,6 +190,7 @@ def test_enter_enter_seats_a_guest_at_a_chair_and_never_at_the_bar(cafe: str, br
                 break
             ann.keyboard.press("Tab")
         else:  # no guest to play: the turn ends by its button
+            ways["no guest reached by Tab"] += 1
             ann.locator(".controls .buttons button.go, .controls .buttons button").first.click()
             ann.wait_for_function(f"() => document.querySelector('.room-view').dataset.plies !== '{before}'")
             continue
@@ -194,6 +198,7 @@ def test_enter_enter_seats_a_guest_at_a_chair_and_never_at_the_bar(cafe: str, br
         expect(ann.locator(".tile.selected")).to_have_count(1)
         if not ann.locator("#board .lit[data-chair]").count():  # no chair for it: the focus stays in the hand
             assert not ann.evaluate("() => document.activeElement.matches('[data-stool]')")
+            ways["to the bar"] += 1
             ann.locator(".controls .buttons button").first.click()  # to the bar, by its own button
             ann.wait_for_function(f"() => document.querySelector('.room-view').dataset.plies !== '{before}'")
             continue
@@ -208,7 +213,7 @@ def test_enter_enter_seats_a_guest_at_a_chair_and_never_at_the_bar(cafe: str, br
             ann.wait_for_function(f"() => document.querySelector('.room-view').dataset.plies !== '{before}'")
         expect(ann.locator(f"#board [data-guest][data-at='{chair}']")).to_have_count(1)  # seated there
         seated += 1
-    assert seated >= 3
+    assert seated >= 3, f"seated {seated}; {dict(ways)}; game over: {bool(ann.locator('.game-over').count())}"
 
 
 def test_leaving_a_seat_in_a_game_is_asked_first_and_a_computer_player_takes_it(cafe: str, browser: Browser) -> None:
