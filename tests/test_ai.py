@@ -489,26 +489,26 @@ def test_the_exploration_constant_spreads_the_root_visits() -> None:
     ("players", "opponents", "replies"),
     [(2, None, 5), (4, None, 5), (4, "value", 5), (4, "policy", 1), (2, "policy", 1), (4, "first", 5)],
 )
-def test_below_the_root_the_opponents_of_a_search_with_more_than_two_players_reply_as_a_rollout_would(
+def test_below_the_root_the_opponents_reply_as_a_rollout_would_only_when_the_search_is_told_to(
     players: int, opponents: str | None, replies: int
 ) -> None:
-    # with four players, opponents that each chose by their own value in a deep tree replied with whatever cost the
-    # leader most, and the search fell as its budget grew (docs/players.md, "Strength and the budget")
+    # opponents played by the rollout's policy instead of by their values, measured with four players in
+    # docs/players.md ("Strength and the budget"); None: the search's default
     game = BoardGame(players, seed=5)
     view, mover = game.view(game.current_player), game.current_player
     first = make_player("greedy", 0).choose(view, game.legal_steps())
-    bot = MCTSPlayer(
-        time_per_turn=None, iterations=1, seed=1, opponents=opponents, rollout=lambda g, rng: g.legal_steps()[0]
-    )
+    told = {} if opponents is None else {"opponents": opponents}
+    bot = MCTSPlayer(time_per_turn=None, iterations=1, seed=1, rollout=lambda g, rng: g.legal_steps()[0], **told)
     worlds, root = Worlds(view, random.Random(2)), Node(players)
+    stop = bot._stop_turn(view)
+    by_value = bot._by_value_until(view, stop)
     for k in range(200):
         rng = random.Random(k)
         world = worlds.sample(rng)
         world.simulate(first)
         while world.current_player == mover:
             world.simulate(world.legal_steps()[-1])  # the turn's end (or its last guest)
-        stop = bot._stop_turn(view)
-        bot._iterate(world, root, stop, rng, mover, bot._by_value_until(view, stop))
+        bot._iterate(world, root, stop, rng, mover, by_value)
     # the opponent's hand is open and the rollout's step fixed: one reply in every world, unless it searches
     assert len(root.children) == replies if replies == 1 else len(root.children) >= replies
 
@@ -518,7 +518,7 @@ def test_the_opponents_reply_by_value_unless_told_to_follow_the_rollout_from_a_t
         game = BoardGame(players, seed=1)
         view = game.view(0)
         for opponents, until in ((None, None), ("value", None), ("first", view.turn_number + players), ("policy", 0)):
-            bot = MCTSPlayer(iterations=10, opponents=opponents)
+            bot = MCTSPlayer(iterations=10, **({} if opponents is None else {"opponents": opponents}))
             stop = bot._stop_turn(view)
             assert bot._by_value_until(view, stop) == (stop if until is None else until)
     with pytest.raises(ValueError, match="opponents"):

@@ -159,7 +159,7 @@ class MCTSPlayer:
         explore: float = EXPLORE,
         endgame: int = ENDGAME,
         worlds: WorldsOf = Worlds,
-        opponents: str | None = None,
+        opponents: str = BY_VALUE,
     ) -> None:
         if time_per_turn is None and iterations is None:
             raise ValueError("give the search a budget: a time per turn or a number of iterations")
@@ -174,9 +174,9 @@ class MCTSPlayer:
         self.explore = explore  # the UCB constant
         self.endgame = endgame  # tiles (or cards) left to draw from which rollouts play to the end
         self.worlds = worlds
-        if opponents is not None and opponents not in OPPONENTS:
+        if opponents not in OPPONENTS:
             raise ValueError(f"opponents: one of {', '.join(OPPONENTS)}, not {opponents!r}")
-        self.opponents = opponents  # None: by value (see _iterate)
+        self.opponents = opponents  # how the opponents below the root choose (see _iterate)
         self.rng = random.Random(seed)
         self.clock = clock
         self._plan = TurnPlan()
@@ -233,10 +233,9 @@ class MCTSPlayer:
     def _by_value_until(self, view: View, stop: int) -> int:
         """The turn from which the opponents below the root play the rollout's policy instead of picking by their
         own values (see :attr:`opponents`)."""
-        mode = self.opponents or BY_VALUE
-        if mode == BY_VALUE:
+        if self.opponents == BY_VALUE:
             return stop
-        if mode == BY_VALUE_FIRST:
+        if self.opponents == BY_VALUE_FIRST:
             return view.turn_number + len(view.players)
         return view.turn_number
 
