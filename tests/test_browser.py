@@ -12,12 +12,20 @@ import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from browsing import arrive, my_turn, plies
 
 pytestmark = pytest.mark.browser
 
 MAX_CLICKS = 3000  # far above a whole game's
+CLICK_MS = 10_000  # a button found on the page is clicked this soon, or it went away
+# what a page shows, for a failure's message: its step count, whose turn, the picked guest, the turn's line, chat
+PAGE = """() => ({plies: document.querySelector('.room-view')?.dataset.plies,
+    mine: document.querySelector('.room-view')?.dataset.mine,
+    picked: document.querySelector('.tile.selected')?.textContent,
+    chooser: !!document.querySelector('.chooser'), line: document.querySelector('.controls .turn-line')?.textContent,
+    chat: [...document.querySelectorAll('.chat-lines li')].slice(-6).map((li) => li.textContent)})"""
 # whether it is the page's turn, whether a guest is picked, how many guests of the hand can be played, the turn's line
 SEEN = """() => [document.querySelector('.room-view')?.dataset.mine === 'true',
     !!document.querySelector('.tile.selected'), document.querySelectorAll('.hand button.tile:not([disabled])').length,
@@ -40,7 +48,12 @@ def click_something_legal(page: Page) -> None:
                      "button:has-text('Lay face down')", "button:has-text('Close')"):  # fmt: skip
         found = page.locator(selector)
         if found.count():
-            found.first.click()
+            try:
+                found.first.click(timeout=CLICK_MS)
+            except PlaywrightTimeout:  # gone before the click: only the turn moving on may take it away
+                if plies(page) != before or not my_turn(page):
+                    return
+                raise AssertionError(f"{selector} went away on my turn; the page: {page.evaluate(PAGE)}") from None
             page.wait_for_function(moved)
             if page.locator("dialog[open]").count():  # a stool that would put the player out is asked first: yes
                 page.locator("dialog[open] button[value=yes]").click()
