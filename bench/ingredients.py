@@ -8,7 +8,8 @@ VARIANT is a budget and changes from the expert, comma-separated: ``0.1s,width=2
 ``0.1s,rollout=pairing`` (rollouts that open a turn with a guest scoring 0 when its partner pays),
 ``0.1s,explore=0.35`` (the UCB constant), ``0.1s,endgame=30`` (tiles or cards left from which rollouts play to the
 end), ``0.1s,final=3`` (a finished game's margin squashed by 3 points instead of ``scale``: nearer a win or loss),
-``0.1s,learned`` (the shipped learned correction, or ``learned=FILE``), ``0.1s,worlds=8`` (determinized search: the
+``0.1s,learned`` (the shipped learned correction, or ``learned=FILE``), ``0.1s,net=FILE`` (a value network,
+cafe.ai.valuenet), ``0.1s,worlds=8`` (determinized search: the
 turn searched in 8 sampled worlds, each as if it were the real game, the turn most visited over them played),
 ``0.1s,stuck=5`` (board game: every guest held whose nation has no free chair left counted as 5 points lost, as the
 tile held at the end or sent to the bar will cost), ``0.1s,values=mean`` (each seat valued by its score less the
@@ -36,6 +37,7 @@ from cafe.ai.base import Player, TurnPlan
 from cafe.ai.learned import ValueModel, shipped
 from cafe.ai.levels import register
 from cafe.ai.mcts import MCTSPlayer, counted_scores, leads, margins_of, rollout_step, squash
+from cafe.ai.valuenet import ValueNet, load_once
 from cafe.ai.worlds import Game, Worlds
 from cafe.arena.report import to_json
 from cafe.arena.run import ArenaPlan, names_of, run_arena
@@ -158,9 +160,11 @@ def variant(text: str, seed: int | None) -> Player:
         options["width"] = int(settings["width"])
     if "horizon" in settings:
         options["horizon"] = int(settings["horizon"])
-    model = None
+    model: ValueModel | ValueNet | None = None
     if "learned" in settings:
         model = ValueModel.load(settings["learned"]) if settings["learned"] else shipped()
+    if "net" in settings:
+        model = load_once(settings["net"])
     scale = float(settings.get("scale", 10.0))
     if settings.get("rollout") == "pairing":
         options["rollout"] = pairing_rollout_step
@@ -176,7 +180,7 @@ def variant(text: str, seed: int | None) -> Player:
     stuck = float(settings.get("stuck", 0.0))
     values = settings.get("values", "lead")
     if stuck and model is not None:
-        raise SystemExit("stuck= values positions by the lead, not by the learned correction: give one of them")
+        raise SystemExit("stuck= values positions by the lead, not by a learned evaluation: give one of them")
 
     me: list[int | None] = [None]
 

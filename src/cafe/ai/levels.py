@@ -7,6 +7,8 @@ The forms (used by ``cafe arena`` and ``cafe engine``):
   ``mcts:2000``: with 2000 iterations per turn instead (repeatable whatever the machine);
 - ``learned:1s``, ``learned:2000`` ...: the search with the learned evaluation (cafe.ai.learned; needs numpy,
   the ``master`` extra; also its wider root and greedier rollouts), with a budget as for ``mcts``;
+- ``net:FILE:BUDGET``: the search valuing its leaves by the value network in FILE (cafe.ai.valuenet, made by
+  ``cafe train --net``; needs numpy), for example ``net:value.npz:2000``;
 - ``easy``, ``medium``, ``hard``, ``expert``, ``master``: the difficulty levels (see :data:`LEVELS`);
 - ``ismcts:N``: OpenSpiel's own information-set MCTS with N simulations a step
   (needs the ``rl`` extra; see docs/research.md);
@@ -67,7 +69,8 @@ def register(kind: str, factory: Factory) -> None:
 
 
 def _search_player(kind: str, arg: str, seed: int | None) -> Player:
-    """``mcts[:BUDGET]`` or ``learned[:BUDGET]``: the search, with the lead or the learned evaluation."""
+    """``mcts[:BUDGET]``, ``learned[:BUDGET]`` or ``net:FILE:BUDGET``: the search, with the lead, the learned
+    correction or a value network as its evaluation."""
     options: dict[str, Any] = {"seed": seed, "name": f"{kind}:{arg}" if arg else kind}
     if kind == "learned":
         try:
@@ -75,6 +78,9 @@ def _search_player(kind: str, arg: str, seed: int | None) -> Player:
         except ModuleNotFoundError:
             raise PlayerSpecError(T("the master level needs numpy: pip install 'cafe-international[master]'")) from None
         options["evaluation"], options["width"], options["epsilon"] = shipped().evaluate, WIDTH, EPSILON
+    if kind == "net":
+        path, _, arg = arg.rpartition(":")
+        options["evaluation"] = _network(path).evaluate
     if not arg:
         return MCTSPlayer(**options)
     budget = _BUDGET.match(arg)
@@ -86,6 +92,20 @@ def _search_player(kind: str, arg: str, seed: int | None) -> Player:
         return MCTSPlayer(time_per_turn=None, iterations=int(budget["iterations"]), **options)
     seconds = float(budget["seconds"]) if budget["seconds"] else int(budget["millis"]) / 1000
     return MCTSPlayer(time_per_turn=seconds, **options)
+
+
+def _network(path: str) -> Any:
+    """The value network in ``path`` (cafe.ai.valuenet), read once per process."""
+    if not path:
+        raise PlayerSpecError(T("name the network's file and a budget: net:FILE:BUDGET, for example net:value.npz:1s"))
+    try:
+        from cafe.ai.valuenet import load_once
+    except ModuleNotFoundError:
+        raise PlayerSpecError(T("a value network needs numpy: pip install 'cafe-international[master]'")) from None
+    try:
+        return load_once(path)
+    except (OSError, ValueError, KeyError) as error:
+        raise PlayerSpecError(T("cannot read the network {path}: {reason}", path=path, reason=str(error))) from None
 
 
 def strongest(seed: int | None = None, seconds: float | None = None) -> Player:
@@ -111,7 +131,7 @@ def make_player(spec: str, seed: int | None = None) -> Player:
         return RandomPlayer(seed)
     if kind == "greedy" and arg in ("", "noise"):
         return GreedyPlayer(seed, name="greedy", noise=NOISE if arg else 0.0)
-    if kind in ("mcts", "learned"):
+    if kind in ("mcts", "learned", "net"):
         return _search_player(kind, arg, seed)
     if kind in _REGISTERED:
         return _REGISTERED[kind](arg, seed)
@@ -121,8 +141,8 @@ def make_player(spec: str, seed: int | None = None) -> Player:
         return named
     raise PlayerSpecError(
         T(
-            "unknown player '{spec}': use random, greedy, mcts[:BUDGET], learned[:BUDGET], easy, medium, hard, "
-            "expert, master, ismcts:N or cmd:COMMAND",
+            "unknown player '{spec}': use random, greedy, mcts[:BUDGET], learned[:BUDGET], net:FILE:BUDGET, easy, "
+            "medium, hard, expert, master, ismcts:N or cmd:COMMAND",
             spec=spec,
         )
     )

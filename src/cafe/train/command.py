@@ -9,6 +9,7 @@ from typing import Any
 
 from cafe.errors import CafeError
 from cafe.i18n import T, _
+from cafe.train.net_command import add_arguments as add_net_arguments
 
 SETS = (("board", 2), ("board", 4), ("cards", 2))  # what is played: edition and players
 CHUNK = 10  # games a worker plays before it sends its sums back
@@ -37,14 +38,19 @@ def add_parser(sub: Any) -> None:
         default=None,
         help=_(
             "the ridge penalty (default: of 0.0001, 0.001 ... 1, the one best on the held-out games, or no "
-            "correction if none beats the lead there)"
+            "correction if none beats the lead there); with --net, the network's weight penalty (default 0.001)"
         ),
     )
     p.add_argument("--jobs", type=int, default=None, help=_("parallel processes (default: the machine's cores)"))
+    add_net_arguments(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.net:
+        from cafe.train.net_command import run_net
+
+        return run_net(args)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 

@@ -1,0 +1,185 @@
+"""``cafe train --net``: one iteration of the value network: self-play, fit, and a match against the previous.
+
+Self-play games are played by the search at a fixed count (``--player mcts:N``), valuing its leaves by the lead or, with
+``--previous``, by the previous network; their positions (cafe.train.net_games) are fitted by a network
+(cafe.train.net_fit), every fifth game held out to measure it.  With ``--match N``, the new network's search then
+plays N duplicate deals of each kind against the previous one's (or against the plain search), and the file is
+written only if it won more than half.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+from cafe.errors import CafeError
+from cafe.i18n import T, _
+
+SETS = (("board", 2), ("board", 4), ("cards", 2))  # what is played: edition and players
+CHUNK = 5  # games a worker plays before it sends its positions back
+HELD_OUT = 5  # every fifth game (the first of five) is kept out of the fit to measure it
+MATCH_SEEDS = 1_000_000  # the match's deals start this far from the self-play games' seeds
+
+
+def add_arguments(p: Any) -> None:
+    group = p.add_argument_group(_("the value network (--net)"))
+    group.add_argument("--net", action="store_true",
+                       help=_("fit the value network (cafe.ai.valuenet) instead of the linear correction"))  # fmt: skip
+    group.add_argument("--previous", metavar="FILE",
+                       help=_("the network the self-play search values its leaves by (default: the lead)"))  # fmt: skip
+    group.add_argument(
+        "--lam",
+        type=float,
+        default=0.8,
+        help=_("λ of the targets' TD(λ) returns, with --previous (without: final margins; default 0.8)"),
+    )
+    group.add_argument("--hidden", type=int, default=64, help=_("hidden units (default 64)"))
+    group.add_argument(
+        "--match",
+        type=int,
+        default=0,
+        metavar="N",
+        help=_("then N deals of each kind against the previous network; written only if better"),
+    )
+
+
+def run_net(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from cafe.ai.valuenet import ValueNet
+    from cafe.parallel import as_finished
+    from cafe.train.net_fit import fit, rms_errors
+    from cafe.train.net_games import Positions
+
+    _check(args)
+    iterations = _iterations(args.player)
+    lam = args.lam if args.previous else 1.0
+    started = time.perf_counter()
+    parts: dict[tuple[str, bool], list[Positions]] = {}
+    tasks = _tasks(args, iterations, lam)
+    columns = (TextColumn(_("games")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        bar = progress.add_task("games", total=len(SETS) * args.games)
+        for (edition, seeds, kept_out), positions in as_finished(_play_chunk, tasks, args.jobs):
+            parts.setdefault((edition, kept_out), []).append(positions)
+            progress.advance(bar, len(seeds))
+    layers: dict[str, Any] = {}
+    held_out: dict[str, dict[str, float]] = {}
+    for edition in ("board", "cards"):
+        fitted = Positions.join(parts[edition, False])
+        held = Positions.join(parts[edition, True])
+        layers[edition], _model = fit(fitted, args.hidden, args.penalty or 1e-3, args.seed)
+        held_out[edition] = {**rms_errors(layers[edition], held), "rows": len(fitted.targets)}
+    about: dict[str, Any] = {
+        "command": " ".join(_command(args)),
+        "lam": lam,
+        "held_out_rms": held_out,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    for edition, figures in held_out.items():
+        print(_("{edition}: {rows} positions; final margin of held-out games predicted within {after:.1f} points "
+                "(the lead alone: {before:.1f})", edition=edition, rows=figures["rows"], after=figures["net"],
+                before=figures["lead"]))  # fmt: skip
+    out = Path(args.out)
+    if not args.match:
+        ValueNet(layers, about).save(out)
+        print(_("written: {path}", path=str(out)))
+        return 0
+    candidate = out.with_name(out.name + ".candidate")
+    ValueNet(layers, about).save(candidate)
+    try:
+        about["match"] = _match(candidate, args, iterations)
+        about["seconds"] = round(time.perf_counter() - started, 1)
+        better = sum(rate - 1 / players for (_e, players), rate in zip(SETS, about["match"].values(), strict=True)) > 0
+        if better:
+            ValueNet(layers, about).save(out)
+    finally:
+        candidate.unlink()
+    for (edition, players), rate in zip(SETS, about["match"].values(), strict=True):
+        kind = _("{players}-player board games", players=players) if edition == "board" else _("card games")
+        print(_("{kind}: the new network won {rate:.1%} (a fair share: {fair:.1%})", kind=kind, rate=rate,
+                fair=1 / players))  # fmt: skip
+    print(_("written: {path}", path=str(out)) if better else _("not written: the new network was not better"))
+    return 0
+
+
+def _match(candidate: Path, args: argparse.Namespace, iterations: int) -> dict[str, float]:
+    """The candidate's search against the previous network's (or the plain search) at the self-play count,
+    ``args.match`` duplicate deals of each kind: its win rate in each."""
+    from cafe.arena.run import ArenaPlan, names_of, run_arena
+    from cafe.arena.stats import player_stats
+
+    other = f"net:{args.previous}:{iterations}" if args.previous else f"mcts:{iterations}"
+    rates = {}
+    for k, (edition, players) in enumerate(SETS):
+        specs = (f"net:{candidate}:{iterations}", *[other] * (players - 1))
+        plan = ArenaPlan(specs, args.match, edition, args.seed + MATCH_SEEDS + k * args.match)
+        rates[f"{edition}-{players}"] = player_stats(names_of(plan.players), run_arena(plan, args.jobs))[0].win_rate
+    return rates
+
+
+def _check(args: argparse.Namespace) -> None:
+    try:
+        import sklearn  # noqa: F401
+    except ModuleNotFoundError:
+        raise CafeError(
+            T("fitting the value network needs scikit-learn: pip install 'cafe-international[train]'")
+        ) from None
+    if args.games < HELD_OUT:
+        raise CafeError(
+            T("with --net, --games must be at least {least} (every fifth game is held out)", least=HELD_OUT)
+        )
+    if not Path(args.out).parent.is_dir():
+        raise CafeError(T("no folder {folder} to write the model in", folder=str(Path(args.out).parent)))
+    if args.penalty is not None and args.penalty < 0:
+        raise CafeError(T("--penalty must not be negative"))
+    if args.match < 0:
+        raise CafeError(T("--match must not be negative"))
+    if args.hidden < 1:
+        raise CafeError(T("--hidden must be at least 1"))
+    if not 0 <= args.lam <= 1:
+        raise CafeError(T("--lam must be between 0 and 1"))
+    if args.previous is not None and not Path(args.previous).is_file():
+        raise CafeError(T("no network file {path}", path=args.previous))
+
+
+def _iterations(player: str) -> int:
+    """The self-play search's iterations a turn, from ``--player mcts:N``."""
+    kind, _, count = player.partition(":")
+    if kind != "mcts" or not count.isdigit() or int(count) < 1:
+        raise CafeError(T("with --net, --player is the search at a number of iterations, such as mcts:200"))
+    return int(count)
+
+
+def _command(args: argparse.Namespace) -> list[str]:
+    words = ["cafe train --net", f"--games {args.games}", f"--seed {args.seed}", f"--player {args.player}",
+             f"--hidden {args.hidden}"]  # fmt: skip
+    if args.previous:
+        words += [f"--previous {args.previous}", f"--lam {args.lam}"]
+    return words
+
+
+Task = tuple[str, list[int], bool]
+
+
+def _tasks(args: argparse.Namespace, iterations: int, lam: float) -> list[tuple[Any, ...]]:
+    """Chunks of games by kind; every ``HELD_OUT``-th game of a kind goes into chunks kept out of the fit."""
+    tasks = []
+    previous = Path(args.previous) if args.previous else None
+    for k, (edition, players) in enumerate(SETS):
+        seeds = [args.seed + k * args.games + g for g in range(args.games)]
+        for kept_out in (False, True):
+            part = [s for g, s in enumerate(seeds) if (g % HELD_OUT == 0) == kept_out]
+            for i in range(0, len(part), CHUNK):
+                tasks.append(((edition, part[i : i + CHUNK], kept_out), players, iterations, lam, previous))
+    return tasks
+
+
+def _play_chunk(task: Task, players: int, iterations: int, lam: float, previous: Path | None) -> tuple[Task, Any]:
+    from cafe.train.net_games import play_positions
+
+    edition, seeds, _kept_out = task
+    return task, play_positions(edition, players, seeds, iterations, lam, previous)
