@@ -20,8 +20,8 @@ from cafe.arena.match import new_game, play
 from cafe.card_game import CardGame
 from cafe.cli import main
 from cafe.envs.numeric import fill_observation
-from cafe.train.net_fit import fit, rms_errors
-from cafe.train.net_games import Positions, margin_of, play_positions, td_returns
+from cafe.train.net_fit import PENALTIES, best_fit, fit, rms_error
+from cafe.train.net_games import Positions, play_positions, td_returns
 
 HIDDEN = 6
 
@@ -82,7 +82,9 @@ def test_each_seat_is_valued_from_its_own_observation(edition: str) -> None:
         fill_observation(game, seat, expected)
         assert (rows[seat] == expected).all()
     net = net_of(edition)
-    assert net.margins(game, random.Random(0)) == pytest.approx(forward(net.layers[edition], rows).tolist())
+    corrections = forward(net.layers[edition], rows)  # the final margin predicted less the lead
+    expected_margins = [lead + c for lead, c in zip(leads(game, random.Random(0)), corrections, strict=True)]
+    assert net.margins(game, random.Random(0)) == pytest.approx(expected_margins)
     assert net.evaluate(game, random.Random(0)) == [squash(m) for m in net.margins(game, random.Random(0))]
 
 
@@ -94,15 +96,17 @@ def test_it_sees_only_the_view_not_the_bag_order_nor_hidden_hands(edition: str) 
     for _ in range(9):
         game.push(game.random_step(rng))
     net = net_of(edition)
-    seat = game.current_player
-    mine = net.margins(game, rng)[seat]
+    seat = game.current_player  # its lead counts its own best step: from its own hand
+    mine = net.margins(game, random.Random(0))[seat]
     worlds = Worlds(game.view(seat), rng)
     others = []
     for _ in range(5):  # the same view, other bags and other hidden hands
         world = worlds.sample(rng)
-        assert net.margins(world, rng)[seat] == pytest.approx(mine, abs=1e-5)
-        others.append(net.margins(world, rng)[1 - seat])
-    assert len({round(m, 4) for m in others}) > 1  # the other seat's hand differs between worlds, and so its value
+        assert net.margins(world, random.Random(0))[seat] == pytest.approx(mine, abs=1e-4)
+        others.append(forward(net.layers[edition], observations(world))[1 - seat])
+    assert (
+        len({round(float(m), 4) for m in others}) > 1
+    )  # the other seat sees its own hand: it differs, and so its value
 
 
 def test_an_edition_without_a_network_or_another_board_is_valued_by_the_lead() -> None:
@@ -116,24 +120,43 @@ def test_an_edition_without_a_network_or_another_board_is_valued_by_the_lead() -
     assert net.margins(over, rng) == leads(over, rng)  # a finished game: its final margins
 
 
-def test_td_returns_mix_the_seats_own_later_searches_into_its_final_margin() -> None:
-    assert td_returns([None, None], 10.0, 0.5) == [10.0, 10.0]
-    # rows 0..2: the seat searched at rows 1 and 2 (margins 4 and 2): row 2 sees the final margin alone, row 1
-    # mixes row 2's search with it, row 0 mixes row 1's search with that
+def test_td_returns_mix_the_seats_later_values_into_its_final_margin() -> None:
+    # rows 0..2 with values 6, 4 and 2: row 2's return is the final margin, row 1 mixes row 2's value with it,
+    # row 0 mixes row 1's value with that
     assert td_returns([6.0, 4.0, 2.0], 10.0, 0.5) == [5.0, 6.0, 10.0]
-    assert td_returns([6.0, 4.0, 2.0], 10.0, 1.0) == [10.0, 10.0, 10.0]
-    assert td_returns([6.0, 4.0, 2.0], 10.0, 0.0) == [4.0, 2.0, 10.0]
-    assert margin_of(squash(7.5)) == pytest.approx(7.5)
+    assert td_returns([6.0, 4.0, 2.0], 10.0, 1.0) == [10.0, 10.0, 10.0]  # the final margin alone
+    assert td_returns([6.0, 4.0, 2.0], 10.0, 0.0) == [4.0, 2.0, 10.0]  # the next value alone
+    assert td_returns([], 10.0, 0.5) == []
 
 
 def test_positions_hold_a_row_per_seat_at_every_turn_start_with_final_margins_as_targets() -> None:
     positions, layers, _model = fitted("board")
     rows = len(positions.targets)
     assert positions.observations.shape[0] == rows == len(positions.leads) == len(positions.finals) and rows % 2 == 0
-    assert (positions.targets == positions.finals).all()  # λ = 1 without a network: the final margins
+    assert (positions.targets == positions.finals).all()  # λ = 1: the final margins
+    assert positions.leads[0] == -positions.leads[1]  # two players: each one's lead is the other's deficit
     assert set(np.round(positions.finals[0::2] + positions.finals[1::2], 6)) == {0.0}  # two players: they cancel
-    errors = rms_errors(layers, positions)
-    assert errors["lead"] > 0 and errors["net"] > 0
+    assert rms_error(None, positions) == pytest.approx(np.sqrt(np.mean((positions.leads - positions.finals) ** 2)))
+    assert rms_error(layers, positions) != rms_error(None, positions)
+
+
+def test_with_lambda_zero_a_rows_target_is_the_seats_lead_at_its_next_row() -> None:
+    positions = play_positions("board", 2, [13], 8, 0.0, None)  # one game: rows alternate seat 0, seat 1
+    targets, row_leads = positions.targets.reshape(-1, 2), positions.leads.reshape(-1, 2)
+    assert (targets[:-1] == row_leads[1:]).all()  # the search values by the lead: the next row's is the target
+    assert (targets[-1] == positions.finals[-2:]).all()  # the last row's: the final margins
+
+
+def test_the_fit_kept_is_the_one_best_on_held_out_games_or_none_at_all() -> None:
+    positions, _layers, _model = fitted("board")
+    half = len(positions.targets) // 2
+    first, second = (Positions(*(getattr(positions, f)[part] for f in ("observations", "targets", "leads", "finals")))
+                     for part in (slice(0, half), slice(half, None)))  # fmt: skip
+    chosen, penalty = best_fit(first, second, HIDDEN, None, 0)
+    options = [rms_error(fit(first, HIDDEN, p, 0)[0], second) for p in PENALTIES] + [rms_error(None, second)]
+    assert rms_error(chosen, second) == min(options)
+    assert (chosen is None) == (penalty is None) == (min(options) == options[-1])
+    assert best_fit(first, second, HIDDEN, 0.5, 0)[1] == 0.5  # a penalty given is used as it is
 
 
 def test_the_search_plays_whole_games_valuing_its_leaves_by_a_network(tmp_path: Path) -> None:
@@ -185,12 +208,13 @@ def test_one_training_iteration_end_to_end_then_the_next_from_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     first = tmp_path / "first.npz"
-    argv = ["train", "--net", "--player", "mcts:8", "--games", "5", "--hidden", "8", "--jobs", "2"]
+    argv = ["train", "--net", "--player", "mcts:8", "--games", "5", "--hidden", "8", "--penalty", "0.01", "--jobs", "2"]
     assert main([*argv, "--out", str(first)]) == 0
     printed = capsys.readouterr().out
     assert "board:" in printed and "cards:" in printed and f"written: {first}" in printed
     net = ValueNet.load(first)
-    assert net.about["lam"] == 1.0 and net.about["held_out_rms"]["board"]["rows"] > 0
+    assert net.about["lam"] == 0.9 and net.about["held_out_rms"]["board"]["rows"] > 0
+    assert set(net.layers) == {"board", "cards"} and net.about["held_out_rms"]["cards"]["penalty"] == 0.01
     again = tmp_path / "again.npz"
     assert main([*argv, "--out", str(again)]) == 0  # the same settings: the same network
     assert all(

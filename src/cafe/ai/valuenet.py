@@ -1,10 +1,12 @@
 """A position's value learned by a small neural network from self-play, for the search's leaves.
 
 The network reads what one seat sees, the observation vector of :mod:`cafe.features` written from that seat's
-view (never the bag's order or a hidden hand), and predicts the seat's final margin: its final score minus the
-best other final score, in points.  It has one hidden layer of rectified linear units::
+view (never the bag's order or a hidden hand), and predicts how far the seat's final margin (its final score
+minus the best other final score, in points) will differ from its lead now (cafe.ai.mcts.leads), as the master's
+linear correction does (cafe.ai.learned): a network that has learned nothing values positions as the search does.
+It has one hidden layer of rectified linear units::
 
-    margin = relu(x @ w0 + b0) @ w1 + b1
+    margin = lead + relu(x @ w0 + b0) @ w1 + b1
 
 A position's seats are evaluated in one batch.  A file holds, per edition (``board``, ``cards``), the arrays
 ``EDITION.w0`` (inputs x hidden), ``EDITION.b0`` (hidden), ``EDITION.w1`` (hidden x 1) and ``EDITION.b1`` (1),
@@ -55,7 +57,7 @@ def observations(game: Game) -> np.ndarray:
 
 
 def forward(layers: Layers, rows: np.ndarray) -> np.ndarray:
-    """The network's output for each row: a predicted final margin in points."""
+    """The network's output for each row: the final margin predicted less the lead, in points."""
     w0, b0, w1, b1 = layers
     hidden = np.maximum(rows @ w0 + b0, 0.0)
     out: np.ndarray = (hidden @ w1 + b1)[:, 0]
@@ -102,8 +104,8 @@ class ValueNet:
         layers = self.layers.get(edition_of(game))
         if layers is None or layers[0].shape[0] != observation_length(game):
             return leads(game, rng)
-        result: list[float] = forward(layers, observations(game)).tolist()
-        return result
+        corrections = forward(layers, observations(game)).tolist()
+        return [lead + c for lead, c in zip(leads(game, rng), corrections, strict=True)]
 
     def evaluate(self, game: Game, rng: random.Random) -> list[float]:
         """Each seat's value of the position in (0, 1), as the search backs it up: its expected margin, squashed."""

@@ -38,7 +38,8 @@ def add_parser(sub: Any) -> None:
         default=None,
         help=_(
             "the ridge penalty (default: of 0.0001, 0.001 ... 1, the one best on the held-out games, or no "
-            "correction if none beats the lead there); with --net, the network's weight penalty (default 0.001)"
+            "correction if none beats the lead there); with --net, the network's weight penalty (default: of 0.01, "
+            "0.1 and 1, the one best on the held-out games, or no network if none beats the lead there)"
         ),
     )
     p.add_argument("--jobs", type=int, default=None, help=_("parallel processes (default: the machine's cores)"))

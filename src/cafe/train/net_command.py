@@ -1,10 +1,11 @@
 """``cafe train --net``: one iteration of the value network: self-play, fit, and a match against the previous.
 
-Self-play games are played by the search at a fixed count (``--player mcts:N``), valuing its leaves by the lead or, with
-``--previous``, by the previous network; their positions (cafe.train.net_games) are fitted by a network
-(cafe.train.net_fit), every fifth game held out to measure it.  With ``--match N``, the new network's search then
-plays N duplicate deals of each kind against the previous one's (or against the plain search), and the file is
-written only if it won more than half.
+Self-play games are played by the search at a fixed count (``--player mcts:N``), valuing its leaves by the lead
+or, with ``--previous``, by the previous network; their positions and TD(λ) targets (cafe.train.net_games) are
+fitted by a network (cafe.train.net_fit), every fifth game held out to choose the weight penalty and to measure
+it; an edition no fit predicts better than the lead gets no network.  With ``--match N``, the new network's search
+then plays N duplicate deals of each kind against the previous one's (or against the plain search), and the file
+is written only if it won more than a fair share over the three kinds.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ def add_arguments(p: Any) -> None:
     group.add_argument(
         "--lam",
         type=float,
-        default=0.8,
-        help=_("λ of the targets' TD(λ) returns, with --previous (without: final margins; default 0.8)"),
+        default=0.9,
+        help=_("λ of the targets' TD(λ) returns (1: the final margins alone; default 0.9)"),
     )
     group.add_argument("--hidden", type=int, default=64, help=_("hidden units (default 64)"))
     group.add_argument(
@@ -51,15 +52,14 @@ def run_net(args: argparse.Namespace) -> int:
 
     from cafe.ai.valuenet import ValueNet
     from cafe.parallel import as_finished
-    from cafe.train.net_fit import fit, rms_errors
+    from cafe.train.net_fit import best_fit, rms_error
     from cafe.train.net_games import Positions
 
     _check(args)
     iterations = _iterations(args.player)
-    lam = args.lam if args.previous else 1.0
     started = time.perf_counter()
     parts: dict[tuple[str, bool], list[Positions]] = {}
-    tasks = _tasks(args, iterations, lam)
+    tasks = _tasks(args, iterations, args.lam)
     columns = (TextColumn(_("games")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         bar = progress.add_task("games", total=len(SETS) * args.games)
@@ -67,15 +67,17 @@ def run_net(args: argparse.Namespace) -> int:
             parts.setdefault((edition, kept_out), []).append(positions)
             progress.advance(bar, len(seeds))
     layers: dict[str, Any] = {}
-    held_out: dict[str, dict[str, float]] = {}
+    held_out: dict[str, dict[str, Any]] = {}
     for edition in ("board", "cards"):
-        fitted = Positions.join(parts[edition, False])
-        held = Positions.join(parts[edition, True])
-        layers[edition], _model = fit(fitted, args.hidden, args.penalty or 1e-3, args.seed)
-        held_out[edition] = {**rms_errors(layers[edition], held), "rows": len(fitted.targets)}
+        fitted, held = Positions.join(parts[edition, False]), Positions.join(parts[edition, True])
+        best, penalty = best_fit(fitted, held, args.hidden, args.penalty, args.seed)
+        if best is not None:
+            layers[edition] = best
+        held_out[edition] = {"net": rms_error(best, held), "lead": rms_error(None, held), "penalty": penalty,
+                             "rows": len(fitted.targets)}  # fmt: skip
     about: dict[str, Any] = {
         "command": " ".join(_command(args)),
-        "lam": lam,
+        "lam": args.lam,
         "held_out_rms": held_out,
         "seconds": round(time.perf_counter() - started, 1),
     }
@@ -157,8 +159,11 @@ def _iterations(player: str) -> int:
 def _command(args: argparse.Namespace) -> list[str]:
     words = ["cafe train --net", f"--games {args.games}", f"--seed {args.seed}", f"--player {args.player}",
              f"--hidden {args.hidden}"]  # fmt: skip
+    words.append(f"--lam {args.lam}")
+    if args.penalty is not None:
+        words.append(f"--penalty {args.penalty}")
     if args.previous:
-        words += [f"--previous {args.previous}", f"--lam {args.lam}"]
+        words.append(f"--previous {args.previous}")
     return words
 
 

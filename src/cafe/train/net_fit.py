@@ -1,8 +1,9 @@
 """The value network fitted with scikit-learn's multi-layer perceptron, and read out as numpy arrays.
 
-Targets are scaled to tens of points for the fit (the optimiser's steps suit numbers near 1) and the output layer
-is scaled back, so that the network predicts points.  Whether it predicts better than the lead is measured on
-held-out games: the root mean squared error of the final margin, each way.
+The network learns each row's target less its lead (cafe.ai.valuenet), in tens of points for the fit (the
+optimiser's steps suit numbers near 1), and its output layer is scaled back to points.  Of the weight penalties
+:data:`PENALTIES`, the fit that predicts the held-out games' final margins best is kept, or none at all if none
+predicts them better than the lead alone: an edition without a network is valued by the lead.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from cafe.ai.valuenet import Layers, forward
 from cafe.train.net_games import Positions
 
 TARGET_SCALE = 20.0  # points per unit of the fitted target
+PENALTIES = (0.01, 0.1, 1.0)
 
 
 def fit(positions: Positions, hidden: int, penalty: float, seed: int) -> tuple[Layers, object]:
@@ -34,17 +36,30 @@ def fit(positions: Positions, hidden: int, penalty: float, seed: int) -> tuple[L
     )
     with warnings.catch_warnings():  # stopping at max_iter is no failure: the held-out games measure the fit
         warnings.simplefilter("ignore")
-        model.fit(positions.observations, positions.targets / TARGET_SCALE)
+        model.fit(positions.observations, (positions.targets - positions.leads) / TARGET_SCALE)
     (w0, w1), (b0, b1) = model.coefs_, model.intercepts_
-    layers = (w0.astype(np.float32), b0.astype(np.float32), (w1 * TARGET_SCALE).astype(np.float32),
-              (b1 * TARGET_SCALE).astype(np.float32))  # fmt: skip
+    layers = (
+        w0.astype(np.float32),
+        b0.astype(np.float32),
+        (w1 * TARGET_SCALE).astype(np.float32),
+        (b1 * TARGET_SCALE).astype(np.float32),
+    )
     return layers, model
 
 
-def rms_errors(layers: Layers, held: Positions) -> dict[str, float]:
-    """How far from the final margin the held-out rows are predicted, in points: by the network, and by the lead."""
-    predicted = forward(layers, held.observations)
-    return {
-        "net": float(np.sqrt(np.mean((predicted - held.finals) ** 2))),
-        "lead": float(np.sqrt(np.mean((held.leads - held.finals) ** 2))),
-    }
+def rms_error(layers: Layers | None, held: Positions) -> float:
+    """How far from the final margin the held-out rows are predicted, in points (no layers: by the lead alone)."""
+    predicted = held.leads if layers is None else held.leads + forward(layers, held.observations)
+    return float(np.sqrt(np.mean((predicted - held.finals) ** 2)))
+
+
+def best_fit(
+    fitted: Positions, held: Positions, hidden: int, penalty: float | None, seed: int
+) -> tuple[Layers | None, float | None]:
+    """The layers, and their penalty, of the fit (one per penalty of :data:`PENALTIES`) that predicts the held-out
+    rows best, or None and None if none predicts them better than the lead; with ``penalty``, that fit."""
+    if penalty is not None:
+        return fit(fitted, hidden, penalty, seed)[0], penalty
+    fits: list[tuple[Layers | None, float | None]] = [(fit(fitted, hidden, p, seed)[0], p) for p in PENALTIES]
+    fits.append((None, None))
+    return min(fits, key=lambda f: rms_error(f[0], held))

@@ -1,15 +1,15 @@
 """Self-play positions for the value network (cafe.ai.valuenet), with their targets by TD(λ).
 
-At the start of every turn, each seat gives a row: its observation (what it sees then) and, if it is the seat
-about to move, the value its search found for the position.  A seat's target at a row is its λ-return over its
-own later rows: the search's value at its next turn, mixed with the λ-return from there on, ending in its final
-margin (λ = 1: the final margin alone, as a linear correction is fitted; λ = 0: the search's next value).  Rows
-where the seat does not move pass the return on unchanged: only the seat's own searches are its bootstraps.
+At the start of every turn, each seat gives a row: its observation (what it sees then), its lead, and its value
+by the evaluation the self-play search uses (the lead, or the lead corrected by the previous network).  A seat's
+target at a row is its λ-return over its own later rows, as TD-Gammon learned: the value at the next row mixed
+with the λ-return from there on, ending in its final margin.  λ = 1 gives the final margin alone, whose noise (a
+game's margin is mostly the luck of the draw, and every row of a game shares it) a network fitted to a few
+hundred games learns as if it were knowledge; a smaller λ trades that noise for the evaluation's own errors.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from cafe.ai.base import Player
-from cafe.ai.mcts import SCALE, MCTSPlayer, leads
+from cafe.ai.mcts import MCTSPlayer, leads
 from cafe.ai.valuenet import ValueNet, observations
 from cafe.arena.match import new_game
 
@@ -37,72 +37,52 @@ class Positions:
                                                                                "finals")))  # fmt: skip
 
 
-def margin_of(value: float) -> float:
-    """A search's value in (0, 1) as the lead in points it squashes (the inverse of :func:`cafe.ai.mcts.squash`)."""
-    value = min(max(value, 1e-6), 1 - 1e-6)
-    return SCALE * math.log(value / (1 - value))
-
-
-def searcher(iterations: int, seed: int, net: Path | None) -> Player:
-    """The self-play player: the search at a fixed count, valuing its leaves by the lead or by ``net``."""
-    if net is None:
+def searcher(iterations: int, seed: int, evaluation: ValueNet | None) -> Player:
+    """The self-play player: the search at a fixed count, valuing its leaves by the lead or by ``evaluation``."""
+    if evaluation is None:
         return MCTSPlayer(time_per_turn=None, iterations=iterations, seed=seed)
-    return MCTSPlayer(time_per_turn=None, iterations=iterations, seed=seed, evaluation=ValueNet.load(net).evaluate)
+    return MCTSPlayer(time_per_turn=None, iterations=iterations, seed=seed, evaluation=evaluation.evaluate)
 
 
-def td_returns(bootstraps: list[float | None], final: float, lam: float) -> list[float]:
-    """One seat's λ-returns over its rows: ``bootstraps[i]`` is its search's margin at row i (None: it did not
-    search there); the return of row i mixes the bootstrap of the next row that has one with the return there."""
-    returns = [0.0] * len(bootstraps)
-    after = final  # the return from the row after i on
-    for i in range(len(bootstraps) - 1, -1, -1):
+def td_returns(values: list[float], final: float, lam: float) -> list[float]:
+    """One seat's λ-returns over its rows: ``values[i]`` is its value at row i; the return of row i mixes the value
+    at row i + 1 with the return there, and the last row's return is the final margin."""
+    returns = [0.0] * len(values)
+    after = final  # the return of the row after i
+    for i in range(len(values) - 1, -1, -1):
         returns[i] = after
-        own = bootstraps[i]
-        if own is not None:
-            after = (1 - lam) * own + lam * after
+        after = (1 - lam) * values[i] + lam * after
     return returns
 
 
 def play_positions(edition: str, players: int, seeds: list[int], iterations: int, lam: float,
                    net: Path | None) -> Positions:  # fmt: skip
     """Self-play games, one per seed, and their rows."""
+    evaluation = ValueNet.load(net) if net is not None else None
     parts = []
     for seed in seeds:
         game = new_game(edition, [f"P{p + 1}" for p in range(players)], seed)
-        bots = [searcher(iterations, seed * 101 + p, net) for p in range(players)]
-        rng = random.Random(seed)
+        bots = [searcher(iterations, seed * 101 + p, evaluation) for p in range(players)]
         rows: list[np.ndarray] = []
-        row_leads: list[float] = []
-        bootstraps: list[list[float | None]] = [[] for _ in range(players)]
+        row_leads: list[list[float]] = []
+        values: list[list[float]] = []
         turn_start = True
         while not game.is_over():
-            seat = game.current_player
-            view = game.view(seat)
-            step = bots[seat].choose(view, game.legal_steps())
             if turn_start:
                 rows.append(observations(game))
-                row_leads += leads(game, rng)
-                value = _searched_value(bots[seat], view.seat, view.turn_number)
-                for p in range(players):
-                    bootstraps[p].append(value if p == seat else None)
+                row_leads.append(leads(game, random.Random(seed)))
+                values.append(evaluation.margins(game, random.Random(seed)) if evaluation else row_leads[-1])
+            seat = game.current_player
+            step = bots[seat].choose(game.view(seat), game.legal_steps())
             turn_start = game.push(step).turn_over
-        final = leads(game, rng)
-        targets = [td_returns(bootstraps[p], final[p], lam) for p in range(players)]
+        final = leads(game, random.Random(seed))  # over: the final margins
+        targets = [td_returns([v[p] for v in values], final[p], lam) for p in range(players)]
         parts.append(
             Positions(
                 np.concatenate(rows) if rows else np.zeros((0, 0), np.float32),
                 np.array([targets[p][i] for i in range(len(rows)) for p in range(players)]),
-                np.array(row_leads),
+                np.array([lead for row in row_leads for lead in row]),
                 np.array([final[p] for _ in rows for p in range(players)]),
             )
         )
     return Positions.join(parts)
-
-
-def _searched_value(bot: Player, seat: int | None, turn: int) -> float | None:
-    """The margin the bot's search just found for its turn (None if it did not search: one choice only)."""
-    search = bot.last_search if isinstance(bot, MCTSPlayer) else None
-    if search is None or (search.seat, search.turn) != (seat, turn) or not sum(search.visits):
-        return None
-    value = sum(v * n for v, n in zip(search.values, search.visits, strict=True)) / sum(search.visits)
-    return margin_of(value)
