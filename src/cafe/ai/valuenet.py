@@ -25,19 +25,15 @@ from typing import Any
 
 import numpy as np
 
+from cafe.ai.learned import EDITIONS, edition_of
 from cafe.ai.mcts import leads, squash
 from cafe.ai.worlds import Game
 from cafe.board_game import BoardGame
 from cafe.envs.observation import board_size, card_size
 from cafe.features import write_board, write_cards
 
-EDITIONS = ("board", "cards")
 PARTS = ("w0", "b0", "w1", "b1")
 Layers = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # w0, b0, w1, b1
-
-
-def edition_of(game: Game) -> str:
-    return "board" if isinstance(game, BoardGame) else "cards"
 
 
 def observation_length(game: Game) -> int:
