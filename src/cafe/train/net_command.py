@@ -5,7 +5,7 @@ or, with ``--previous``, by the previous network; their positions and TD(λ) tar
 fitted by a network (cafe.train.net_fit), every fifth game held out to choose the weight penalty and to measure
 it; an edition no fit predicts better than the lead gets no network.  With ``--match N``, the new network's search
 then plays N duplicate deals of each kind against the previous one's (or against the plain search), and the file
-is written only if it won more than a fair share over the three kinds.
+is written only if it won more than a fair share over them (an edition neither values by a network is not played).
 """
 
 from __future__ import annotations
@@ -90,17 +90,22 @@ def run_net(args: argparse.Namespace) -> int:
         ValueNet(layers, about).save(out)
         print(_("written: {path}", path=str(out)))
         return 0
+    previous = ValueNet.load(args.previous) if args.previous else None
+    kinds = [(e, n) for e, n in SETS if e in layers or (previous is not None and e in previous.layers)]
+    if not kinds:  # the same play as before in every kind: nothing to match
+        print(_("not written: no network predicted the held-out games better than the lead"))
+        return 0
     candidate = out.with_name(out.name + ".candidate")
     ValueNet(layers, about).save(candidate)
     try:
-        about["match"] = _match(candidate, args, iterations)
+        about["match"] = _match(candidate, args, iterations, kinds)
         about["seconds"] = round(time.perf_counter() - started, 1)
-        better = sum(rate - 1 / players for (_e, players), rate in zip(SETS, about["match"].values(), strict=True)) > 0
+        better = sum(rate - 1 / players for (_e, players), rate in zip(kinds, about["match"].values(), strict=True)) > 0
         if better:
             ValueNet(layers, about).save(out)
     finally:
         candidate.unlink()
-    for (edition, players), rate in zip(SETS, about["match"].values(), strict=True):
+    for (edition, players), rate in zip(kinds, about["match"].values(), strict=True):
         kind = _("{players}-player board games", players=players) if edition == "board" else _("card games")
         print(_("{kind}: the new network won {rate:.1%} (a fair share: {fair:.1%})", kind=kind, rate=rate,
                 fair=1 / players))  # fmt: skip
@@ -108,17 +113,20 @@ def run_net(args: argparse.Namespace) -> int:
     return 0
 
 
-def _match(candidate: Path, args: argparse.Namespace, iterations: int) -> dict[str, float]:
+def _match(
+    candidate: Path, args: argparse.Namespace, iterations: int, kinds: list[tuple[str, int]]
+) -> dict[str, float]:
     """The candidate's search against the previous network's (or the plain search) at the self-play count,
-    ``args.match`` duplicate deals of each kind: its win rate in each."""
+    ``args.match`` duplicate deals of each kind where either values by a network: its win rate in each."""
     from cafe.arena.run import ArenaPlan, names_of, run_arena
     from cafe.arena.stats import player_stats
 
     other = f"net:{args.previous}:{iterations}" if args.previous else f"mcts:{iterations}"
     rates = {}
-    for k, (edition, players) in enumerate(SETS):
+    for edition, players in kinds:
         specs = (f"net:{candidate}:{iterations}", *[other] * (players - 1))
-        plan = ArenaPlan(specs, args.match, edition, args.seed + MATCH_SEEDS + k * args.match)
+        seed = args.seed + MATCH_SEEDS + SETS.index((edition, players)) * args.match
+        plan = ArenaPlan(specs, args.match, edition, seed)
         rates[f"{edition}-{players}"] = player_stats(names_of(plan.players), run_arena(plan, args.jobs))[0].win_rate
     return rates
 
