@@ -12,7 +12,8 @@ from cafe.i18n import T, _, n_
 
 PLAYER_HELP = (
     "a player: random, greedy, mcts (1 s a turn), mcts:0.5s, mcts:250ms, mcts:2000 (iterations a turn), "
-    "learned:BUDGET (the search with the learned evaluation), easy, medium, hard, expert, master, "
+    "learned:BUDGET (the search with the learned evaluation), net:FILE:BUDGET (the search valuing by a value "
+    "network), easy, medium, hard, expert, master, "
     "ismcts:N (OpenSpiel's ISMCTS, N simulations a step), "
     "or cmd:COMMAND (an engine speaking docs/engine.md)"
 )
