@@ -38,6 +38,7 @@ from cafe.board_state import CLOSED
 if TYPE_CHECKING:
     from cafe.board_game import BoardGame
     from cafe.card_game import CardGame
+    from cafe.layout import Board, CardBoard
 
 BOARD_SEATS, CARD_SEATS = 4, 5
 TILE_TYPES, CARD_TYPES, NATIONS = 26, 24, 12
@@ -45,6 +46,16 @@ BOARD_CHAIR, BOARD_SEAT = TILE_TYPES + 1 + NATIONS, 6 + TILE_TYPES
 CARD_SEAT = 6 + CARD_TYPES
 BOARD_TAIL = 3 + BOARD_SEATS * BOARD_SEAT + 1  # the numbers after the chairs' block (see board_tail)
 CARD_TAIL = 2 + CARD_SEATS * CARD_SEAT + 1  # the numbers after the tables' block (see card_tail)
+
+
+def board_size(board: Board) -> int:
+    """The length of a board game's vector on ``board``."""
+    return len(board.chair_ids) * BOARD_CHAIR + BOARD_TAIL
+
+
+def card_size(board: CardBoard) -> int:
+    """The length of a card game's vector on ``board``."""
+    return len(board.place_ids) * CARD_TYPES + len(board.slots) * NATIONS + CARD_TAIL
 
 
 def seats_from(players: int, seat: int | None) -> list[int]:

@@ -29,8 +29,7 @@ from cafe.ai.learned import EDITIONS, edition_of
 from cafe.ai.mcts import leads, squash
 from cafe.ai.worlds import Game
 from cafe.board_game import BoardGame
-from cafe.envs.observation import board_size, card_size
-from cafe.features import write_board, write_cards
+from cafe.features import board_size, card_size, write_board, write_cards
 
 PARTS = ("w0", "b0", "w1", "b1")
 Layers = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # w0, b0, w1, b1

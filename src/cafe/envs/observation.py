@@ -10,26 +10,17 @@ from __future__ import annotations
 from cafe.features import (
     BOARD_CHAIR,
     BOARD_SEAT,
-    BOARD_TAIL,
     CARD_SEAT,
-    CARD_TAIL,
     CARD_TYPES,
     NATIONS,
     TILE_TYPES,
+    board_size,
+    card_size,
     seats_from,
 )
-from cafe.layout import Board, CardBoard
 from cafe.view import BoardView, CardView, View
 
 LOW, HIGH = -10.0, 100.0  # bounds of every number of a vector (scores / 100 and counts stay well inside)
-
-
-def board_size(board: Board) -> int:
-    return len(board.chair_ids) * BOARD_CHAIR + BOARD_TAIL
-
-
-def card_size(board: CardBoard) -> int:
-    return len(board.place_ids) * CARD_TYPES + len(board.slots) * NATIONS + CARD_TAIL
 
 
 def observation_size(view: View) -> int:
