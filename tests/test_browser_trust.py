@@ -395,7 +395,9 @@ def test_a_hint_marks_the_guest_in_the_hand_and_the_turns_steps_in_order(cafe: s
     ann.click("button.hint")
     line = ann.locator(".chat-lines li.info", has_text="Hint: ")
     expect(line).to_have_count(1)
-    steps = [part.split(". ", 1)[1] for part in line.inner_text().removeprefix("Hint: ").split(" → ")]
+    assert "@" not in line.inner_text() and "~" not in line.inner_text()  # said in words, not in notation
+    steps = (line.get_attribute("data-steps") or "").split()
+    assert line.inner_text().count(" → ") == len(steps) - 1 and steps, line.inner_text()
     placed = [step for step in steps if "@" in step or "~" in step]
     assert placed, steps
     for k, step in enumerate(placed[:2]):  # each step marked in turn: the guest in the hand, where it goes

@@ -65,9 +65,12 @@ export class RoomView {
 
   // A hint: the rest of the turn, step by step; the guest to play next is marked in the hand, and where each
   // step goes on the café, numbered in order.
+  // The line says the steps in words; it keeps them in notation too (data-steps), as a tile keeps its data-tile.
   showHint(steps) {
     this.hint = { steps, plies: this.state.plies };
-    this.say(t("Hint: {step}", { step: steps.map((s, k) => `${k + 1}. ${s}`).join(" → ") }), "info");
+    const words = steps.map((s, k) => `${k + 1}. ${stepWords(s, this.catalogue)}`).join(" → ");
+    this.say(t("Hint: {step}", { step: words }), "info");
+    this.chatLines.lastElementChild.dataset.steps = steps.join(" ");
     this.render();
   }
 
