@@ -25,8 +25,8 @@ from typing import Any
 
 from cafe.arena.run import ArenaPlan, names_of, run_arena
 from cafe.arena.stats import player_stats
+from cafe.train.chunks import SETS
 
-SETS = (("board", 2), ("board", 4), ("cards", 2))
 CURVE_SEEDS = 2_000_000  # the curve's deals start this far from self-play's and the gating match's seeds
 
 

@@ -43,11 +43,9 @@ def observation_length(game: Game) -> int:
 def observations(game: Game) -> np.ndarray:
     """Every seat's observation of the position, each as that seat sees it: a row per seat, float32."""
     rows = np.zeros((len(game.players), observation_length(game)), np.float32)
+    write: Any = write_board if isinstance(game, BoardGame) else write_cards
     for seat, row in enumerate(rows):
-        if isinstance(game, BoardGame):
-            write_board(game, seat, row.data)  # type: ignore[arg-type]  # a float32 memoryview takes floats
-        else:
-            write_cards(game, seat, row.data)  # type: ignore[arg-type]
+        write(game, seat, row.data)  # a float32 memoryview takes floats
     return rows
 
 
@@ -86,11 +84,6 @@ class ValueNet:
         arrays = {f"{e}.{part}": a for e, layers in self.layers.items() for part, a in zip(PARTS, layers, strict=True)}
         with open(path, "wb") as file:
             np.savez(file, allow_pickle=False, about=np.array(json.dumps(self.about, sort_keys=True)), **arrays)
-
-    def inputs(self, edition: str) -> int | None:
-        """The length of the observation the edition's network reads (None: no network for it)."""
-        layers = self.layers.get(edition)
-        return None if layers is None else layers[0].shape[0]
 
     def margins(self, game: Game, rng: random.Random) -> list[float]:
         """Each seat's expected final margin in points (a finished game: its final margins)."""

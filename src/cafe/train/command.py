@@ -9,11 +9,10 @@ from typing import Any
 
 from cafe.errors import CafeError
 from cafe.i18n import T, _
+from cafe.train.chunks import SETS, chunks
 from cafe.train.net_command import add_arguments as add_net_arguments
 
-SETS = (("board", 2), ("board", 4), ("cards", 2))  # what is played: edition and players
 CHUNK = 10  # games a worker plays before it sends its sums back
-HELD_OUT = 5  # every fifth game (the first of five) is kept out of the fit to measure it
 
 
 def add_parser(sub: Any) -> None:
@@ -115,14 +114,8 @@ Task = tuple[str, int, list[int], bool]
 
 
 def _tasks(player: str, games: int, seed: int) -> list[tuple[str, Task]]:
-    """Chunks of games by kind; every ``HELD_OUT``-th game of a kind goes into chunks kept out of the fit."""
-    tasks = []
-    for k, (edition, players) in enumerate(SETS):
-        seeds = [seed + k * games + g for g in range(games)]
-        for kept_out in (False, True):
-            part = [s for g, s in enumerate(seeds) if (g % HELD_OUT == 0) == kept_out]
-            tasks += [(player, (edition, players, part[i : i + CHUNK], kept_out)) for i in range(0, len(part), CHUNK)]
-    return tasks
+    """Chunks of games by kind, some held out of the fit (cafe.train.chunks)."""
+    return [(player, chunk) for chunk in chunks(games, seed, CHUNK)]
 
 
 def _play_chunk(player: str, task: Task) -> tuple[Task, Any]:

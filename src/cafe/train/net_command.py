@@ -17,10 +17,9 @@ from typing import Any
 
 from cafe.errors import CafeError
 from cafe.i18n import T, _
+from cafe.train.chunks import HELD_OUT, SETS, chunks
 
-SETS = (("board", 2), ("board", 4), ("cards", 2))  # what is played: edition and players
 CHUNK = 5  # games a worker plays before it sends its positions back
-HELD_OUT = 5  # every fifth game (the first of five) is kept out of the fit to measure it
 MATCH_SEEDS = 1_000_000  # the match's deals start this far from the self-play games' seeds
 
 
@@ -166,8 +165,7 @@ def _iterations(player: str) -> int:
 
 def _command(args: argparse.Namespace) -> list[str]:
     words = ["cafe train --net", f"--games {args.games}", f"--seed {args.seed}", f"--player {args.player}",
-             f"--hidden {args.hidden}"]  # fmt: skip
-    words.append(f"--lam {args.lam}")
+             f"--hidden {args.hidden}", f"--lam {args.lam}"]  # fmt: skip
     if args.penalty is not None:
         words.append(f"--penalty {args.penalty}")
     if args.previous:
@@ -179,16 +177,10 @@ Task = tuple[str, list[int], bool]
 
 
 def _tasks(args: argparse.Namespace, iterations: int, lam: float) -> list[tuple[Any, ...]]:
-    """Chunks of games by kind; every ``HELD_OUT``-th game of a kind goes into chunks kept out of the fit."""
-    tasks = []
+    """Chunks of games by kind, some held out of the fit (cafe.train.chunks)."""
     previous = Path(args.previous) if args.previous else None
-    for k, (edition, players) in enumerate(SETS):
-        seeds = [args.seed + k * args.games + g for g in range(args.games)]
-        for kept_out in (False, True):
-            part = [s for g, s in enumerate(seeds) if (g % HELD_OUT == 0) == kept_out]
-            for i in range(0, len(part), CHUNK):
-                tasks.append(((edition, part[i : i + CHUNK], kept_out), players, iterations, lam, previous))
-    return tasks
+    return [((edition, seeds, kept_out), players, iterations, lam, previous)
+            for edition, players, seeds, kept_out in chunks(args.games, args.seed, CHUNK)]  # fmt: skip
 
 
 def _play_chunk(task: Task, players: int, iterations: int, lam: float, previous: Path | None) -> tuple[Task, Any]:

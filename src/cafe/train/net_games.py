@@ -16,10 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from cafe.ai.base import Player
-from cafe.ai.mcts import MCTSPlayer, leads
-from cafe.ai.valuenet import ValueNet, observations
-from cafe.arena.match import new_game
+from cafe.ai.mcts import leads
+from cafe.ai.valuenet import load_once, observations
+from cafe.arena.match import self_play
 
 
 @dataclass(frozen=True)
@@ -37,13 +36,6 @@ class Positions:
                                                                                "finals")))  # fmt: skip
 
 
-def searcher(iterations: int, seed: int, evaluation: ValueNet | None) -> Player:
-    """The self-play player: the search at a fixed count, valuing its leaves by the lead or by ``evaluation``."""
-    if evaluation is None:
-        return MCTSPlayer(time_per_turn=None, iterations=iterations, seed=seed)
-    return MCTSPlayer(time_per_turn=None, iterations=iterations, seed=seed, evaluation=evaluation.evaluate)
-
-
 def td_returns(values: list[float], final: float, lam: float) -> list[float]:
     """One seat's λ-returns over its rows: ``values[i]`` is its value at row i; the return of row i mixes the value
     at row i + 1 with the return there, and the last row's return is the final margin."""
@@ -58,11 +50,11 @@ def td_returns(values: list[float], final: float, lam: float) -> list[float]:
 def play_positions(edition: str, players: int, seeds: list[int], iterations: int, lam: float,
                    net: Path | None) -> Positions:  # fmt: skip
     """Self-play games, one per seed, and their rows."""
-    evaluation = ValueNet.load(net) if net is not None else None
+    evaluation = load_once(str(net)) if net is not None else None
+    spec = f"net:{net}:{iterations}" if net is not None else f"mcts:{iterations}"  # the same network, read once
     parts = []
     for seed in seeds:
-        game = new_game(edition, [f"P{p + 1}" for p in range(players)], seed)
-        bots = [searcher(iterations, seed * 101 + p, evaluation) for p in range(players)]
+        game, bots = self_play(spec, edition, players, seed)
         rows: list[np.ndarray] = []
         row_leads: list[list[float]] = []
         values: list[list[float]] = []
