@@ -4,9 +4,9 @@
 
 import { drawBoard, markSteps } from "./board.js";
 import { h, replace, sentence, signed } from "./dom.js";
-import { t } from "./i18n.js";
+import { number, t } from "./i18n.js";
 import { editionName } from "./lobby.js";
-import { movesOf, parseStep, playableTiles, stepWords, tileWords } from "./steps.js";
+import { movesOf, parseStep, playableTiles, tileWords, turnWords } from "./steps.js";
 
 export class PuzzlePage {
   constructor(catalogue, token) {
@@ -135,7 +135,7 @@ export class PuzzlePage {
       h("th", {}, t("score")), h("th", {}, view.edition === "board" ? t("hand") : t("cards"))), rows),
     h("p", { class: "counts" }, counts),
     this.steps.length && !this.result ? h("p", { class: "steps-so-far" }, t("This turn so far: {steps}",
-      { steps: this.steps.map((s) => stepWords(s, this.catalogue)).join(", ") })) : null)];
+      { steps: turnWords(this.steps, this.catalogue) })) : null)];
   }
 
   hand() {
@@ -219,11 +219,12 @@ export class PuzzlePage {
     return h("section", { class: `result ${r.solved ? "solved" : "failed"}`, role: "status", tabindex: -1 },
       h("h3", {}, r.solved ? t("Solved!") : t("Not the best turn.")),
       h("p", {}, t("Your turn: {turn}",
-        { turn: this.steps.filter((s) => s !== "stop").map((s) => stepWords(s, this.catalogue)).join(", ") })),
-      h("p", { class: "solution" }, t("Solution: {answer}", { answer: r.answers.join(" / ") }), " ",
+        { turn: turnWords(this.steps, this.catalogue) })),
+      h("p", { class: "solution", "data-answers": r.answers.join(" ") }, // in notation for programs, in words for people
+        t("Solution: {answer}", { answer: r.answers.map((a) => turnWords(a, this.catalogue)).join(" / ") }), " ",
         h("span", { class: "facts" }, t("(marked on the café)"))),
       h("p", {}, t("Theme: {theme}", { theme: r.theme }), " · ",
-        t("{margin} points better than any other turn", { margin: r.margin.toFixed(1) })),
+        t("{margin} points better than any other turn", { margin: number(r.margin, 1) })),
       h("p", { class: "reason" }, r.reason),
       r.rated ? [h("p", { class: "your-rating" }, t("Your puzzle rating: {rating}", { rating: change(r.you.before, r.you.after) })),
         h("p", { class: "its-rating" }, t("The puzzle's rating: {rating}", { rating: change(r.puzzle.before, r.puzzle.after) }))]

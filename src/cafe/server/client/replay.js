@@ -7,7 +7,7 @@ import { seatName } from "./botmarks.js";
 import { h, replace, rulesText, shownName, signed } from "./dom.js";
 import { language, number, t, tn } from "./i18n.js";
 import { editionName } from "./lobby.js";
-import { stepSentence, stepWords } from "./steps.js";
+import { stepSentence, turnWords } from "./steps.js";
 
 // How the analysis judges a turn, in words (cafe.ai.analysis)
 const VERDICTS = {
@@ -16,7 +16,6 @@ const VERDICTS = {
 };
 const verdict = (name) => VERDICTS[name]?.() ?? name;
 // a turn as the analysis writes it, in words
-const turnWords = (steps, catalogue) => steps.split(",").map((s) => stepWords(s, catalogue)).join(", ");
 
 const TOKEN = "cafe-token";
 const asker = () => (localStorage.getItem(TOKEN) ? { "X-Cafe-Token": localStorage.getItem(TOKEN) } : {});
@@ -155,7 +154,7 @@ export class ReplayView {
         tabindex: 0,
         onclick: () => this.go(turn.start),
         onkeydown: (event) => { if (event.key === "Enter") this.go(turn.start); },
-      }, `${game.players[turn.seat]}: ${turn.steps.map((s) => stepWords(s, this.catalogue)).join(", ") || "—"}`, turn.points ? ` (${signed(turn.points)})` : "",
+      }, `${game.players[turn.seat]}: ${turnWords(turn.steps, this.catalogue)}`, turn.points ? ` (${signed(turn.points)})` : "",
       judged ? h("span", { class: "verdict" }, ` ${verdict(judged.class)}${
         judged.loss < 0.05 || judged.class === "best" ? "" : ` −${number(judged.loss, 1)}`}`) : null); // never "−0.0", nor a loss beside "best"
     }));

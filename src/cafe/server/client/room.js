@@ -8,7 +8,7 @@ import { t, tn } from "./i18n.js";
 import { daysLine } from "./days.js";
 import { tileChips } from "./pictures.js";
 import { editionName } from "./lobby.js";
-import { movesOf, parseStep, playableTiles, stepSentence, stepWords, tileWords, whereTo } from "./steps.js";
+import { movesOf, parseStep, playableTiles, stepSentence, stepWords, tileWords, turnWords, whereTo } from "./steps.js";
 
 export class RoomView {
   constructor(catalogue, actions) {
@@ -458,7 +458,7 @@ export class RoomView {
   renderLog() {
     const { log, seats } = this.state;
     replace(this.log, (log ?? []).map((turn) => h("li", {},
-      `${seats[turn.seat]?.name ?? "?"}: ${turn.steps.map((s) => stepWords(s, this.catalogue)).join(", ") || "—"}`,
+      `${seats[turn.seat]?.name ?? "?"}: ${turnWords(turn.steps, this.catalogue)}`,
       turn.points ? ` (${signed(turn.points)})` : "",
       turn.hint ? h("span", { class: "hint-used" }, ` (${t("hint")})`) : null)));
     this.log.scrollTop = this.log.scrollHeight;

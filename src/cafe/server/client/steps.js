@@ -75,6 +75,13 @@ export function stepWords(text, catalogue) {
   }
 }
 
+// A whole turn in words, its steps (in notation: "CHNf@i12,stop", or already split) said one after another;
+// "—" for a turn of no steps
+export function turnWords(steps, catalogue) {
+  const list = typeof steps === "string" ? steps.split(",") : steps;
+  return list.filter((s) => s && s !== "stop").map((s) => stepWords(s, catalogue)).join(", ") || "—";
+}
+
 // A step as a sentence, for those who hear the game ("Kim seats the Chinese lady on bar stool 3"); stool: the
 // bar stool a bar step took.
 export function stepSentence(name, text, catalogue, stool) {

@@ -4,7 +4,7 @@
 import { seatName } from "./botmarks.js";
 import { openForm, settingsView } from "./cupform.js";
 import { h, replace, sentence } from "./dom.js";
-import { t } from "./i18n.js";
+import { number, t } from "./i18n.js";
 
 const STATUS = { open: () => t("entries open"), playing: () => t("under way"), finished: () => t("finished") };
 const POLL_MS = 3000; // how often a tournament's page reads it again while it is on screen
@@ -76,7 +76,7 @@ export class TournamentsPage {
       h("tr", {}, h("th", {}, "#"), h("th", {}, t("player")), h("th", {}, t("match points")), h("th", {}, t("wins")),
         h("th", {}, t("score"))),
       cup.standings.map((row) => h("tr", {}, h("td", {}, row.rank), h("td", {}, seatName(row)),
-        h("td", {}, row.match_points.toFixed(2)), h("td", {}, row.wins), h("td", {}, row.score))));
+        h("td", {}, number(row.match_points, 2)), h("td", {}, row.wins), h("td", {}, row.score))));
     const last = cup.played.at(-1);
     const programs = new Set(cup.entries.filter((e) => e.bot_account).map((e) => e.id)); // bot accounts' entries
     const seated = (tbl) => tbl.seats.map((name, k) => seatName({ name, bot_account: programs.has(tbl.entries[k]) }));
