@@ -9,6 +9,8 @@ The forms (used by ``cafe arena`` and ``cafe engine``):
   the ``master`` extra; also its wider root and greedier rollouts), with a budget as for ``mcts``;
 - ``net:FILE:BUDGET``: the search valuing its leaves by the value network in FILE (cafe.ai.valuenet, made by
   ``cafe train --net``; needs numpy), for example ``net:value.npz:2000``;
+- ``prior:FILE:BUDGET``: the search choosing and sharing out its root's turns by the policy prior in FILE
+  (cafe.ai.prior, made by ``cafe train --prior``; needs numpy), for example ``prior:prior.npz:2000``;
 - ``easy``, ``medium``, ``hard``, ``expert``, ``master``: the difficulty levels (see :data:`LEVELS`);
 - ``ismcts:N``: OpenSpiel's own information-set MCTS with N simulations a step
   (needs the ``rl`` extra; see docs/research.md);
@@ -69,8 +71,8 @@ def register(kind: str, factory: Factory) -> None:
 
 
 def _search_player(kind: str, arg: str, seed: int | None) -> Player:
-    """``mcts[:BUDGET]``, ``learned[:BUDGET]`` or ``net:FILE:BUDGET``: the search, with the lead, the learned
-    correction or a value network as its evaluation."""
+    """``mcts[:BUDGET]``, ``learned[:BUDGET]``, ``net:FILE:BUDGET`` or ``prior:FILE:BUDGET``: the search, with the
+    lead, the learned correction or a value network as its evaluation, or with a policy prior at its root."""
     options: dict[str, Any] = {"seed": seed, "name": f"{kind}:{arg}" if arg else kind}
     if kind == "learned":
         try:
@@ -81,6 +83,9 @@ def _search_player(kind: str, arg: str, seed: int | None) -> Player:
     if kind == "net":
         path, _, arg = arg.rpartition(":")
         options["evaluation"] = _network(path).evaluate
+    if kind == "prior":
+        path, _, arg = arg.rpartition(":")
+        options["prior"] = _prior(path).shares
     if not arg:
         return MCTSPlayer(**options)
     budget = _BUDGET.match(arg)
@@ -108,6 +113,22 @@ def _network(path: str) -> Any:
         raise PlayerSpecError(T("cannot read the network {path}: {reason}", path=path, reason=str(error))) from None
 
 
+def _prior(path: str) -> Any:
+    """The policy prior in ``path`` (cafe.ai.prior), read once per process."""
+    if not path:
+        raise PlayerSpecError(
+            T("name the prior's file and a budget: prior:FILE:BUDGET, for example prior:prior.npz:1s")
+        )
+    try:
+        from cafe.ai.prior import load_once
+    except ModuleNotFoundError:
+        raise PlayerSpecError(T("a policy prior needs numpy: pip install 'cafe-international[master]'")) from None
+    try:
+        return load_once(path)
+    except (OSError, ValueError, KeyError) as error:
+        raise PlayerSpecError(T("cannot read the prior {path}: {reason}", path=path, reason=str(error))) from None
+
+
 def strongest(seed: int | None = None, seconds: float | None = None) -> Player:
     """The strongest level, as hints ask it: at its own budget, or thinking ``seconds`` a turn instead."""
     if seconds is None:
@@ -131,7 +152,7 @@ def make_player(spec: str, seed: int | None = None) -> Player:
         return RandomPlayer(seed)
     if kind == "greedy" and arg in ("", "noise"):
         return GreedyPlayer(seed, name="greedy", noise=NOISE if arg else 0.0)
-    if kind in ("mcts", "learned", "net"):
+    if kind in ("mcts", "learned", "net", "prior"):
         return _search_player(kind, arg, seed)
     if kind in _REGISTERED:
         return _REGISTERED[kind](arg, seed)
@@ -141,8 +162,8 @@ def make_player(spec: str, seed: int | None = None) -> Player:
         return named
     raise PlayerSpecError(
         T(
-            "unknown player '{spec}': use random, greedy, mcts[:BUDGET], learned[:BUDGET], net:FILE:BUDGET, easy, "
-            "medium, hard, expert, master, ismcts:N or cmd:COMMAND",
+            "unknown player '{spec}': use random, greedy, mcts[:BUDGET], learned[:BUDGET], net:FILE:BUDGET, "
+            "prior:FILE:BUDGET, easy, medium, hard, expert, master, ismcts:N or cmd:COMMAND",
             spec=spec,
         )
     )

@@ -40,6 +40,7 @@ TIME_SHARE = 0.95  # of the turn's budget spent searching; the rest covers setti
 WIDTH = 12  # whole turns the root considers, the best-scoring first
 SCALE = 10.0  # points of lead worth about 73% in the value of a position
 EXPLORE = 0.7  # the UCB constant
+PUCT = 1.0  # with a prior: the weight of a turn's share against its value (in (0, 1)), see _pick_by_prior
 EPSILON = 0.1  # how often a rollout step is random instead of the best-scoring one
 ENDGAME = 15  # tiles (or cards) left to draw from which rollouts play to the end of the game
 ENDGAME_HORIZON = 1_000  # turns: more than any game has left
@@ -134,6 +135,7 @@ def rollout_step(game: Game, rng: random.Random, epsilon: float = EPSILON) -> St
 Rollout = Callable[[Game, random.Random], Step]
 Cut = Callable[[Game, Sequence[Step]], tuple[Step, ...]]  # a turn's steps as a root's choice: see candidate_turns
 WorldsOf = Callable[[View, random.Random], Worlds]  # Worlds; the real game when measuring (Worlds.exact)
+Prior = Callable[[Game, Sequence[TurnOption]], list[float]]  # each turn's share of the root's search (cafe.ai.prior)
 
 
 class MCTSPlayer:
@@ -160,6 +162,7 @@ class MCTSPlayer:
         endgame: int = ENDGAME,
         worlds: WorldsOf = Worlds,
         opponents: str = BY_VALUE,
+        prior: Prior | None = None,
     ) -> None:
         if time_per_turn is None and iterations is None:
             raise ValueError("give the search a budget: a time per turn or a number of iterations")
@@ -177,6 +180,7 @@ class MCTSPlayer:
         if opponents not in OPPONENTS:
             raise ValueError(f"opponents: one of {', '.join(OPPONENTS)}, not {opponents!r}")
         self.opponents = opponents  # how the opponents below the root choose (see _iterate)
+        self.prior = prior  # None: the root keeps the best-scoring turns and shares its iterations by UCB1
         self.rng = random.Random(seed)
         self.clock = clock
         self._plan = TurnPlan()
@@ -196,7 +200,11 @@ class MCTSPlayer:
             if len(legal) == 1:
                 return legal[0]
             worlds = self.worlds(view, self.rng)
-            options = candidate_turns(worlds.base, legal, self.width)
+            shares: list[float] | None = None
+            if self.prior is None:
+                options = candidate_turns(worlds.base, legal, self.width)
+            else:
+                options, shares = favoured_turns(worlds.base, legal, self.width, self.prior)
             if len(options) == 1:
                 chosen = options[0]
             else:
@@ -208,7 +216,7 @@ class MCTSPlayer:
                 collecting = gc.isenabled()
                 gc.disable()
                 try:
-                    chosen = self._search(view, worlds, options, deadline)
+                    chosen = self._search(view, worlds, options, deadline, shares)
                 finally:
                     if collecting:
                         gc.enable()
@@ -262,9 +270,15 @@ class MCTSPlayer:
         return [root.total[mover] / root.visits for root in roots]
 
     def _search(
-        self, view: View, worlds: Worlds, options: list[tuple[Step, ...]], deadline: float | None
+        self,
+        view: View,
+        worlds: Worlds,
+        options: list[tuple[Step, ...]],
+        deadline: float | None,
+        shares: list[float] | None = None,
     ) -> tuple[Step, ...]:
-        """The most visited of ``options`` after searching until ``deadline``.  Called with Python's cyclic garbage
+        """The most visited of ``options`` after searching until ``deadline``, sharing the iterations by UCB1 or,
+        given the prior's ``shares`` of the options, by PUCT.  Called with Python's cyclic garbage
         collector paused: the tree holds no cycles (reference counting frees it), a 1-second search leaves a few
         hundred cyclic objects at most, and a full collection scanning the tree (some 20 ms) that fell on the last
         iteration made turns overrun a small budget."""
@@ -276,7 +290,7 @@ class MCTSPlayer:
         search_seed = self.rng.randrange(1 << 30)
         done = 0
         while (self.iterations is None or done < self.iterations) and (deadline is None or self.clock() < deadline):
-            i = self._pick(root, mover, done)
+            i = self._pick(root, mover, done) if shares is None else self._pick_by_prior(root, mover, done, shares)
             # common random numbers: every turn's k-th iteration sees the same world and the same rollout
             # dice, so turns are compared on equal luck
             rng = random.Random(search_seed + root[i].visits)
@@ -305,6 +319,17 @@ class MCTSPlayer:
         return max(
             range(len(root)),
             key=lambda i: root[i].total[mover] / root[i].visits + explore * math.sqrt(log_n / root[i].visits),
+        )
+
+    def _pick_by_prior(self, root: list[Node], mover: int, done: int, shares: list[float]) -> int:
+        """PUCT over the root's turns, as AlphaZero shares its search by its policy (every turn tried once first)."""
+        for i, node in enumerate(root):
+            if not node.visits:
+                return i
+        weight = PUCT * math.sqrt(done)
+        return max(
+            range(len(root)),
+            key=lambda i: root[i].total[mover] / root[i].visits + weight * shares[i] / (1 + root[i].visits),
         )
 
     def _iterate(self, game: Game, start: Node, stop: int, rng: random.Random, me: int, by_value: int) -> None:
@@ -369,11 +394,7 @@ def candidate_turns(game: Game, legal: Sequence[Step], width: int, cut: Cut | No
     """The root's choices: distinct ways to finish the turn, the ``width`` best-scoring first; with ``cut``, each
     way shortened by it first (a puzzle's answer ends where the turn shows a new table card, cafe.learn.puzzles)
     and ranked by its best-scoring ending."""
-    seen: dict[tuple[str, ...], TurnOption] = {}
-    for option in playable_turns(game, legal):
-        key = tuple(sorted(map(str, option.steps)))  # the same guests in another order end the same way
-        seen.setdefault(key, option)
-    ranked = sorted(seen.values(), key=lambda o: (-o.points, -o.completed, o.to_bar))
+    ranked = sorted(distinct_turns(game, legal), key=lambda o: (-o.points, -o.completed, o.to_bar))
     turns: dict[tuple[str, ...], tuple[Step, ...]] = {}
     for option in ranked:
         if len(turns) == width:
@@ -381,3 +402,23 @@ def candidate_turns(game: Game, legal: Sequence[Step], width: int, cut: Cut | No
         steps = option.steps if cut is None else cut(game, option.steps)
         turns.setdefault(tuple(sorted(map(str, steps))), steps)
     return list(turns.values())
+
+
+def distinct_turns(game: Game, legal: Sequence[Step]) -> list[TurnOption]:
+    """The ways to finish the turn, each once: the same guests in another order end the same way."""
+    seen: dict[tuple[str, ...], TurnOption] = {}
+    for option in playable_turns(game, legal):
+        seen.setdefault(tuple(sorted(map(str, option.steps))), option)
+    return list(seen.values())
+
+
+def favoured_turns(
+    game: Game, legal: Sequence[Step], width: int, prior: Prior
+) -> tuple[list[tuple[Step, ...]], list[float]]:
+    """The root's choices by a prior: the ``width`` turns it favours most, most favoured first, and their shares
+    (summing to 1 over those kept)."""
+    options = distinct_turns(game, legal)
+    shares = prior(game, options)
+    kept = sorted(range(len(options)), key=lambda i: -shares[i])[:width]
+    total = sum(shares[i] for i in kept) or 1.0
+    return [options[i].steps for i in kept], [shares[i] / total for i in kept]

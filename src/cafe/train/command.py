@@ -38,19 +38,32 @@ def add_parser(sub: Any) -> None:
         help=_(
             "the ridge penalty (default: of 0.0001, 0.001 ... 1, the one best on the held-out games, or no "
             "correction if none beats the lead there); with --net, the network's weight penalty (default: of 0.01, "
-            "0.1 and 1, the one best on the held-out games, or no network if none beats the lead there)"
+            "0.1 and 1, the one best on the held-out games, or no network if none beats the lead there); with --prior, "
+            "the prior's weight penalty (default: of 0.001, 0.01 and 0.1, the one best on the held-out games)"
         ),
     )
     p.add_argument("--jobs", type=int, default=None, help=_("parallel processes (default: the machine's cores)"))
     add_net_arguments(p)
+    p.add_argument_group(_("the policy prior (--prior)")).add_argument(
+        "--prior",
+        action="store_true",
+        help=_("fit the policy prior over whole turns (cafe.ai.prior) to the search's visits instead; with --match, "
+               "against the plain search"),
+    )  # fmt: skip
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.net and args.prior:
+        raise CafeError(T("--net and --prior fit different models: give one of them"))
     if args.net:
         from cafe.train.net_command import run_net
 
         return run_net(args)
+    if args.prior:
+        from cafe.train.prior_command import run_prior
+
+        return run_prior(args)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 

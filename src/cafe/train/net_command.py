@@ -41,7 +41,10 @@ def add_arguments(p: Any) -> None:
         type=int,
         default=0,
         metavar="N",
-        help=_("then N deals of each kind against the previous network; written only if better"),
+        help=_(
+            "then N deals of each kind against the previous network (with --prior, against the plain search); "
+            "written only if better"
+        ),
     )
 
 

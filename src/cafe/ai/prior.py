@@ -1,0 +1,107 @@
+"""A policy prior over whole turns, learned from the search's own visits, for the root of the search.
+
+AlphaZero learns its policy from the shares of its search's visits, and its search then tries the moves that policy
+favours first and longest (PUCT).  Here the moves of the root are whole turns (cafe.ai.turns), so the prior gives
+each way to finish the turn a share: ``softmax(features @ weights)``, linear in a few numbers that describe the
+turn as it would be played in a world sampled from the mover's view (:data:`FEATURES`: what it scores and
+completes, whether it goes to the bar, what it spends, and what it leaves the next player to score at once).
+
+The search with a prior (``prior:FILE:BUDGET``, cafe.ai.levels) keeps the ``width`` turns the prior favours (the
+plain search keeps the best-scoring ones) and shares its iterations among them by PUCT: a turn's value plus
+``PUCT * share * sqrt(iterations) / (1 + its visits)`` (cafe.ai.mcts.PUCT).  A file (``.npz``) holds one weight vector
+per kind of game (``board2``, ``board4``, ``cards2``...: the edition and the number of players), and ``about``:
+the settings and figures of the run that made it (``cafe train --prior``).  A kind without weights ranks turns by
+their points, as the plain search does.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cafe.ai.greedy import threat_after
+from cafe.ai.learned import edition_of
+from cafe.ai.turns import TurnOption
+from cafe.ai.worlds import Game
+from cafe.steps import Kind
+
+FEATURES = ("points", "completed", "to bar", "puts out", "hand change", "seated", "jokers seated", "face down",
+            "exchanges", "next player's best step")  # fmt: skip
+
+
+def kind_of(game: Game) -> str:
+    """The kind of game a weight vector is for: ``board2``, ``board4``, ``cards2``..."""
+    return f"{edition_of(game)}{len(game.players)}"
+
+
+def describe(game: Game, option: TurnOption) -> list[float]:
+    """The numbers of :data:`FEATURES` for ``option``, played in ``game`` (left as it was)."""
+    steps = option.steps
+    seated = [step for step in steps if step.kind is Kind.SEAT]
+    return [
+        float(option.points), float(option.completed), float(option.to_bar), float(option.eliminates),
+        float(option.hand_size_change), float(len(seated)),
+        float(sum(1 for step in seated if step.tile is not None and step.tile.is_joker)),
+        float(sum(1 for step in steps if step.kind is Kind.DOWN)),
+        float(sum(1 for step in steps if step.kind is Kind.EXCHANGE)),
+        float(threat_after(game, option)),
+    ]  # fmt: skip
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = np.exp(logits - logits.max())
+    out: np.ndarray = shifted / shifted.sum()
+    return out
+
+
+class TurnPrior:
+    """The prior's weights for some kinds of game (the others rank turns by their points)."""
+
+    def __init__(self, weights: dict[str, np.ndarray], about: dict[str, Any]) -> None:
+        for kind, w in weights.items():
+            if w.shape != (len(FEATURES),):
+                raise ValueError(f"the {kind} weights have shape {w.shape}, not ({len(FEATURES)},)")
+        self.weights = weights
+        self.about = about
+
+    @classmethod
+    def load(cls, path: str | Path) -> TurnPrior:
+        with open(path, "rb") as file, np.load(file, allow_pickle=False) as data:
+            weights = {name: data[name].astype(np.float64) for name in data.files if name != "about"}
+            return cls(weights, json.loads(str(data["about"])))
+
+    def save(self, path: str | Path) -> None:
+        with open(path, "wb") as file:
+            np.savez(file, allow_pickle=False, about=np.array(json.dumps(self.about, sort_keys=True)), **self.weights)
+
+    def shares(self, game: Game, options: Sequence[TurnOption]) -> list[float]:
+        """Each turn's share, in the order given, summing to 1; ``game`` is a world sampled from the mover's view,
+        at the point where the turns begin.  A kind of game without weights: by points, the best-scoring turns'
+        shares equal and the others' nearly nothing."""
+        w = self.weights.get(kind_of(game))
+        if w is None:
+            logits = np.array([10.0 * option.points for option in options])
+        else:
+            logits = np.array([describe(game, option) for option in options]) @ w
+        shares: list[float] = softmax(logits).tolist()
+        return shares
+
+
+def cross_entropy(features: np.ndarray, visits: np.ndarray, w: np.ndarray) -> float:
+    """Of one root's visit shares under the prior ``w`` (turns in rows), in nats."""
+    logits = features @ w
+    top = logits.max()
+    log_total = top + math.log(float(np.exp(logits - top).sum()))
+    return float(-(visits / visits.sum()) @ (logits - log_total))
+
+
+@functools.lru_cache(maxsize=8)
+def load_once(path: str) -> TurnPrior:
+    """The prior in ``path``, read once per process (an arena makes a player for every game)."""
+    return TurnPrior.load(path)

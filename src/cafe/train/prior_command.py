@@ -1,0 +1,140 @@
+"""``cafe train --prior``: the policy prior from self-play: the search's roots, a fit to their visit shares, and
+a match against the plain search.
+
+Self-play games are played by the search at a fixed count (``--player mcts:N``); at every root, the turns it
+weighed and the iterations it gave each (cafe.train.prior_games).  The prior's weights for each kind of game are
+fitted to those shares (cafe.train.prior_fit), every fifth game held out to choose the penalty and to measure the
+fit.  With ``--match N``, the search with the prior then plays N duplicate deals of each kind against the plain
+search at the same count, and the file is written only if it won more than a fair share over them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cafe.errors import CafeError
+from cafe.i18n import T, _
+from cafe.train.chunks import HELD_OUT, SETS, chunks
+
+CHUNK = 5  # games a worker plays before it sends its roots back
+MATCH_SEEDS = 1_000_000  # the match's deals start this far from the self-play games' seeds
+
+
+def run_prior(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from cafe.ai.prior import FEATURES, TurnPrior
+    from cafe.parallel import as_finished
+    from cafe.train.prior_fit import agreement, best_fit, mean_cross_entropy
+    from cafe.train.prior_games import Roots
+
+    iterations = _check(args)
+    started = time.perf_counter()
+    parts: dict[tuple[str, bool], list[Roots]] = {}
+    tasks = [((f"{e}{n}", kept_out), e, n, seeds, iterations) for e, n, seeds, kept_out in chunks(args.games, args.seed,
+                                                                                                 CHUNK)]  # fmt: skip
+    columns = (TextColumn(_("games")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        bar = progress.add_task("games", total=len(SETS) * args.games)
+        for (key, roots), games in as_finished(_play_chunk, tasks, args.jobs):
+            parts.setdefault(key, []).append(roots)
+            progress.advance(bar, games)
+    weights: dict[str, np.ndarray] = {}
+    figures: dict[str, dict[str, Any]] = {}
+    by_points = np.eye(len(FEATURES))[0]  # the plain search's order: the turn scoring most first
+    for edition, players in SETS:
+        kind = f"{edition}{players}"
+        fitted, held = Roots.join(parts[kind, False]), Roots.join(parts[kind, True])
+        weights[kind], penalty = best_fit(fitted, held, args.penalty)
+        figures[kind] = {
+            "roots": len(fitted.features), "penalty": penalty,
+            "cross_entropy": round(mean_cross_entropy(held, weights[kind]), 4),
+            "cross_entropy_uniform": round(mean_cross_entropy(held, 0 * weights[kind]), 4),
+            "agreement": round(agreement(held, weights[kind]), 4),
+            "agreement_by_points": round(agreement(held, by_points), 4),
+        }  # fmt: skip
+        print(_("{kind}: {roots} searches; in the held-out games the turn the prior favours was the one the search "
+                "gave most thought in {agree:.1%} of them (the best-scoring turn: {points:.1%})",
+                kind=_kind_words(edition, players),
+                roots=figures[kind]["roots"], agree=figures[kind]["agreement"],
+                points=figures[kind]["agreement_by_points"]))  # fmt: skip
+    about: dict[str, Any] = {
+        "command": f"cafe train --prior --games {args.games} --seed {args.seed} --player {args.player}"
+        + (f" --penalty {args.penalty}" if args.penalty is not None else ""),
+        "features": list(FEATURES),
+        "held_out": figures,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    out = Path(args.out)
+    if not args.match:
+        TurnPrior(weights, about).save(out)
+        print(_("written: {path}", path=str(out)))
+        return 0
+    candidate = out.with_name(out.name + ".candidate")
+    TurnPrior(weights, about).save(candidate)
+    try:
+        about["match"] = _match(candidate, args, iterations)
+        about["seconds"] = round(time.perf_counter() - started, 1)
+        better = sum(rate - 1 / players for (_e, players), rate in zip(SETS, about["match"].values(), strict=True)) > 0
+        if better:
+            TurnPrior(weights, about).save(out)
+    finally:
+        candidate.unlink()
+    for (edition, players), rate in zip(SETS, about["match"].values(), strict=True):
+        print(_("{kind}: the search with the prior won {rate:.1%} (a fair share: {fair:.1%})",
+                kind=_kind_words(edition, players), rate=rate, fair=1 / players))  # fmt: skip
+    print(_("written: {path}", path=str(out)) if better else _("not written: the prior was not better"))
+    return 0
+
+
+def _kind_words(edition: str, players: int) -> str:
+    return _("{players}-player board games", players=players) if edition == "board" else _("card games")
+
+
+def _match(candidate: Path, args: argparse.Namespace, iterations: int) -> dict[str, float]:
+    """The search with the candidate prior against the plain search at the self-play count, ``args.match``
+    duplicate deals of each kind: its win rate in each."""
+    from cafe.arena.run import ArenaPlan, names_of, run_arena
+    from cafe.arena.stats import player_stats
+
+    rates = {}
+    for k, (edition, players) in enumerate(SETS):
+        specs = (f"prior:{candidate}:{iterations}", *[f"mcts:{iterations}"] * (players - 1))
+        plan = ArenaPlan(specs, args.match, edition, args.seed + MATCH_SEEDS + k * args.match)
+        rates[f"{edition}-{players}"] = player_stats(names_of(plan.players), run_arena(plan, args.jobs))[0].win_rate
+    return rates
+
+
+def _check(args: argparse.Namespace) -> int:
+    """The self-play search's iterations a turn, once the arguments are checked."""
+    try:
+        import scipy  # noqa: F401
+    except ModuleNotFoundError:
+        raise CafeError(T("fitting the policy prior needs scipy: pip install 'cafe-international[train]'")) from None
+    if args.games < HELD_OUT:
+        raise CafeError(
+            T("with --prior, --games must be at least {least} (every fifth game is held out)", least=HELD_OUT)
+        )
+    if not Path(args.out).parent.is_dir():
+        raise CafeError(T("no folder {folder} to write the model in", folder=str(Path(args.out).parent)))
+    if args.penalty is not None and args.penalty < 0:
+        raise CafeError(T("--penalty must not be negative"))
+    if args.match < 0:
+        raise CafeError(T("--match must not be negative"))
+    kind, _sep, count = args.player.partition(":")
+    if kind != "mcts" or not count.isdigit() or int(count) < 1:
+        raise CafeError(T("with --prior, --player is the search at a number of iterations, such as mcts:200"))
+    return int(count)
+
+
+def _play_chunk(key: tuple[str, bool], edition: str, players: int, seeds: list[int],
+                iterations: int) -> tuple[tuple[tuple[str, bool], Any], int]:  # fmt: skip
+    from cafe.train.prior_games import play_roots
+
+    return (key, play_roots(edition, players, seeds, iterations)), len(seeds)

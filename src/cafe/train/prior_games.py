@@ -1,0 +1,68 @@
+"""Self-play roots for the policy prior (cafe.ai.prior): at every search's root, the turns it weighed, described as
+the prior describes them, and how many iterations it gave each.
+
+The turns are described in a world sampled from the mover's view, as the search itself and the prior at play time
+see them: never the bag's order or a hidden hand.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+from cafe.ai.mcts import MCTSPlayer, SearchResult, distinct_turns
+from cafe.ai.prior import FEATURES, describe
+from cafe.ai.worlds import Game, Worlds
+from cafe.arena.match import self_play
+from cafe.steps import Step
+
+
+@dataclass(frozen=True)
+class Roots:
+    """Searches' roots: for each, its turns' features (turns x features) and their visits."""
+
+    features: list[np.ndarray]
+    visits: list[np.ndarray]
+
+    @classmethod
+    def join(cls, parts: list[Roots]) -> Roots:
+        return cls([f for p in parts for f in p.features], [v for p in parts for v in p.visits])
+
+
+def _key(steps: tuple[Step, ...]) -> tuple[str, ...]:
+    return tuple(sorted(map(str, steps)))
+
+
+def play_roots(edition: str, players: int, seeds: list[int], iterations: int) -> Roots:
+    """Self-play games by the search at ``iterations`` a turn, one per seed, and their roots."""
+    features: list[np.ndarray] = []
+    visits: list[np.ndarray] = []
+    for seed in seeds:
+        game, bots = self_play(f"mcts:{iterations}", edition, players, seed)
+        rng = random.Random(seed)
+        while not game.is_over():
+            seat = game.current_player
+            view, legal = game.view(seat), game.legal_steps()
+            bot = bots[seat]
+            before = bot.last_search if isinstance(bot, MCTSPlayer) else None
+            step = bot.choose(view, legal)
+            search = bot.last_search if isinstance(bot, MCTSPlayer) else None
+            if search is not None and search is not before:
+                root = _described(search, Worlds(view, rng).base, legal)
+                if root is not None:
+                    features.append(root)
+                    visits.append(np.array(search.visits, np.float64))
+            game.push(step)
+    return Roots(features, visits)
+
+
+def _described(search: SearchResult, world: Game, legal: list[Step]) -> np.ndarray | None:
+    """The features of the search's turns in ``world``; None if one of them cannot be found there (a card-game
+    world whose sampled cards differ from those the search saw)."""
+    options = {_key(option.steps): option for option in distinct_turns(world, legal)}
+    found = [options.get(_key(turn)) for turn in search.options]
+    if any(option is None for option in found):
+        return None
+    return np.array([describe(world, option) for option in found if option is not None]).reshape(-1, len(FEATURES))

@@ -1,0 +1,244 @@
+"""The policy prior over whole turns (cafe.ai.prior): its file, its shares, the search it guides, its fit, and
+``cafe train --prior``."""
+
+from __future__ import annotations
+
+import functools
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cafe.ai.levels import PlayerSpecError, make_player
+from cafe.ai.mcts import MCTSPlayer, candidate_turns, distinct_turns, favoured_turns
+from cafe.ai.prior import FEATURES, TurnPrior, cross_entropy, describe, kind_of, softmax
+from cafe.ai.turns import TurnOption
+from cafe.ai.worlds import Game, Worlds
+from cafe.arena.match import new_game, play
+from cafe.cli import main
+from cafe.train.prior_fit import PENALTIES, agreement, best_fit, fit, mean_cross_entropy
+from cafe.train.prior_games import Roots, play_roots
+
+FAVOUR_POINTS = np.eye(len(FEATURES))[0] * 0.5  # weights that favour the turns scoring most, mildly
+
+
+@functools.cache
+def roots(edition: str) -> Roots:
+    """The roots of one self-play game."""
+    return play_roots(edition, 2, [31], 16)
+
+
+def prior_of(**weights: np.ndarray) -> TurnPrior:
+    return TurnPrior(weights, {"command": "test"})
+
+
+def midgame(edition: str, seed: int, steps: int = 8) -> Game:
+    game = new_game(edition, 2, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        game.push(game.random_step(rng))
+    while len(distinct_turns(game, game.legal_steps())) < 2:  # on to a choice between turns
+        game.push(game.random_step(rng))
+    return game
+
+
+def test_a_prior_file_loads_with_its_documented_shapes(tmp_path: Path) -> None:
+    prior = prior_of(board2=FAVOUR_POINTS, cards2=-FAVOUR_POINTS)
+    prior.save(tmp_path / "prior.npz")
+    loaded = TurnPrior.load(tmp_path / "prior.npz")
+    assert set(loaded.weights) == {"board2", "cards2"} and loaded.about == {"command": "test"}
+    assert all(w.shape == (len(FEATURES),) and w.dtype == np.float64 for w in loaded.weights.values())
+    assert (loaded.weights["cards2"] == -FAVOUR_POINTS).all()
+    with pytest.raises(ValueError, match=r"the board4 weights have shape \(3,\)"):
+        prior_of(board4=np.zeros(3))
+
+
+@pytest.mark.parametrize("edition", ["board", "cards"])
+def test_shares_follow_the_weights_and_sum_to_one(edition: str) -> None:
+    game = midgame(edition, 5)
+    options = distinct_turns(game, game.legal_steps())
+    kind = kind_of(game)
+    assert kind == f"{edition}2" and len(options) > 1
+    weights = np.linspace(-1.0, 1.0, len(FEATURES))
+    shares = prior_of(**{kind: weights}).shares(game, options)
+    assert len(shares) == len(options) and sum(shares) == pytest.approx(1.0)
+    expected = softmax(np.array([describe(game, o) for o in options]) @ weights)
+    assert shares == pytest.approx(expected.tolist())
+    assert len({round(s, 9) for s in shares}) > 1  # it tells turns apart
+
+
+def test_a_kind_without_weights_favours_the_best_scoring_turns_alike() -> None:
+    game = midgame("board", 6)
+    options = distinct_turns(game, game.legal_steps())
+    shares = prior_of(cards2=FAVOUR_POINTS).shares(game, options)
+    best = max(o.points for o in options)
+    top = [s for s, o in zip(shares, options, strict=True) if o.points == best]
+    assert min(top) == pytest.approx(max(shares)) and sum(top) > 0.99
+
+
+def test_a_turn_is_described_by_what_it_scores_spends_and_leaves_the_next_player() -> None:
+    game = midgame("board", 7)
+    options = distinct_turns(game, game.legal_steps())
+    for option in options:
+        numbers = describe(game, option)
+        assert len(numbers) == len(FEATURES)
+        assert numbers[0] == option.points and numbers[2] == option.to_bar
+        assert numbers[5] == sum(1 for step in option.steps if step.kind.name == "SEAT")
+    assert game.view(game.current_player) == midgame("board", 7).view(game.current_player)  # left as it was
+
+
+def test_the_root_keeps_the_turns_the_prior_favours_most_first() -> None:
+    game = midgame("board", 8)
+    legal = game.legal_steps()
+    options = distinct_turns(game, legal)
+    assert len(options) > 4
+
+    def reversed_points(_game: Game, turns: list[TurnOption] | tuple[TurnOption, ...]) -> list[float]:
+        return softmax(np.array([-float(o.points) for o in turns])).tolist()
+
+    kept, shares = favoured_turns(game, legal, 4, reversed_points)
+    assert len(kept) == len(shares) == 4 and sum(shares) == pytest.approx(1.0)
+    assert shares == sorted(shares, reverse=True)
+    points = {o.steps: o.points for o in options}
+    assert max(points[k] for k in kept) <= min(o.points for o in options if o.steps not in kept)
+    plain = candidate_turns(game, legal, 4)  # without a prior: the best-scoring turns
+    assert min(points[k] for k in plain) >= max(points[k] for k in kept)
+
+
+def test_puct_tries_every_turn_then_gives_the_favoured_one_more_visits_than_the_plain_search() -> None:
+    game = midgame("board", 9)
+    seat, legal = game.current_player, game.legal_steps()
+    ranked = candidate_turns(game, legal, 12)  # the plain root's turns, the best-scoring first
+    target = ranked[-1]
+
+    def favour_the_last(_world: Game, turns: list[TurnOption] | tuple[TurnOption, ...]) -> list[float]:
+        """The plain root's turns, its last one favoured; the others' shares nothing, so the root is the same."""
+        return [0.9 if t.steps == target else 0.1 / 11 if t.steps in ranked else 0.0 for t in turns]
+
+    visits = {}
+    for prior in (favour_the_last, None):
+        player = MCTSPlayer(iterations=200, seed=1, prior=prior)
+        player.choose(game.view(seat), legal)
+        search = player.last_search
+        assert search is not None and set(search.options) == set(ranked) and len(ranked) == 12
+        assert min(search.visits) >= 1 and sum(search.visits) == 200
+        visits[prior is None] = search.visits[search.options.index(target)]
+        if prior is not None:
+            assert search.options[0] == target  # the most favoured first
+    assert visits[False] > 2 * visits[True]
+
+
+@pytest.mark.parametrize("edition", ["board", "cards"])
+def test_the_search_with_a_prior_sees_only_the_view(edition: str, tmp_path: Path) -> None:
+    prior_of(**{f"{edition}2": np.linspace(1.0, -0.5, len(FEATURES))}).save(tmp_path / "prior.npz")
+    game = midgame(edition, 10, 9)
+    seat = game.current_player
+    chosen = make_player(f"prior:{tmp_path / 'prior.npz'}:40", seed=4).choose(game.view(seat), game.legal_steps())
+    worlds = Worlds(game.view(seat), random.Random(2))
+    for _ in range(3):  # the same view: other bags and other hidden hands
+        world = worlds.sample(random.Random(_))
+        player = make_player(f"prior:{tmp_path / 'prior.npz'}:40", seed=4)
+        assert player.choose(world.view(seat), world.legal_steps()) == chosen
+
+
+def test_the_search_plays_whole_games_with_a_prior(tmp_path: Path) -> None:
+    prior_of(board2=FAVOUR_POINTS, cards2=FAVOUR_POINTS).save(tmp_path / "prior.npz")
+    for edition in ("board", "cards"):
+        game = new_game(edition, 2, 6)
+        bots = [make_player(f"prior:{tmp_path / 'prior.npz'}:30", seed=1), make_player("greedy", seed=2)]
+        results, _record = play(game, bots)
+        assert game.is_over() and len(results) == 2
+
+
+@pytest.mark.parametrize("edition", ["board", "cards"])
+def test_roots_hold_each_searched_turns_features_and_its_visits(edition: str) -> None:
+    found = roots(edition)
+    assert len(found.features) == len(found.visits) > 10
+    for x, v in zip(found.features, found.visits, strict=True):
+        assert x.shape == (len(v), len(FEATURES)) and len(v) > 1
+        assert v.sum() == 16 and v.min() >= 1  # every kept turn tried, the iterations all counted
+    assert np.ptp(np.concatenate(found.features)[:, 0]) > 0  # turns that score differently
+
+
+def synthetic_roots(w: np.ndarray, count: int, seed: int) -> Roots:
+    """Roots whose visit shares are the softmax of ``w``: what a fit should find again."""
+    rng = np.random.default_rng(seed)
+    features = [rng.normal(size=(int(rng.integers(3, 9)), len(FEATURES))) for _ in range(count)]
+    return Roots(features, [softmax(x @ w) * 1000 for x in features])
+
+
+def test_the_fit_finds_the_weights_behind_the_visits_and_lowers_held_out_cross_entropy() -> None:
+    true = np.linspace(1.5, -1.0, len(FEATURES))
+    fitted, held = synthetic_roots(true, 300, 1), synthetic_roots(true, 100, 2)
+    w = fit(fitted, 0.0001)
+    assert np.allclose(w, true, atol=0.1)
+    assert mean_cross_entropy(held, w) < mean_cross_entropy(held, 0 * w) - 0.1
+    assert agreement(held, w) > agreement(held, -w)
+    chosen, penalty = best_fit(fitted, held, None)
+    assert penalty in PENALTIES
+    assert mean_cross_entropy(held, chosen) == min(mean_cross_entropy(held, fit(fitted, p)) for p in PENALTIES)
+    assert best_fit(fitted, held, 0.5)[1] == 0.5  # a penalty given is used as it is
+    x, v = held.features[0], held.visits[0]
+    assert cross_entropy(x, v, w) == pytest.approx(float(-(v / v.sum()) @ np.log(softmax(x @ w))))
+
+
+def test_the_fit_of_self_play_roots_beats_every_turn_alike() -> None:
+    found = roots("board")
+    half = len(found.features) // 2
+    first, second = (Roots(found.features[part], found.visits[part]) for part in (slice(0, half), slice(half, None)))
+    w, _penalty = best_fit(first, second, None)
+    assert mean_cross_entropy(second, w) < mean_cross_entropy(second, 0 * w)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("prior:40", "name the prior's file and a budget"),
+        ("prior:/no/such/prior.npz:40", "cannot read the prior /no/such/prior.npz"),
+    ],
+)
+def test_a_prior_player_named_wrongly_is_refused_in_words(spec: str, message: str) -> None:
+    with pytest.raises(PlayerSpecError, match=message):
+        make_player(spec)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--games", "4"], "--games must be at least 5"),
+        (["--player", "greedy"], "--player is the search at a number of iterations"),
+        (["--player", "mcts:1s"], "--player is the search at a number of iterations"),
+        (["--penalty", "-1"], "--penalty must not be negative"),
+        (["--net"], "--net and --prior fit different models"),
+    ],
+)
+def test_cafe_train_prior_refuses_bad_settings_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], message: str
+) -> None:
+    settings = ["--player", "mcts:5", "--games", "5", "--out", str(tmp_path / "p.npz")]
+    assert main(["train", "--prior", *settings, *options]) != 0  # a flag given again: the last one counts
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "p.npz").exists()
+
+
+@pytest.mark.training
+def test_one_prior_training_iteration_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "prior.npz"
+    argv = ["train", "--prior", "--player", "mcts:8", "--games", "5", "--penalty", "0.01", "--jobs", "2"]
+    assert main([*argv, "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "2-player board games: " in printed and "card games: " in printed and f"written: {out}" in printed
+    prior = TurnPrior.load(out)
+    assert set(prior.weights) == {"board2", "board4", "cards2"}
+    assert prior.about["held_out"]["board2"]["roots"] > 0 and prior.about["held_out"]["cards2"]["penalty"] == 0.01
+    again = tmp_path / "again.npz"
+    assert main([*argv, "--out", str(again)]) == 0  # the same settings: the same weights
+    assert all((w == TurnPrior.load(again).weights[k]).all() for k, w in prior.weights.items())
+    matched = tmp_path / "matched.npz"
+    assert main([*argv, "--match", "1", "--out", str(matched)]) == 0
+    printed = capsys.readouterr().out
+    assert "2-player board games: the search with the prior won" in printed
+    assert (f"written: {matched}" in printed) == matched.exists() != ("not written" in printed)  # only if better
+    assert not list(tmp_path.glob("*.candidate"))
