@@ -15,7 +15,6 @@ made by ``cafe train`` (cafe.train); ``about`` holds the settings and figures of
 from __future__ import annotations
 
 import functools
-import json
 import random
 from importlib import resources
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from cafe.ai.mcts import leads, squash
+from cafe.ai.model_file import read_model, write_model
 from cafe.ai.worlds import Game
 from cafe.board_game import BoardGame
 from cafe.features import BOARD_TAIL, CARD_TAIL, board_tail, card_tail
@@ -76,13 +76,11 @@ class ValueModel:
     def load(cls, path: str | Path | None = None) -> ValueModel:
         """The model in ``path`` (default: the one shipped with the package)."""
         source = Path(path) if path is not None else resources.files("cafe.ai").joinpath(MODEL_FILE)
-        with source.open("rb") as file, np.load(file, allow_pickle=False) as data:
-            return cls({e: data[e].astype(np.float64) for e in EDITIONS}, json.loads(str(data["about"])))
+        arrays, about = read_model(source)
+        return cls({e: arrays[e].astype(np.float64) for e in EDITIONS}, about)
 
     def save(self, path: str | Path) -> None:
-        with open(path, "wb") as file:
-            arrays = {**self.weights, "about": np.array(json.dumps(self.about, sort_keys=True))}
-            np.savez(file, allow_pickle=False, **arrays)
+        write_model(path, self.weights, self.about)
 
     def corrections(self, game: Game) -> np.ndarray:
         """Each seat's predicted final margin minus its lead, in points."""

@@ -17,7 +17,6 @@ their points, as the plain search does.
 from __future__ import annotations
 
 import functools
-import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,6 +26,7 @@ import numpy as np
 
 from cafe.ai.greedy import threat_after
 from cafe.ai.learned import edition_of
+from cafe.ai.model_file import read_model, write_model
 from cafe.ai.turns import TurnOption
 from cafe.ai.worlds import Game
 from cafe.steps import Kind
@@ -72,13 +72,11 @@ class TurnPrior:
 
     @classmethod
     def load(cls, path: str | Path) -> TurnPrior:
-        with open(path, "rb") as file, np.load(file, allow_pickle=False) as data:
-            weights = {name: data[name].astype(np.float64) for name in data.files if name != "about"}
-            return cls(weights, json.loads(str(data["about"])))
+        arrays, about = read_model(path)
+        return cls({kind: w.astype(np.float64) for kind, w in arrays.items()}, about)
 
     def save(self, path: str | Path) -> None:
-        with open(path, "wb") as file:
-            np.savez(file, allow_pickle=False, about=np.array(json.dumps(self.about, sort_keys=True)), **self.weights)
+        write_model(path, self.weights, self.about)
 
     def shares(self, game: Game, options: Sequence[TurnOption]) -> list[float]:
         """Each turn's share, in the order given, summing to 1; ``game`` is a world sampled from the mover's view,

@@ -18,15 +18,15 @@ board).  Playing needs numpy alone; training needs scikit-learn (the ``train`` e
 from __future__ import annotations
 
 import functools
-import json
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from cafe.ai.learned import EDITIONS, edition_of
 from cafe.ai.mcts import leads, squash
+from cafe.ai.model_file import read_model, write_model
 from cafe.ai.worlds import Game
 from cafe.board_game import BoardGame
 from cafe.features import board_size, card_size, write_board, write_cards
@@ -72,18 +72,14 @@ class ValueNet:
 
     @classmethod
     def load(cls, path: str | Path) -> ValueNet:
-        with open(path, "rb") as file, np.load(file, allow_pickle=False) as data:
-            layers = {
-                e: tuple(data[f"{e}.{part}"].astype(np.float32) for part in PARTS)
-                for e in EDITIONS
-                if f"{e}.w0" in data
-            }
-            return cls(layers, json.loads(str(data["about"])))
+        arrays, about = read_model(path)
+        present = [e for e in EDITIONS if f"{e}.w0" in arrays]
+        layers = {e: cast(Layers, tuple(arrays[f"{e}.{part}"].astype(np.float32) for part in PARTS)) for e in present}
+        return cls(layers, about)
 
     def save(self, path: str | Path) -> None:
         arrays = {f"{e}.{part}": a for e, layers in self.layers.items() for part, a in zip(PARTS, layers, strict=True)}
-        with open(path, "wb") as file:
-            np.savez(file, allow_pickle=False, about=np.array(json.dumps(self.about, sort_keys=True)), **arrays)
+        write_model(path, arrays, self.about)
 
     def margins(self, game: Game, rng: random.Random) -> list[float]:
         """Each seat's expected final margin in points (a finished game: its final margins)."""
