@@ -18,9 +18,9 @@ from typing import Any
 from cafe.errors import CafeError
 from cafe.i18n import T, _
 from cafe.train.chunks import HELD_OUT, SETS, chunks
+from cafe.train.trial import check_settings, keep_if_better, kind_words, win_rates
 
 CHUNK = 5  # games a worker plays before it sends its positions back
-MATCH_SEEDS = 1_000_000  # the match's deals start this far from the self-play games' seeds
 
 
 def add_arguments(p: Any) -> None:
@@ -57,8 +57,7 @@ def run_net(args: argparse.Namespace) -> int:
     from cafe.train.net_fit import best_fit, rms_error
     from cafe.train.net_games import Positions
 
-    _check(args)
-    iterations = _iterations(args.player)
+    iterations = _check(args)
     started = time.perf_counter()
     parts: dict[tuple[str, bool], list[Positions]] = {}
     tasks = _tasks(args, iterations, args.lam)
@@ -97,43 +96,21 @@ def run_net(args: argparse.Namespace) -> int:
     if not kinds:  # the same play as before in every kind: nothing to match
         print(_("not written: no network predicted the held-out games better than the lead"))
         return 0
-    candidate = out.with_name(out.name + ".candidate")
-    ValueNet(layers, about).save(candidate)
-    try:
-        about["match"] = _match(candidate, args, iterations, kinds)
-        about["seconds"] = round(time.perf_counter() - started, 1)
-        better = sum(rate - 1 / players for (_e, players), rate in zip(kinds, about["match"].values(), strict=True)) > 0
-        if better:
-            ValueNet(layers, about).save(out)
-    finally:
-        candidate.unlink()
+    other = f"net:{args.previous}:{iterations}" if args.previous else f"mcts:{iterations}"
+
+    def rates_of(candidate: Path) -> dict[str, float]:
+        return win_rates(f"net:{candidate}:{iterations}", other, kinds, args)
+
+    better = keep_if_better(out, kinds, about, started, ValueNet(layers, about).save, rates_of)
     for (edition, players), rate in zip(kinds, about["match"].values(), strict=True):
-        kind = _("{players}-player board games", players=players) if edition == "board" else _("card games")
-        print(_("{kind}: the new network won {rate:.1%} (a fair share: {fair:.1%})", kind=kind, rate=rate,
-                fair=1 / players))  # fmt: skip
+        print(_("{kind}: the new network won {rate:.1%} (a fair share: {fair:.1%})",
+                kind=kind_words(edition, players), rate=rate, fair=1 / players))  # fmt: skip
     print(_("written: {path}", path=str(out)) if better else _("not written: the new network was not better"))
     return 0
 
 
-def _match(
-    candidate: Path, args: argparse.Namespace, iterations: int, kinds: list[tuple[str, int]]
-) -> dict[str, float]:
-    """The candidate's search against the previous network's (or the plain search) at the self-play count,
-    ``args.match`` duplicate deals of each kind where either values by a network: its win rate in each."""
-    from cafe.arena.run import ArenaPlan, names_of, run_arena
-    from cafe.arena.stats import player_stats
-
-    other = f"net:{args.previous}:{iterations}" if args.previous else f"mcts:{iterations}"
-    rates = {}
-    for edition, players in kinds:
-        specs = (f"net:{candidate}:{iterations}", *[other] * (players - 1))
-        seed = args.seed + MATCH_SEEDS + SETS.index((edition, players)) * args.match
-        plan = ArenaPlan(specs, args.match, edition, seed)
-        rates[f"{edition}-{players}"] = player_stats(names_of(plan.players), run_arena(plan, args.jobs))[0].win_rate
-    return rates
-
-
-def _check(args: argparse.Namespace) -> None:
+def _check(args: argparse.Namespace) -> int:
+    """The self-play search's iterations a turn, once the arguments are checked."""
     try:
         import sklearn  # noqa: F401
     except ModuleNotFoundError:
@@ -144,26 +121,13 @@ def _check(args: argparse.Namespace) -> None:
         raise CafeError(
             T("with --net, --games must be at least {least} (every fifth game is held out)", least=HELD_OUT)
         )
-    if not Path(args.out).parent.is_dir():
-        raise CafeError(T("no folder {folder} to write the model in", folder=str(Path(args.out).parent)))
-    if args.penalty is not None and args.penalty < 0:
-        raise CafeError(T("--penalty must not be negative"))
-    if args.match < 0:
-        raise CafeError(T("--match must not be negative"))
     if args.hidden < 1:
         raise CafeError(T("--hidden must be at least 1"))
     if not 0 <= args.lam <= 1:
         raise CafeError(T("--lam must be between 0 and 1"))
     if args.previous is not None and not Path(args.previous).is_file():
         raise CafeError(T("no network file {path}", path=args.previous))
-
-
-def _iterations(player: str) -> int:
-    """The self-play search's iterations a turn, from ``--player mcts:N``."""
-    kind, _, count = player.partition(":")
-    if kind != "mcts" or not count.isdigit() or int(count) < 1:
-        raise CafeError(T("with --net, --player is the search at a number of iterations, such as mcts:200"))
-    return int(count)
+    return check_settings(args, T("with --net, --player is the search at a number of iterations, such as mcts:200"))
 
 
 def _command(args: argparse.Namespace) -> list[str]:

@@ -20,9 +20,9 @@ import numpy as np
 from cafe.errors import CafeError
 from cafe.i18n import T, _
 from cafe.train.chunks import HELD_OUT, SETS, chunks
+from cafe.train.trial import check_settings, keep_if_better, kind_words, win_rates
 
 CHUNK = 5  # games a worker plays before it sends its roots back
-MATCH_SEEDS = 1_000_000  # the match's deals start this far from the self-play games' seeds
 
 
 def run_prior(args: argparse.Namespace) -> int:
@@ -61,7 +61,7 @@ def run_prior(args: argparse.Namespace) -> int:
         }  # fmt: skip
         print(_("{kind}: {roots} searches; in the held-out games the turn the prior favours was the one the search "
                 "gave most thought in {agree:.1%} of them (the best-scoring turn: {points:.1%})",
-                kind=_kind_words(edition, players),
+                kind=kind_words(edition, players),
                 roots=figures[kind]["roots"], agree=figures[kind]["agreement"],
                 points=figures[kind]["agreement_by_points"]))  # fmt: skip
     about: dict[str, Any] = {
@@ -76,39 +76,16 @@ def run_prior(args: argparse.Namespace) -> int:
         TurnPrior(weights, about).save(out)
         print(_("written: {path}", path=str(out)))
         return 0
-    candidate = out.with_name(out.name + ".candidate")
-    TurnPrior(weights, about).save(candidate)
-    try:
-        about["match"] = _match(candidate, args, iterations)
-        about["seconds"] = round(time.perf_counter() - started, 1)
-        better = sum(rate - 1 / players for (_e, players), rate in zip(SETS, about["match"].values(), strict=True)) > 0
-        if better:
-            TurnPrior(weights, about).save(out)
-    finally:
-        candidate.unlink()
+
+    def rates_of(candidate: Path) -> dict[str, float]:
+        return win_rates(f"prior:{candidate}:{iterations}", f"mcts:{iterations}", SETS, args)
+
+    better = keep_if_better(out, SETS, about, started, TurnPrior(weights, about).save, rates_of)
     for (edition, players), rate in zip(SETS, about["match"].values(), strict=True):
         print(_("{kind}: the search with the prior won {rate:.1%} (a fair share: {fair:.1%})",
-                kind=_kind_words(edition, players), rate=rate, fair=1 / players))  # fmt: skip
+                kind=kind_words(edition, players), rate=rate, fair=1 / players))  # fmt: skip
     print(_("written: {path}", path=str(out)) if better else _("not written: the prior was not better"))
     return 0
-
-
-def _kind_words(edition: str, players: int) -> str:
-    return _("{players}-player board games", players=players) if edition == "board" else _("card games")
-
-
-def _match(candidate: Path, args: argparse.Namespace, iterations: int) -> dict[str, float]:
-    """The search with the candidate prior against the plain search at the self-play count, ``args.match``
-    duplicate deals of each kind: its win rate in each."""
-    from cafe.arena.run import ArenaPlan, names_of, run_arena
-    from cafe.arena.stats import player_stats
-
-    rates = {}
-    for k, (edition, players) in enumerate(SETS):
-        specs = (f"prior:{candidate}:{iterations}", *[f"mcts:{iterations}"] * (players - 1))
-        plan = ArenaPlan(specs, args.match, edition, args.seed + MATCH_SEEDS + k * args.match)
-        rates[f"{edition}-{players}"] = player_stats(names_of(plan.players), run_arena(plan, args.jobs))[0].win_rate
-    return rates
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -121,16 +98,7 @@ def _check(args: argparse.Namespace) -> int:
         raise CafeError(
             T("with --prior, --games must be at least {least} (every fifth game is held out)", least=HELD_OUT)
         )
-    if not Path(args.out).parent.is_dir():
-        raise CafeError(T("no folder {folder} to write the model in", folder=str(Path(args.out).parent)))
-    if args.penalty is not None and args.penalty < 0:
-        raise CafeError(T("--penalty must not be negative"))
-    if args.match < 0:
-        raise CafeError(T("--match must not be negative"))
-    kind, _sep, count = args.player.partition(":")
-    if kind != "mcts" or not count.isdigit() or int(count) < 1:
-        raise CafeError(T("with --prior, --player is the search at a number of iterations, such as mcts:200"))
-    return int(count)
+    return check_settings(args, T("with --prior, --player is the search at a number of iterations, such as mcts:200"))
 
 
 def _play_chunk(key: tuple[str, bool], edition: str, players: int, seeds: list[int],

@@ -1,0 +1,75 @@
+"""What ``cafe train --net`` and ``cafe train --prior`` share around their fits: the checks of their settings, and
+the trial of a new model (its search against the one it would replace, on duplicate deals of each kind), which
+decides whether the new file is written."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from cafe.errors import CafeError
+from cafe.i18n import T, Text, _
+from cafe.train.chunks import SETS
+
+MATCH_SEEDS = 1_000_000  # the match's deals start this far from the self-play games' seeds
+Kinds = Sequence[tuple[str, int]]  # edition and players, as in cafe.train.chunks.SETS
+
+
+def kind_words(edition: str, players: int) -> str:
+    return _("{players}-player board games", players=players) if edition == "board" else _("card games")
+
+
+def check_settings(args: argparse.Namespace, player_refused: Text) -> int:
+    """The self-play search's iterations a turn (``--player mcts:N``; else ``player_refused``), once the settings
+    both forms share are checked."""
+    if not Path(args.out).parent.is_dir():
+        raise CafeError(T("no folder {folder} to write the model in", folder=str(Path(args.out).parent)))
+    if args.penalty is not None and args.penalty < 0:
+        raise CafeError(T("--penalty must not be negative"))
+    if args.match < 0:
+        raise CafeError(T("--match must not be negative"))
+    kind, _sep, count = args.player.partition(":")
+    if kind != "mcts" or not count.isdigit() or int(count) < 1:
+        raise CafeError(player_refused)
+    return int(count)
+
+
+def win_rates(mine: str, other: str, kinds: Kinds, args: argparse.Namespace) -> dict[str, float]:
+    """The player ``mine`` against ``other`` in every other seat, ``args.match`` duplicate deals of each kind: its
+    win rate in each, by ``edition-players``."""
+    from cafe.arena.run import ArenaPlan, names_of, run_arena
+    from cafe.arena.stats import player_stats
+
+    rates = {}
+    for edition, players in kinds:
+        seed = args.seed + MATCH_SEEDS + SETS.index((edition, players)) * args.match
+        plan = ArenaPlan((mine, *[other] * (players - 1)), args.match, edition, seed)
+        rates[f"{edition}-{players}"] = player_stats(names_of(plan.players), run_arena(plan, args.jobs))[0].win_rate
+    return rates
+
+
+def keep_if_better(
+    out: Path,
+    kinds: Kinds,
+    about: dict[str, Any],
+    started: float,
+    save: Callable[[Path], None],
+    rates_of: Callable[[Path], dict[str, float]],
+) -> bool:
+    """Whether the new model won more than a fair share over ``kinds``: saved beside ``out`` as a candidate,
+    matched by ``rates_of`` (``about`` gets its rates and the seconds spent), then saved as ``out`` only if so."""
+    candidate = out.with_name(out.name + ".candidate")
+    save(candidate)
+    try:
+        about["match"] = rates_of(candidate)
+        about["seconds"] = round(time.perf_counter() - started, 1)
+        rates: dict[str, float] = about["match"]
+        better = sum(rate - 1 / players for (_e, players), rate in zip(kinds, rates.values(), strict=True)) > 0
+        if better:
+            save(out)
+    finally:
+        candidate.unlink()
+    return better
