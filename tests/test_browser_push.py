@@ -53,12 +53,26 @@ def deliver(page: Page, cafe: str, data: str) -> list[list[str]]:
     page.evaluate("navigator.serviceWorker.ready.then(() => 0)")  # active: it hears pushes
     eventually(lambda: any(r["scopeURL"] == cafe and not r["isDeleted"] for r in registrations))
     (registration,) = {r["registrationId"] for r in registrations if r["scopeURL"] == cafe}
-    devtools.send("ServiceWorker.deliverPushMessage", {"origin": cafe.rstrip("/"), "registrationId": registration,
-                                                       "data": data})  # fmt: skip
     shown = "navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((all) => all.map((n) => " \
             "[n.title, n.body, n.tag, n.data.url]))"  # fmt: skip
-    found: list[list[str]] = eventually(lambda: page.evaluate(shown))
-    return found
+
+    def delivered() -> list[list[str]]:
+        """Delivered again until shown, as a push service retries: on a busy machine Chromium may drop a push that
+        reaches a worker still starting (a notice of the same tag replaces the one before)."""
+        devtools.send("ServiceWorker.deliverPushMessage", {"origin": cafe.rstrip("/"), "registrationId": registration,
+                                                           "data": data})  # fmt: skip
+        for _ in range(40):
+            found: list[list[str]] = page.evaluate(shown)
+            if found:
+                return found
+            time.sleep(0.05)
+        return []
+
+    for _ in range(10):
+        found = delivered()
+        if found:
+            return found
+    raise AssertionError("no notice was shown")
 
 
 def switch(page: Page) -> None:

@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from cafe.arena.match import new_game
 from cafe.record import Record
+from cafe.server import rooms
 from cafe.server.app import DATABASE, create_app
 from cafe.server.gateway import MAX_MESSAGE
 from cafe.server.limits import Limits
@@ -195,6 +197,30 @@ def test_the_server_checks_every_step_and_tells_why(server: TestClient, tmp_path
     assert after["view"]["this_turn"] == [state["legal"][0]] or after["view"]["turns"]
     with sqlite3.connect(tmp_path / DATABASE) as db:
         assert db.execute("SELECT step FROM steps WHERE room = ?", (room,)).fetchall() == [(state["legal"][0],)]
+
+
+def test_a_joker_put_on_a_taken_chair_is_refused_for_the_chair_not_for_its_missing_nation(
+    server: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A person who clicks a chair that is not lit with a joker chose no nation: the reason that holds for every
+    nation is told (the chair is taken), not the notation's demand for one."""
+    seed = next(s for s in range(1000) if any(str(step).startswith("JOK") for step in
+                                              new_game("board", ["Ann", "Bob"], s).legal_steps()))  # fmt: skip
+    monkeypatch.setattr(rooms, "_seed", lambda: seed)  # a deal that gives Ann a joker
+    ann, _bob, room = open_room(server)
+    ann.say(room, "/start")
+    state = ann.room(status="playing")
+    joker = next(step for step in state["legal"] if step.startswith("JOK")).split("@")[0]
+    first = next(step for step in state["legal"] if "@" in step and not step.startswith("JOK") and "bar" not in step)
+    ann.send({"type": "step", "room": room, "step": first, "plies": 0})
+    ann.room(plies=1)
+    chair = first.split("@")[1]
+    ann.send({"type": "step", "room": room, "step": f"{joker}@{chair}", "plies": 1})
+    refused = ann.expect("error")
+    assert refused["message"] == f"chair {chair} is taken" and refused["rule"] == "R2.3.1"
+    ann.send({"type": "step", "room": room, "step": f"{joker}@{chair}x", "plies": 1})  # not notation at all
+    assert ann.expect("error")["message"].startswith(f"cannot read step '{joker}@{chair}x'")
+    assert server.app.state.gateway.tables.rooms[room].plies == 1  # type: ignore[attr-defined]
 
 
 def test_hidden_hands_stay_hidden(server: TestClient) -> None:

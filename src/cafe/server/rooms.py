@@ -30,6 +30,7 @@ from cafe.server.storage.invitations import Offer, code_matches, new_code
 from cafe.server.storage.store import Ending, Result, RoomRow, SeatRow, StepConflict, Store
 from cafe.steps import parse_step
 from cafe.svg import view_svg
+from cafe.tiles import Nation
 
 MIN_PLAYERS = 2
 CLOCKS = (0, 12, 24, 48, 72, 168)  # hours on a turn's clock a table may be opened with (0: a live game)
@@ -644,6 +645,7 @@ class Room:
             step = parse_step(text)
             self.game.push(step)
         except CafeError as error:
+            error = self._refused_under_every_nation(text) or error
             return Outcome(error=error.text, rule=error.rule or None)
         n, deadline = self.plies - 1, self.deadline
         try:
@@ -660,6 +662,26 @@ class Room:
             raise
         self._picture, self.deadline = None, deadline
         return Outcome(changed=True, stepped=True)
+
+    def _refused_under_every_nation(self, text: str) -> CafeError | None:
+        """Why a joker put on a chair without a nation (a click on a chair that is not lit) may sit there under no
+        nation, when every nation is refused for the same reason ("chair d11 is taken"); else None.
+
+        The notation asks a joker's nation, which a person who clicked a refused chair never chose: the reason that
+        holds for every nation is the one to tell them, not the notation's."""
+        assert self.game is not None
+        if not text.startswith("JOK") or "@" not in text or "=" in text or text.endswith("@bar"):
+            return None
+        reasons: dict[str, CafeError] = {}
+        for nation in Nation:
+            try:
+                self.game.push(parse_step(f"{text}={nation.name}"))
+            except CafeError as error:
+                reasons.setdefault(error.message("en"), error)
+            else:
+                self.game.pop()
+                return None
+        return next(iter(reasons.values())) if len(reasons) == 1 else None
 
     def abandon(self) -> Outcome:
         """End a game that no person plays or watches any more: its record is kept, nobody is rated."""
