@@ -335,9 +335,13 @@ def test_a_second_search_in_the_same_turn_gets_only_the_time_left() -> None:
     assert spent <= 1.0 + 0.02
 
 
-def test_the_search_needs_a_budget() -> None:
-    with pytest.raises(ValueError, match="budget"):
-        MCTSPlayer(time_per_turn=None, iterations=None)
+def test_the_search_without_a_budget_thinks_a_second_and_with_iterations_alone_never_looks_at_the_clock() -> None:
+    assert MCTSPlayer().time_per_turn == 1.0 and MCTSPlayer().iterations is None
+    ticks = iter(range(0, 10**6, 10))  # ten seconds pass between any two looks at the clock: a very busy machine
+    game = BoardGame(["a", "b"], seed=3)
+    counted = MCTSPlayer(iterations=50, seed=1, clock=lambda: float(next(ticks)))
+    counted.choose(game.view(0), game.legal_steps())
+    assert counted.time_per_turn is None and counted.last_iterations == 50
 
 
 def test_a_forced_step_is_played_without_search() -> None:

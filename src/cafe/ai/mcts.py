@@ -36,6 +36,7 @@ from cafe.card_game import CardGame
 from cafe.steps import Step
 from cafe.view import BoardView, View
 
+SECONDS = 1.0  # a turn's budget when none is given
 TIME_SHARE = 0.95  # of the turn's budget spent searching; the rest covers setting up and answering
 WIDTH = 12  # whole turns the root considers, the best-scoring first
 SCALE = 10.0  # points of lead worth about 73% in the value of a position
@@ -139,7 +140,8 @@ Prior = Callable[[Game, Sequence[TurnOption]], list[float]]  # each turn's share
 
 
 class MCTSPlayer:
-    """Monte Carlo tree search over sampled worlds, with a time budget per turn or an iteration budget.
+    """Monte Carlo tree search over sampled worlds, with a time budget per turn or an iteration budget (given
+    neither, a second a turn; given iterations alone, no clock: the same search on any machine at any load).
 
     The root's choices are whole turns (every way to finish the turn in
     progress, the ``width`` best-scoring kept); below the root the tree grows
@@ -148,7 +150,7 @@ class MCTSPlayer:
 
     def __init__(
         self,
-        time_per_turn: float | None = 1.0,
+        time_per_turn: float | None = None,
         iterations: int | None = None,
         seed: int | None = None,
         name: str = "mcts",
@@ -165,7 +167,7 @@ class MCTSPlayer:
         prior: Prior | None = None,
     ) -> None:
         if time_per_turn is None and iterations is None:
-            raise ValueError("give the search a budget: a time per turn or a number of iterations")
+            time_per_turn = SECONDS
         self.name = name
         self.time_per_turn = time_per_turn
         self.iterations = iterations
