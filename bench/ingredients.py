@@ -37,7 +37,8 @@ from cafe.ai.base import Player, TurnPlan
 from cafe.ai.learned import ValueModel, shipped
 from cafe.ai.levels import register
 from cafe.ai.mcts import MCTSPlayer, counted_scores, leads, margins_of, rollout_step, squash
-from cafe.ai.valuenet import ValueNet, load_once
+from cafe.ai.model_file import load_once
+from cafe.ai.valuenet import ValueNet
 from cafe.ai.worlds import Game, Worlds
 from cafe.arena.report import to_json
 from cafe.arena.run import ArenaPlan, names_of, run_arena
@@ -164,7 +165,7 @@ def variant(text: str, seed: int | None) -> Player:
     if "learned" in settings:
         model = ValueModel.load(settings["learned"]) if settings["learned"] else shipped()
     if "net" in settings:
-        model = load_once(settings["net"])
+        model = load_once(ValueNet, settings["net"])
     scale = float(settings.get("scale", 10.0))
     if settings.get("rollout") == "pairing":
         options["rollout"] = pairing_rollout_step

@@ -25,6 +25,7 @@ import functools
 import importlib.metadata
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from cafe.ai.base import Player
@@ -32,7 +33,7 @@ from cafe.ai.greedy import GreedyPlayer
 from cafe.ai.mcts import MCTSPlayer
 from cafe.ai.random_player import RandomPlayer
 from cafe.errors import CafeError
-from cafe.i18n import T
+from cafe.i18n import N_, T, Text
 
 LEVELS = {
     "easy": "greedy:noise",  # the greedy player, playing a random turn half the time
@@ -82,10 +83,10 @@ def _search_player(kind: str, arg: str, seed: int | None) -> Player:
         options["evaluation"], options["width"], options["epsilon"] = shipped().evaluate, WIDTH, EPSILON
     if kind == "net":
         path, _, arg = arg.rpartition(":")
-        options["evaluation"] = _network(path).evaluate
+        options["evaluation"] = _model(kind, path).evaluate
     if kind == "prior":
         path, _, arg = arg.rpartition(":")
-        options["prior"] = _prior(path).shares
+        options["prior"] = _model(kind, path).shares
     if not arg:
         return MCTSPlayer(**options)
     budget = _BUDGET.match(arg)
@@ -99,34 +100,45 @@ def _search_player(kind: str, arg: str, seed: int | None) -> Player:
     return MCTSPlayer(time_per_turn=seconds, **options)
 
 
-def _network(path: str) -> Any:
-    """The value network in ``path`` (cafe.ai.valuenet), read once per process."""
-    if not path:
-        raise PlayerSpecError(T("name the network's file and a budget: net:FILE:BUDGET, for example net:value.npz:1s"))
-    try:
-        from cafe.ai.valuenet import load_once
-    except ModuleNotFoundError:
-        raise PlayerSpecError(T("a value network needs numpy: pip install 'cafe-international[master]'")) from None
-    try:
-        return load_once(path)
-    except (OSError, ValueError, KeyError) as error:
-        raise PlayerSpecError(T("cannot read the network {path}: {reason}", path=path, reason=str(error))) from None
+@dataclass(frozen=True)
+class _ModelWords:
+    """How a player string that names a model's file is refused, for each kind of model."""
+
+    unnamed: Text  # no file named
+    needs_numpy: Text
+    unreadable: str  # a message with {path} and {reason}
 
 
-def _prior(path: str) -> Any:
-    """The policy prior in ``path`` (cafe.ai.prior), read once per process."""
+_MODELS = {
+    "net": _ModelWords(
+        T("name the network's file and a budget: net:FILE:BUDGET, for example net:value.npz:1s"),
+        T("a value network needs numpy: pip install 'cafe-international[master]'"),
+        N_("cannot read the network {path}: {reason}"),
+    ),
+    "prior": _ModelWords(
+        T("name the prior's file and a budget: prior:FILE:BUDGET, for example prior:prior.npz:1s"),
+        T("a policy prior needs numpy: pip install 'cafe-international[master]'"),
+        N_("cannot read the prior {path}: {reason}"),
+    ),
+}
+
+
+def _model(kind: str, path: str) -> Any:
+    """The value network (``net``, cafe.ai.valuenet) or the policy prior (``prior``, cafe.ai.prior) in ``path``,
+    read once per process."""
+    words = _MODELS[kind]
     if not path:
-        raise PlayerSpecError(
-            T("name the prior's file and a budget: prior:FILE:BUDGET, for example prior:prior.npz:1s")
-        )
+        raise PlayerSpecError(words.unnamed)
     try:
-        from cafe.ai.prior import load_once
+        from cafe.ai.model_file import load_once
+        from cafe.ai.prior import TurnPrior
+        from cafe.ai.valuenet import ValueNet
     except ModuleNotFoundError:
-        raise PlayerSpecError(T("a policy prior needs numpy: pip install 'cafe-international[master]'")) from None
+        raise PlayerSpecError(words.needs_numpy) from None
     try:
-        return load_once(path)
+        return load_once(ValueNet if kind == "net" else TurnPrior, path)
     except (OSError, ValueError, KeyError) as error:
-        raise PlayerSpecError(T("cannot read the prior {path}: {reason}", path=path, reason=str(error))) from None
+        raise PlayerSpecError(T(words.unreadable, path=path, reason=str(error))) from None
 
 
 def strongest(seed: int | None = None, seconds: float | None = None) -> Player:

@@ -3,12 +3,21 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
+
+
+class Model(Protocol):
+    @classmethod
+    def load(cls, path: str | Path) -> Any: ...
+
+
+M = TypeVar("M", bound=Model)
 
 
 def read_model(source: str | Path | Traversable) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -22,3 +31,10 @@ def read_model(source: str | Path | Traversable) -> tuple[dict[str, np.ndarray],
 def write_model(path: str | Path, arrays: dict[str, np.ndarray], about: dict[str, Any]) -> None:
     with open(path, "wb") as file:
         np.savez(file, allow_pickle=False, about=np.array(json.dumps(about, sort_keys=True)), **arrays)
+
+
+@functools.lru_cache(maxsize=8)
+def load_once(kind: type[M], path: str) -> M:
+    """The model of ``kind`` in ``path``, read once per process (an arena makes a player for every game)."""
+    model: M = kind.load(path)
+    return model

@@ -16,7 +16,6 @@ their points, as the plain search does.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -97,9 +96,3 @@ def cross_entropy(features: np.ndarray, visits: np.ndarray, w: np.ndarray) -> fl
     top = logits.max()
     log_total = top + math.log(float(np.exp(logits - top).sum()))
     return float(-(visits / visits.sum()) @ (logits - log_total))
-
-
-@functools.lru_cache(maxsize=8)
-def load_once(path: str) -> TurnPrior:
-    """The prior in ``path``, read once per process (an arena makes a player for every game)."""
-    return TurnPrior.load(path)

@@ -17,7 +17,6 @@ board).  Playing needs numpy alone; training needs scikit-learn (the ``train`` e
 
 from __future__ import annotations
 
-import functools
 import random
 from pathlib import Path
 from typing import Any, cast
@@ -94,9 +93,3 @@ class ValueNet:
     def evaluate(self, game: Game, rng: random.Random) -> list[float]:
         """Each seat's value of the position in (0, 1), as the search backs it up: its expected margin, squashed."""
         return [squash(m) for m in self.margins(game, rng)]
-
-
-@functools.lru_cache(maxsize=8)
-def load_once(path: str) -> ValueNet:
-    """The network in ``path``, read once per process (an arena makes a player for every game)."""
-    return ValueNet.load(path)

@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from cafe.ai.mcts import leads
-from cafe.ai.valuenet import load_once, observations
+from cafe.ai.model_file import load_once
+from cafe.ai.valuenet import ValueNet, observations
 from cafe.arena.match import self_play
 
 
@@ -50,7 +51,7 @@ def td_returns(values: list[float], final: float, lam: float) -> list[float]:
 def play_positions(edition: str, players: int, seeds: list[int], iterations: int, lam: float,
                    net: Path | None) -> Positions:  # fmt: skip
     """Self-play games, one per seed, and their rows."""
-    evaluation = load_once(str(net)) if net is not None else None
+    evaluation = load_once(ValueNet, str(net)) if net is not None else None
     spec = f"net:{net}:{iterations}" if net is not None else f"mcts:{iterations}"  # the same network, read once
     parts = []
     for seed in seeds:
