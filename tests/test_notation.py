@@ -7,6 +7,7 @@ import random
 import pytest
 
 from cafe import BoardGame, Kind, Nation, NotationError, Step, Tile, format_turn, parse_step, parse_turn
+from cafe.errors import JokerWithoutNationError
 from cafe.friendly import parse_friendly
 
 from conftest import DUO_BOARD
@@ -55,6 +56,18 @@ def test_malformed_steps_are_refused(text: str, message: str) -> None:
     with pytest.raises(NotationError, match=message) as info:
         parse_step(text)
     assert info.value.rule == "R7.1"
+
+
+def test_a_joker_without_its_nation_is_refused_with_the_step_it_means() -> None:
+    """The café tries that step under every nation, to tell a person who clicked a chair why it is refused."""
+    with pytest.raises(JokerWithoutNationError) as info:
+        parse_step("JOKm@d11")
+    assert (info.value.tile, info.value.chair) == (Tile.JOKm, "d11")
+    for other in ("JOKm@bar", "JOKm@d11=USA", "USAm@d11=USA", "JOKm~d11"):
+        try:
+            parse_step(other)
+        except NotationError as error:
+            assert not isinstance(error, JokerWithoutNationError), other
 
 
 def test_turn_strings() -> None:

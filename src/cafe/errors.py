@@ -11,9 +11,12 @@ The message is a :class:`~cafe.i18n.Text`: ``str(error)`` reads in the active la
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from cafe.i18n import Text
+
+if TYPE_CHECKING:
+    from cafe.tiles import Tile
 
 
 class CafeError(ValueError):
@@ -44,6 +47,15 @@ class NotationError(CafeError):
     """A step or turn string does not follow the notation of RULES.md §7.1."""
 
     RULE = "R7.1"
+
+
+class JokerWithoutNationError(NotationError):
+    """A joker put on a chair in notation that names no nation for it (``JOKf@i2``): the café's client sends one
+    when a chair that is not lit is clicked, so its ``tile`` and ``chair`` are kept for the reason to be found."""
+
+    def __init__(self, message: str | Text, tile: Tile, chair: str) -> None:
+        super().__init__(message)
+        self.tile, self.chair = tile, chair
 
 
 class IllegalStepError(CafeError):

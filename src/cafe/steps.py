@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from cafe.errors import NotationError
+from cafe.errors import JokerWithoutNationError, NotationError
 from cafe.frozen import rebuilt
 from cafe.i18n import T
 from cafe.tiles import Nation, Tile
@@ -115,8 +115,15 @@ def parse_step(text: str) -> Step:
             raise NotationError(T("{text!r}: a guest at the bar takes no nation", text=text))
         return Step(Kind.BAR, tile)
     if tile.is_joker and nation is None:
-        raise NotationError(
-            T("{text!r}: a joker names its given nation, like {code}@{target}=USA", text=text, code=code, target=target)
+        raise JokerWithoutNationError(
+            T(
+                "{text!r}: a joker names its given nation, like {code}@{target}=USA",
+                text=text,
+                code=code,
+                target=target,
+            ),
+            tile,
+            target,
         )
     if not tile.is_joker and nation is not None:
         raise NotationError(T("{text!r}: only a joker is given a nation", text=text))

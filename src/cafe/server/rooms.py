@@ -19,7 +19,7 @@ from cafe.ai.levels import LEVELS, make_player
 from cafe.arena.match import Game, new_game
 from cafe.board_game import MAX_PLAYERS as BOARD_MAX
 from cafe.card_game import MAX_PLAYERS as CARD_MAX
-from cafe.errors import CafeError
+from cafe.errors import CafeError, JokerWithoutNationError
 from cafe.i18n import DEFAULT, N_, T, Text
 from cafe.options import make_rules
 from cafe.record import Record
@@ -28,7 +28,7 @@ from cafe.server.names import key as name_key
 from cafe.server.ratings import rated_among, shown
 from cafe.server.storage.invitations import Offer, code_matches, new_code
 from cafe.server.storage.store import Ending, Result, RoomRow, SeatRow, StepConflict, Store
-from cafe.steps import parse_step
+from cafe.steps import Step, parse_step
 from cafe.svg import view_svg
 from cafe.tiles import Nation
 
@@ -645,7 +645,8 @@ class Room:
             step = parse_step(text)
             self.game.push(step)
         except CafeError as error:
-            error = self._refused_under_every_nation(text) or error
+            if isinstance(error, JokerWithoutNationError):
+                error = self._refused_under_every_nation(error) or error
             return Outcome(error=error.text, rule=error.rule or None)
         n, deadline = self.plies - 1, self.deadline
         try:
@@ -663,19 +664,17 @@ class Room:
         self._picture, self.deadline = None, deadline
         return Outcome(changed=True, stepped=True)
 
-    def _refused_under_every_nation(self, text: str) -> CafeError | None:
+    def _refused_under_every_nation(self, missing: JokerWithoutNationError) -> CafeError | None:
         """Why a joker put on a chair without a nation (a click on a chair that is not lit) may sit there under no
         nation, when every nation is refused for the same reason ("chair d11 is taken"); else None.
 
         The notation asks a joker's nation, which a person who clicked a refused chair never chose: the reason that
         holds for every nation is the one to tell them, not the notation's."""
         assert self.game is not None
-        if not text.startswith("JOK") or "@" not in text or "=" in text or text.endswith("@bar"):
-            return None
         reasons: dict[str, CafeError] = {}
         for nation in Nation:
             try:
-                self.game.push(parse_step(f"{text}={nation.name}"))
+                self.game.push(Step.seat(missing.tile, missing.chair, nation))
             except CafeError as error:
                 reasons.setdefault(error.message("en"), error)
             else:
