@@ -22,6 +22,7 @@ The forms (used by ``cafe arena`` and ``cafe engine``):
 from __future__ import annotations
 
 import functools
+import importlib
 import importlib.metadata
 import re
 from collections.abc import Callable
@@ -101,21 +102,28 @@ def _search_player(kind: str, arg: str, seed: int | None) -> Player:
 
 
 @dataclass(frozen=True)
-class _ModelWords:
-    """How a player string that names a model's file is refused, for each kind of model."""
+class _ModelKind:
+    """A kind of model a player string may name: its class (imported only when asked, as it needs numpy) and how
+    the string is refused."""
 
+    module: str
+    name: str
     unnamed: Text  # no file named
     needs_numpy: Text
     unreadable: str  # a message with {path} and {reason}
 
 
 _MODELS = {
-    "net": _ModelWords(
+    "net": _ModelKind(
+        "cafe.ai.valuenet",
+        "ValueNet",
         T("name the network's file and a budget: net:FILE:BUDGET, for example net:value.npz:1s"),
         T("a value network needs numpy: pip install 'cafe-international[master]'"),
         N_("cannot read the network {path}: {reason}"),
     ),
-    "prior": _ModelWords(
+    "prior": _ModelKind(
+        "cafe.ai.prior",
+        "TurnPrior",
         T("name the prior's file and a budget: prior:FILE:BUDGET, for example prior:prior.npz:1s"),
         T("a policy prior needs numpy: pip install 'cafe-international[master]'"),
         N_("cannot read the prior {path}: {reason}"),
@@ -126,19 +134,19 @@ _MODELS = {
 def _model(kind: str, path: str) -> Any:
     """The value network (``net``, cafe.ai.valuenet) or the policy prior (``prior``, cafe.ai.prior) in ``path``,
     read once per process."""
-    words = _MODELS[kind]
+    model = _MODELS[kind]
     if not path:
-        raise PlayerSpecError(words.unnamed)
+        raise PlayerSpecError(model.unnamed)
     try:
         from cafe.ai.model_file import load_once
-        from cafe.ai.prior import TurnPrior
-        from cafe.ai.valuenet import ValueNet
+
+        cls = getattr(importlib.import_module(model.module), model.name)
     except ModuleNotFoundError:
-        raise PlayerSpecError(words.needs_numpy) from None
+        raise PlayerSpecError(model.needs_numpy) from None
     try:
-        return load_once(ValueNet if kind == "net" else TurnPrior, path)
+        return load_once(cls, path)
     except (OSError, ValueError, KeyError) as error:
-        raise PlayerSpecError(T(words.unreadable, path=path, reason=str(error))) from None
+        raise PlayerSpecError(T(model.unreadable, path=path, reason=str(error))) from None
 
 
 def strongest(seed: int | None = None, seconds: float | None = None) -> Player:
