@@ -18,7 +18,7 @@ from cafe.ai.worlds import Game, Worlds
 from cafe.arena.match import new_game, play
 from cafe.cli import main
 from cafe.train.prior_fit import PENALTIES, agreement, best_fit, fit, mean_cross_entropy
-from cafe.train.prior_games import Roots, play_roots
+from cafe.train.prior_games import VALUE_TEMPERATURE, Roots, play_roots
 
 FAVOUR_POINTS = np.eye(len(FEATURES))[0] * 0.5  # weights that favour the turns scoring most, mildly
 
@@ -152,20 +152,23 @@ def test_the_search_plays_whole_games_with_a_prior(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("edition", ["board", "cards"])
-def test_roots_hold_each_searched_turns_features_and_its_visits(edition: str) -> None:
+def test_roots_hold_each_searched_turns_features_visits_and_values(edition: str) -> None:
     found = roots(edition)
-    assert len(found.features) == len(found.visits) > 10
-    for x, v in zip(found.features, found.visits, strict=True):
+    assert len(found.features) == len(found.visits) == len(found.values) > 10
+    for x, v, value in zip(found.features, found.visits, found.values, strict=True):
         assert x.shape == (len(v), len(FEATURES)) and len(v) > 1
         assert v.sum() == 16 and v.min() >= 1  # every kept turn tried, the iterations all counted
+        assert value.shape == v.shape and ((value > 0) & (value < 1)).all()
     assert np.ptp(np.concatenate(found.features)[:, 0]) > 0  # turns that score differently
 
 
 def synthetic_roots(w: np.ndarray, count: int, seed: int) -> Roots:
-    """Roots whose visit shares are the softmax of ``w``: what a fit should find again."""
+    """Roots whose visit shares are the softmax of ``w``, and whose values' shares the softmax of ``-w``: what a fit
+    to either should find again."""
     rng = np.random.default_rng(seed)
     features = [rng.normal(size=(int(rng.integers(3, 9)), len(FEATURES))) for _ in range(count)]
-    return Roots(features, [softmax(x @ w) * 1000 for x in features])
+    values = [0.5 - VALUE_TEMPERATURE * (x @ w) / 10 for x in features]  # small enough to stay in (0, 1)
+    return Roots(features, [softmax(x @ w) * 1000 for x in features], values)
 
 
 def test_the_fit_finds_the_weights_behind_the_visits_and_lowers_held_out_cross_entropy() -> None:
@@ -183,10 +186,21 @@ def test_the_fit_finds_the_weights_behind_the_visits_and_lowers_held_out_cross_e
     assert cross_entropy(x, v, w) == pytest.approx(float(-(v / v.sum()) @ np.log(softmax(x @ w))))
 
 
+def test_the_fit_to_the_values_finds_the_weights_behind_them() -> None:
+    """Values a tenth of a temperature apart per unit of ``x @ w``: their shares are the softmax of ``-w / 10``."""
+    true = np.linspace(1.5, -1.0, len(FEATURES))
+    fitted, held = synthetic_roots(true, 300, 1), synthetic_roots(true, 100, 2)
+    w = fit(fitted, 0.0001, "values")
+    assert np.allclose(w, -true / 10, atol=0.02)
+    assert mean_cross_entropy(held, w, "values") < mean_cross_entropy(held, w, "visits")
+    shares = held.shares("values")[0]
+    assert shares.sum() == pytest.approx(1.0) and np.argmax(shares) == np.argmax(held.values[0])
+
+
 def test_the_fit_of_self_play_roots_beats_every_turn_alike() -> None:
     found = roots("board")
     half = len(found.features) // 2
-    first, second = (Roots(found.features[part], found.visits[part]) for part in (slice(0, half), slice(half, None)))
+    first, second = found.part(slice(0, half)), found.part(slice(half, None))
     w, _penalty = best_fit(first, second, None)
     assert mean_cross_entropy(second, w) < mean_cross_entropy(second, 0 * w)
 
@@ -223,6 +237,13 @@ def test_cafe_train_prior_refuses_bad_settings_in_one_line(
     assert not (tmp_path / "p.npz").exists()
 
 
+def test_a_target_without_the_prior_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "--target", "values", "--games", "5", "--out", str(tmp_path / "m.npz")]) != 0
+    err = capsys.readouterr().err
+    assert "--target chooses what the policy prior learns: give it with --prior" in err and "Traceback" not in err
+    assert not (tmp_path / "m.npz").exists()
+
+
 @pytest.mark.training
 def test_one_prior_training_iteration_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "prior.npz"
@@ -236,6 +257,11 @@ def test_one_prior_training_iteration_end_to_end(tmp_path: Path, capsys: pytest.
     again = tmp_path / "again.npz"
     assert main([*argv, "--out", str(again)]) == 0  # the same settings: the same weights
     assert all((w == TurnPrior.load(again).weights[k]).all() for k, w in prior.weights.items())
+    by_values = tmp_path / "values.npz"
+    assert main([*argv, "--target", "values", "--out", str(by_values)]) == 0
+    learned = TurnPrior.load(by_values)
+    assert learned.about["command"].endswith("--target values")
+    assert any((w != learned.weights[k]).any() for k, w in prior.weights.items())  # the same games, another target
     matched = tmp_path / "matched.npz"
     assert main([*argv, "--match", "1", "--out", str(matched)]) == 0
     printed = capsys.readouterr().out

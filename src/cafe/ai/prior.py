@@ -91,7 +91,8 @@ class TurnPrior:
 
 
 def cross_entropy(features: np.ndarray, visits: np.ndarray, w: np.ndarray) -> float:
-    """Of one root's visit shares under the prior ``w`` (turns in rows), in nats."""
+    """Of one root's visit shares (or any weights of its turns, made shares) under the prior ``w`` (turns in rows),
+    in nats."""
     logits = features @ w
     top = logits.max()
     log_total = top + math.log(float(np.exp(logits - top).sum()))

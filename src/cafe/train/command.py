@@ -13,6 +13,7 @@ from cafe.train.chunks import SETS, chunks
 from cafe.train.net_command import add_arguments as add_net_arguments
 
 CHUNK = 10  # games a worker plays before it sends its sums back
+TARGETS = ("visits", "values")  # what the policy prior may learn: cafe.train.prior_games.Roots.shares
 
 
 def add_parser(sub: Any) -> None:
@@ -44,11 +45,20 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--jobs", type=int, default=None, help=_("parallel processes (default: the machine's cores)"))
     add_net_arguments(p)
-    p.add_argument_group(_("the policy prior (--prior)")).add_argument(
+    prior = p.add_argument_group(_("the policy prior (--prior)"))
+    prior.add_argument(
         "--prior",
         action="store_true",
         help=_("fit the policy prior over whole turns (cafe.ai.prior) to the search's visits instead; with --match, "
                "against the plain search"),
+    )  # fmt: skip
+    prior.add_argument(
+        "--target",
+        choices=TARGETS,
+        default="visits",
+        help=_("what the prior learns at each of the search's roots: how many iterations the search gave each turn "
+               "(visits, the default), or what each turn was worth, a point of lead less dividing its share by e "
+               "(values)"),
     )  # fmt: skip
     p.set_defaults(run=run)
 
@@ -56,6 +66,8 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.net and args.prior:
         raise CafeError(T("--net and --prior fit different models: give one of them"))
+    if args.target != "visits" and not args.prior:
+        raise CafeError(T("--target chooses what the policy prior learns: give it with --prior"))
     if args.net:
         from cafe.train.net_command import run_net
 

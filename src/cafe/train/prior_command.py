@@ -1,11 +1,11 @@
-"""``cafe train --prior``: the policy prior from self-play: the search's roots, a fit to their visit shares, and
-a match against the plain search.
+"""``cafe train --prior``: the policy prior from self-play: the search's roots, a fit to their visit shares (or
+their values' softmax, ``--target values``), and a match against the plain search.
 
 Self-play games are played by the search at a fixed count (``--player mcts:N``); at every root, the turns it
-weighed and the iterations it gave each (cafe.train.prior_games).  The prior's weights for each kind of game are
-fitted to those shares (cafe.train.prior_fit), every fifth game held out to choose the penalty and to measure the
-fit.  With ``--match N``, the search with the prior then plays N duplicate deals of each kind against the plain
-search at the same count, and the file is written only if it won more than a fair share over them.
+weighed, the iterations it gave each and their values (cafe.train.prior_games).  The prior's weights for each kind
+of game are fitted to those shares (cafe.train.prior_fit), every fifth game held out to choose the penalty and to
+measure the fit.  With ``--match N``, the search with the prior then plays N duplicate deals of each kind against
+the plain search at the same count, and the file is written only if it won more than a fair share over them.
 """
 
 from __future__ import annotations
@@ -51,11 +51,11 @@ def run_prior(args: argparse.Namespace) -> int:
     for edition, players in SETS:
         kind = f"{edition}{players}"
         fitted, held = Roots.join(parts[kind, False]), Roots.join(parts[kind, True])
-        weights[kind], penalty = best_fit(fitted, held, args.penalty)
+        weights[kind], penalty = best_fit(fitted, held, args.penalty, args.target)
         figures[kind] = {
             "roots": len(fitted.features), "penalty": penalty,
-            "cross_entropy": round(mean_cross_entropy(held, weights[kind]), 4),
-            "cross_entropy_uniform": round(mean_cross_entropy(held, 0 * weights[kind]), 4),
+            "cross_entropy": round(mean_cross_entropy(held, weights[kind], args.target), 4),
+            "cross_entropy_uniform": round(mean_cross_entropy(held, 0 * weights[kind], args.target), 4),
             "agreement": round(agreement(held, weights[kind]), 4),
             "agreement_by_points": round(agreement(held, by_points), 4),
         }  # fmt: skip
@@ -66,7 +66,8 @@ def run_prior(args: argparse.Namespace) -> int:
                 points=figures[kind]["agreement_by_points"]))  # fmt: skip
     about: dict[str, Any] = {
         "command": f"cafe train --prior --games {args.games} --seed {args.seed} --player {args.player}"
-        + (f" --penalty {args.penalty}" if args.penalty is not None else ""),
+        + (f" --penalty {args.penalty}" if args.penalty is not None else "")
+        + (f" --target {args.target}" if args.target != "visits" else ""),
         "features": list(FEATURES),
         "held_out": figures,
         "seconds": round(time.perf_counter() - started, 1),

@@ -1,5 +1,6 @@
-"""Fitting the policy prior's weights to the search's visit shares: the mean cross-entropy over roots, with a
-squared penalty on the weights, minimised by L-BFGS (scipy, the ``train`` extra)."""
+"""Fitting the policy prior's weights to the search's shares of its turns (its visits, or the softmax of its values:
+cafe.train.prior_games.Roots.shares): the mean cross-entropy over roots, with a squared penalty on the weights,
+minimised by L-BFGS (scipy, the ``train`` extra)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ from cafe.train.prior_games import Roots
 PENALTIES = (0.001, 0.01, 0.1)  # tried in turn; the one best on the held-out roots is kept
 
 
-def fit(roots: Roots, penalty: float) -> np.ndarray:
-    """The weights minimising the mean cross-entropy of ``roots``'s visit shares plus ``penalty`` * |w|²."""
+def fit(roots: Roots, penalty: float, target: str = "visits") -> np.ndarray:
+    """The weights minimising the mean cross-entropy of ``roots``'s shares of ``target`` plus ``penalty`` * |w|²."""
     from scipy.optimize import minimize
 
-    shares = [v / v.sum() for v in roots.visits]
+    shares = roots.shares(target)
 
     def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
         total, grad = 0.0, np.zeros_like(w)
@@ -36,11 +37,12 @@ def fit(roots: Roots, penalty: float) -> np.ndarray:
     return weights
 
 
-def mean_cross_entropy(roots: Roots, w: np.ndarray) -> float:
-    """Of the roots' visit shares under ``w``, in nats (w = 0: every turn alike)."""
+def mean_cross_entropy(roots: Roots, w: np.ndarray, target: str = "visits") -> float:
+    """Of the roots' shares of ``target`` under ``w``, in nats (w = 0: every turn alike)."""
     if not roots.features:
         return float("nan")
-    return float(np.mean([cross_entropy(x, v, w) for x, v in zip(roots.features, roots.visits, strict=True)]))
+    pairs = zip(roots.features, roots.shares(target), strict=True)
+    return float(np.mean([cross_entropy(x, p, w) for x, p in pairs]))
 
 
 def agreement(roots: Roots, w: np.ndarray) -> float:
@@ -51,9 +53,10 @@ def agreement(roots: Roots, w: np.ndarray) -> float:
     return float(np.mean(hits))
 
 
-def best_fit(fitted: Roots, held: Roots, penalty: float | None) -> tuple[np.ndarray, float]:
-    """The weights of ``penalty``, or of the penalty (of :data:`PENALTIES`) best on the held-out roots."""
+def best_fit(fitted: Roots, held: Roots, penalty: float | None, target: str = "visits") -> tuple[np.ndarray, float]:
+    """The weights of ``penalty``, or of the penalty (of :data:`PENALTIES`) best on the held-out roots, fitted to
+    the shares of ``target``."""
     if penalty is not None:
-        return fit(fitted, penalty), penalty
-    fits = [(fit(fitted, p), p) for p in PENALTIES]
-    return min(fits, key=lambda wp: mean_cross_entropy(held, wp[0]))
+        return fit(fitted, penalty, target), penalty
+    fits = [(fit(fitted, p, target), p) for p in PENALTIES]
+    return min(fits, key=lambda wp: mean_cross_entropy(held, wp[0], target))

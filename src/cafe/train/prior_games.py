@@ -1,5 +1,5 @@
 """Self-play roots for the policy prior (cafe.ai.prior): at every search's root, the turns it weighed, described as
-the prior describes them, and how many iterations it gave each.
+the prior describes them, how many iterations it gave each and what each was worth to the mover.
 
 The turns are described in a world sampled from the mover's view, as the search itself and the prior at play time
 see them: never the bag's order or a hidden hand.
@@ -18,17 +18,39 @@ from cafe.ai.worlds import Game, Worlds
 from cafe.arena.match import self_play
 from cafe.steps import Step
 
+VALUE_TEMPERATURE = 0.025  # of the values' softmax: near an even game, a point of lead less divides a share by e
+
 
 @dataclass(frozen=True)
 class Roots:
-    """Searches' roots: for each, its turns' features (turns x features) and their visits."""
+    """Searches' roots: for each, its turns' features (turns x features), their visits and their mean values to the
+    mover (in (0, 1), cafe.ai.mcts.evaluate)."""
 
     features: list[np.ndarray]
     visits: list[np.ndarray]
+    values: list[np.ndarray]
 
     @classmethod
     def join(cls, parts: list[Roots]) -> Roots:
-        return cls([f for p in parts for f in p.features], [v for p in parts for v in p.visits])
+        return cls(
+            [f for p in parts for f in p.features],
+            [v for p in parts for v in p.visits],
+            [v for p in parts for v in p.values],
+        )
+
+    def part(self, which: slice) -> Roots:
+        return Roots(self.features[which], self.visits[which], self.values[which])
+
+    def shares(self, target: str) -> list[np.ndarray]:
+        """Each root's turns' shares for the prior to learn: the iterations the search gave them (``visits``), or
+        the softmax of their values (``values``): sharper where UCB1 spreads its visits nearly evenly."""
+        if target == "visits":
+            return [v / v.sum() for v in self.visits]
+        shares = []
+        for v in self.values:
+            weights = np.exp((v - v.max()) / VALUE_TEMPERATURE)
+            shares.append(weights / weights.sum())
+        return shares
 
 
 def _key(steps: tuple[Step, ...]) -> tuple[str, ...]:
@@ -39,6 +61,7 @@ def play_roots(edition: str, players: int, seeds: list[int], iterations: int) ->
     """Self-play games by the search at ``iterations`` a turn, one per seed, and their roots."""
     features: list[np.ndarray] = []
     visits: list[np.ndarray] = []
+    values: list[np.ndarray] = []
     for seed in seeds:
         game, bots = self_play(f"mcts:{iterations}", edition, players, seed)
         rng = random.Random(seed)
@@ -54,8 +77,9 @@ def play_roots(edition: str, players: int, seeds: list[int], iterations: int) ->
                 if root is not None:
                     features.append(root)
                     visits.append(np.array(search.visits, np.float64))
+                    values.append(np.array(search.values, np.float64))
             game.push(step)
-    return Roots(features, visits)
+    return Roots(features, visits, values)
 
 
 def _described(search: SearchResult, world: Game, legal: list[Step]) -> np.ndarray | None:
