@@ -50,9 +50,11 @@ for command in "serve" "play" "arena greedy random --games 2" "selfplay --player
     || { echo "cafe $command without its extra must name the extra in one line and exit 3"; exit 1; }
 done
 
-message="$(printf 'quit\n' | core/bin/cafe engine --player master 2>&1 > /dev/null || true)"
-echo "cafe engine --player master -> $message"
-[[ "$message" == *"pip install 'cafe-international[master]'"* ]] || { echo "the master level must name its extra"; exit 1; }
+for player in master net:value.npz:1s prior:prior.npz:1s; do
+  message="$(printf 'quit\n' | core/bin/cafe engine --player "$player" 2>&1 > /dev/null || true)"
+  echo "cafe engine --player $player -> $message"
+  [[ "$message" == *"pip install 'cafe-international[master]'"* ]] || { echo "$player must name its extra"; exit 1; }
+done
 
 step "with [all]"
 "$python" -m venv all
