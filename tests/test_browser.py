@@ -89,6 +89,7 @@ def test_two_people_and_a_bot_play_a_whole_game_in_the_browser(cafe: str, browse
     expect(ann.locator(".seats")).to_contain_text("Bob")
     ann.click("text=Add computer player")
     expect(ann.locator(".seats")).to_contain_text("Medium bot 3")
+    expect(ann.locator(".seats")).not_to_contain_text("computer, medium")  # the name says the level once
     ann.click("text=Start the game")
     for page in (ann, bob):
         expect(page.locator("#board svg")).to_be_visible()

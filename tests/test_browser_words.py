@@ -56,6 +56,7 @@ def test_a_german_card_game_names_and_says_every_step_in_words(cafe: str, browse
     page.keyboard.press("Enter")  # "Add computer player" by keyboard: the focus stays on it
     expect(page.locator(".seats li")).to_have_count(2)
     expect(page.locator(".seats li").nth(1)).to_contain_text("Bot 2 (leicht)")
+    expect(page.locator(".seats li").nth(1)).not_to_contain_text("Computer")  # its name says its level once
     expect(page.locator(".host [data-focus=bot]")).to_be_focused()
     page.click(".host button.go")
     expect(page.locator("#board svg")).to_be_visible()
