@@ -70,6 +70,13 @@ def test_a_joker_without_its_nation_is_refused_with_the_step_it_means() -> None:
             assert not isinstance(error, JokerWithoutNationError), other
 
 
+def test_steps_made_in_code_read_as_their_notation() -> None:
+    assert Step.bar(Tile.GERf) == parse_step("GERf@bar") and Step.exchange(Tile.USAf, "i2") == parse_step("USAf~i2")
+    with pytest.raises(NotationError, match="a seat step needs a tile") as info:
+        str(Step(Kind.SEAT))
+    assert info.value.detail == "a seat step needs a tile"  # the message without its rule
+
+
 def test_turn_strings() -> None:
     assert parse_turn("USAm@i2,USAf@g2") == [parse_step("USAm@i2"), parse_step("USAf@g2")]
     assert format_turn([parse_step("USAm@i2"), parse_step("stop")]) == "USAm@i2"

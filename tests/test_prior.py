@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import random
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -197,6 +198,16 @@ def test_the_fit_to_the_values_finds_the_weights_behind_them() -> None:
     assert shares.sum() == pytest.approx(1.0) and np.argmax(shares) == np.argmax(held.values[0])
 
 
+def test_roots_join_in_order_and_no_roots_fit_nothing() -> None:
+    first, second = synthetic_roots(FAVOUR_POINTS, 3, 1), synthetic_roots(FAVOUR_POINTS, 2, 2)
+    joined = Roots.join([first, second])
+    assert len(joined.features) == len(joined.visits) == len(joined.values) == 5
+    assert joined.part(slice(3, None)).values[1] is second.values[1]
+    none = Roots([], [], [])
+    assert (fit(none, 0.01) == 0).all()
+    assert np.isnan(mean_cross_entropy(none, FAVOUR_POINTS)) and np.isnan(agreement(none, FAVOUR_POINTS))
+
+
 def test_the_fit_of_self_play_roots_beats_every_turn_alike() -> None:
     found = roots("board")
     half = len(found.features) // 2
@@ -214,6 +225,17 @@ def test_the_fit_of_self_play_roots_beats_every_turn_alike() -> None:
 )
 def test_a_prior_player_named_wrongly_is_refused_in_words(spec: str, message: str) -> None:
     with pytest.raises(PlayerSpecError, match=message):
+        make_player(spec)
+
+
+@pytest.mark.parametrize(
+    ("spec", "module"), [("prior:p.npz:40", "cafe.ai.prior"), ("net:v.npz:40", "cafe.ai.valuenet")]
+)
+def test_a_model_without_numpy_names_the_extra_it_needs(
+    spec: str, module: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, module, None)  # as an installed core without numpy imports it
+    with pytest.raises(PlayerSpecError, match=r"needs numpy: pip install 'cafe-international\[master\]'"):
         make_player(spec)
 
 

@@ -213,13 +213,16 @@ def test_a_joker_put_on_a_taken_chair_is_refused_for_the_chair_not_for_its_missi
     joker = next(step for step in state["legal"] if step.startswith("JOK")).split("@")[0]
     first = next(step for step in state["legal"] if "@" in step and not step.startswith("JOK") and "bar" not in step)
     ann.send({"type": "step", "room": room, "step": first, "plies": 0})
-    ann.room(plies=1)
+    legal = ann.room(plies=1)["legal"]
     chair = first.split("@")[1]
     ann.send({"type": "step", "room": room, "step": f"{joker}@{chair}", "plies": 1})
     refused = ann.expect("error")
     assert refused["message"] == f"chair {chair} is taken" and refused["rule"] == "R2.3.1"
     ann.send({"type": "step", "room": room, "step": f"{joker}@{chair}x", "plies": 1})  # not notation at all
     assert ann.expect("error")["message"].startswith(f"cannot read step '{joker}@{chair}x'")
+    free = next(step for step in legal if step.startswith(f"{joker}@") and "=" in step).split("=")[0]
+    ann.send({"type": "step", "room": room, "step": free, "plies": 1})  # a chair it may take under some nation
+    assert ann.expect("error")["message"].startswith(f"'{free}': a joker names its given nation")
     assert server.app.state.gateway.tables.rooms[room].plies == 1  # type: ignore[attr-defined]
 
 
