@@ -253,7 +253,7 @@ export class RoomView {
     return h("div", { class: "waiting" },
       h("h3", {}, t("Waiting for players")),
       h("ol", { class: "seats" }, state.seats.map((seat) =>
-        h("li", {}, seatName(seat), levelUntold(seat, levels) ? ` (${t("computer, {level}", { level: levels[seat.bot] ?? seat.bot })})` : "",
+        h("li", {}, seatName(seat), levelNote(seat, levels),
           this.presenceOf(seat),
           host && seat.seat !== state.you
             ? h("button", { class: "quiet", onclick: () => this.actions.say(`/kick ${seat.seat + 1}`),
@@ -500,10 +500,12 @@ function awayFor(since) {
   return t("away {time}", { time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}` });
 }
 
-// Whether a computer player's seat must say its level: its name ("Medium bot 2", "Bot 2 (mittel)") says it already
-// in the host's language, so only a reader of another language, who may not find their own word in it, is told.
-function levelUntold(seat, levels) {
-  if (!seat.bot) return false;
-  const level = (levels[seat.bot] ?? seat.bot).toLocaleLowerCase();
-  return !seatName(seat).toLocaleLowerCase().includes(level);
+// What a computer player's seat adds after its name: " (computer, medium)" in the reader's words, or nothing when the
+// name ("Medium bot 2", "Bot 2 (mittel)") says the level already. Names are in the host's language, so only a reader
+// of another language, who may not find their own word in it, is told.
+function levelNote(seat, levels) {
+  if (!seat.bot) return "";
+  const level = levels[seat.bot] ?? seat.bot;
+  return seatName(seat).toLocaleLowerCase().includes(level.toLocaleLowerCase())
+    ? "" : ` (${t("computer, {level}", { level })})`;
 }
