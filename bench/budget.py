@@ -12,13 +12,14 @@ speed plays no part. Prints a table with each rate's 95% interval over deals (a 
 see ``cafe.arena.stats.deal_interval``), and a line for every step significantly worse
 (the bigger budget's interval against the next smaller one wholly below 50%, or its interval against greedy wholly
 below any smaller budget's: each step within the noise of the one before can still slide far over the ladder);
-``--out`` writes every match as JSON.
+``--out`` writes every match as JSON, again after every step. The match being played counts its games on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,11 @@ def match(players: tuple[str, ...], args: argparse.Namespace) -> tuple[list[Game
     """Play one match of the ladder: its games, the first player's statistics and the whole report."""
     plan = ArenaPlan(players, args.games, args.edition, args.seed)
     started = time.perf_counter()
-    outcomes = run_arena(plan, args.jobs)
+    label = " vs ".join(players[:2])
+    outcomes = run_arena(
+        plan, args.jobs, progress=lambda done, total: print(f"\r{label}: {done}/{total}", end="", file=sys.stderr)
+    )
+    print(file=sys.stderr)
     stats = player_stats(names_of(plan.players), outcomes)
     report = {**to_json(plan, stats, len(outcomes)), "wall_seconds": round(time.perf_counter() - started)}
     return outcomes, stats[0], report
@@ -90,12 +95,14 @@ def main() -> None:
             print(line(f"mcts:{ladder[k + 1]} vs mcts:{n}", rate, interval, stats.mean_score), flush=True)
             if interval[1] < 1 / 2:
                 worse.append(f"mcts:{ladder[k + 1]} loses to mcts:{n}")
+        if args.out is not None:  # after every step, so that a long ladder stopped early keeps what it played
+            args.out.write_text(
+                json.dumps({"edition": args.edition, "players": args.players, "matches": reports}) + "\n"
+            )
     for text in worse:
         print("significantly worse:", text)
     if not worse:
         print("no step of the ladder is significantly worse than a smaller budget")
-    if args.out is not None:
-        args.out.write_text(json.dumps({"edition": args.edition, "players": args.players, "matches": reports}) + "\n")
 
 
 if __name__ == "__main__":
