@@ -196,6 +196,8 @@ def test_the_fit_to_the_values_finds_the_weights_behind_them() -> None:
     assert mean_cross_entropy(held, w, "values") < mean_cross_entropy(held, w, "visits")
     shares = held.shares("values")[0]
     assert shares.sum() == pytest.approx(1.0) and np.argmax(shares) == np.argmax(held.values[0])
+    with pytest.raises(ValueError, match="visits or values, not 'value'"):
+        held.shares("value")
 
 
 def test_roots_join_in_order_and_no_roots_fit_nothing() -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cafe.ai.mcts import MCTSPlayer, SearchResult, distinct_turns
-from cafe.ai.prior import FEATURES, describe
+from cafe.ai.prior import FEATURES, describe, softmax
 from cafe.ai.worlds import Game, Worlds
 from cafe.arena.match import self_play
 from cafe.steps import Step
@@ -46,11 +46,9 @@ class Roots:
         the softmax of their values (``values``): sharper where UCB1 spreads its visits nearly evenly."""
         if target == "visits":
             return [v / v.sum() for v in self.visits]
-        shares = []
-        for v in self.values:
-            weights = np.exp((v - v.max()) / VALUE_TEMPERATURE)
-            shares.append(weights / weights.sum())
-        return shares
+        if target == "values":
+            return [softmax(v / VALUE_TEMPERATURE) for v in self.values]
+        raise ValueError(f"the prior learns visits or values, not {target!r}")
 
 
 def _key(steps: tuple[Step, ...]) -> tuple[str, ...]:
