@@ -54,7 +54,7 @@ def state_of(person: Person, room: str) -> dict[str, Any]:
                 state = message["room"]
             elif message["type"] == "error" and message["code"] == "type":
                 break
-            elif message["type"] == "error" and message["code"] == "room":  # over, and no longer in memory
+            elif message["type"] == "error" and message["code"] == "over":  # over, and no longer in memory
                 state = {"status": "finished", "gone": True}  # (a finished game is not read again after a restart)
             elif message["type"] == "error":
                 assert message["code"] in ("rate", "refused"), message  # too fast, or a step gone stale
