@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cafe.arena.match import PlayerError, SeatResult, new_game, play
+from cafe.arena.report import combine, to_json
 from cafe.arena.run import ArenaPlan, names_of, run_arena
 from cafe.arena.stats import GameOutcome, player_stats, wilson_interval
 from cafe.cli import main
@@ -41,6 +43,25 @@ def test_the_interval_over_deals_counts_deals_not_games() -> None:
     # a wins exactly one seating of every deal (the deal's luck decides, and duplicate play cancels it)
     even = player_stats(["a", "b"], [two_player_game(d, k, k == 0) for d in range(20) for k in range(2)])[0]
     assert even.win_rate == 0.5 and even.win_rate_ci95_deals == (0.5, 0.5)
+
+
+def report_of(plan: ArenaPlan) -> dict[str, Any]:
+    outcomes = run_arena(plan, jobs=1)
+    return to_json(plan, player_stats(names_of(plan.players), outcomes), len(outcomes))
+
+
+def test_runs_on_other_deals_combine_as_one_run_on_them_all() -> None:
+    whole = report_of(ArenaPlan(("greedy", "random"), games=12, seed=40))
+    first, second = (report_of(ArenaPlan(("greedy", "random"), games=6, seed=s)) for s in (40, 43))
+    assert [row[2] for row in whole["results"][0]["wins_by_deal"]] == [2] * 6  # (deal, wins, games) per deal
+    both = combine([first, second])
+    assert (both["games"], both["deals"]) == (12, 6)
+    keys = ("player", "games", "wins", "win_rate", "win_rate_ci95", "win_rate_ci95_deals", "mean_score")
+    assert [{k: r[k] for k in keys} for r in both["results"]] == [{k: r[k] for k in keys} for r in whole["results"]]
+    with pytest.raises(ValueError, match="the reports share deals"):
+        combine([first, report_of(ArenaPlan(("greedy", "random"), games=6, seed=42))])
+    with pytest.raises(ValueError, match="not of the same players"):
+        combine([first, report_of(ArenaPlan(("random", "greedy"), games=6, seed=43))])
 
 
 def test_a_deal_is_the_same_bag_in_every_seating(tmp_path: Path) -> None:

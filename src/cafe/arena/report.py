@@ -1,4 +1,5 @@
-"""Showing arena results: a table for the terminal, one JSON object, and a plot."""
+"""Showing arena results: a table for the terminal, one JSON object (or several runs on other deals combined),
+and a plot."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from cafe.arena.run import ArenaPlan
-from cafe.arena.stats import PlayerStats
+from cafe.arena.stats import PlayerStats, deal_interval, wilson_interval
 from cafe.i18n import _, n_
 
 
@@ -77,3 +78,30 @@ def plot(stats: Sequence[PlayerStats], path: Path, title: str) -> None:
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+
+
+def combine(reports: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Reports (``to_json``'s objects) of the same players on different deals, as one: per player the games,
+    wins, win rate with both intervals, mean score and longest turn over them all.  A deal is told apart by its
+    seed (the report's seed plus its number); a deal played in two reports is refused with ValueError."""
+    players = [[r["player"] for r in report["results"]] for report in reports]
+    if any(names != players[0] for names in players) or len({r["edition"] for r in reports}) != 1:
+        raise ValueError("the reports are not of the same players in the same game")
+    seeds = [report["seed"] + deal for report in reports for deal, _w, _g in report["results"][0]["wins_by_deal"]]
+    if len(seeds) != len(set(seeds)):
+        raise ValueError("the reports share deals")
+    results = []
+    for k, name in enumerate(players[0]):
+        rows = [report["results"][k] for report in reports]
+        games = sum(r["games"] for r in rows)
+        wins = sum(r["wins"] for r in rows)
+        by_deal = [(w, g) for r in rows for _deal, w, g in r["wins_by_deal"]]
+        results.append({
+            "player": name, "games": games, "wins": wins, "win_rate": round(wins / games, 4),
+            "win_rate_ci95": [round(x, 4) for x in wilson_interval(wins, games)],
+            "win_rate_ci95_deals": [round(x, 4) for x in deal_interval(by_deal)],
+            "mean_score": round(sum(r["mean_score"] * r["games"] for r in rows) / games, 2),
+            "longest_turn": max(r["longest_turn"] for r in rows),
+        })  # fmt: skip
+    return {"edition": reports[0]["edition"], "games": sum(r["games"] for r in reports),
+            "deals": len(seeds), "results": results}  # fmt: skip

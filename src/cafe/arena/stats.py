@@ -81,6 +81,7 @@ class PlayerStats:
     rating_mu: float
     rating_sigma: float
     scores: tuple[int, ...]
+    wins_by_deal: tuple[tuple[int, float, int], ...]  # (deal, wins, games): runs on other deals combine
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -97,6 +98,7 @@ class PlayerStats:
             "mean_place": round(self.mean_place, 3),
             "think_per_turn": round(self.think_per_turn, 4),
             "longest_turn": round(self.longest_turn, 4),
+            "wins_by_deal": [list(row) for row in self.wins_by_deal],
             "rating": {
                 "mu": round(self.rating_mu, 3),
                 "sigma": round(self.rating_sigma, 3),
@@ -152,6 +154,7 @@ def player_stats(names: Sequence[str], outcomes: Sequence[GameOutcome]) -> list[
                 rating_mu=mu,
                 rating_sigma=sigma,
                 scores=scores,
+                wins_by_deal=tuple((deal, sum(won), len(won)) for deal, won in sorted(deals.items())),
             )
         )
     return out
