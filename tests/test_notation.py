@@ -50,9 +50,11 @@ def test_canonical_steps_parse_and_format(text: str, step: Step) -> None:
         ("Pass", "cannot read step"),
         ("", "cannot read step"),
         ("down:", "unknown tile"),
+        (3, "a step must be text, not int"),  # compiled or not: the same refusal
+        (None, "a step must be text, not NoneType"),
     ],
 )
-def test_malformed_steps_are_refused(text: str, message: str) -> None:
+def test_malformed_steps_are_refused(text: object, message: str) -> None:
     with pytest.raises(NotationError, match=message) as info:
         parse_step(text)
     assert info.value.rule == "R7.1"

@@ -92,8 +92,11 @@ def format_step(step: Step) -> str:
     return f"{text}={step.nation.name}" if step.nation is not None else text
 
 
-def parse_step(text: str) -> Step:
-    """Parse one canonical step: ``USAm@h3``, ``JOKf@i2=USA``, ``GERf@bar``, ``USAf~i2``, ``pass`` ..."""
+def parse_step(text: object) -> Step:
+    """Parse one canonical step: ``USAm@h3``, ``JOKf@i2=USA``, ``GERf@bar``, ``USAf~i2``, ``pass`` ...
+
+    ``text`` may be anything a message or a file held: what is not text is refused in words, compiled or not
+    (a ``str`` parameter would make the compiled engine raise TypeError before the check)."""
     if not isinstance(text, str):
         raise NotationError(T("a step must be text, not {type}", type=type(text).__name__))
     word = _WORDS.get(text)
