@@ -24,6 +24,7 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "-
 SIZES: dict[str, ViewportSize] = {"desktop": {"width": 1366, "height": 850}, "phone": {"width": 390, "height": 844}}
 LANGUAGES = ("en", "de", "fr", "cs")
 PLAY = ".chooser .nation, #board .lit, .controls .buttons button:not(.quiet)"
+GUEST = "button.tile:not([disabled])"  # a guest of one's own hand that may be played (the others' are not buttons)
 
 
 def serve(data: Path) -> tuple[subprocess.Popen[bytes], str]:
@@ -55,8 +56,8 @@ def plies(page: Page) -> int:
 def step(page: Page) -> None:
     """One thing done on one's turn: a guest picked from the hand, or where it goes (a control otherwise)."""
     before = plies(page)
-    if not page.locator(".tile.selected").count() and page.locator("button.tile:not([disabled])").count():
-        page.locator("button.tile:not([disabled])").first.click()
+    if not page.locator(".tile.selected").count() and page.locator(GUEST).count():
+        page.locator(GUEST).first.click()
         return
     page.locator(PLAY).first.click()
     moved = f"document.querySelector('.room-view').dataset.plies !== '{before}'"
@@ -101,7 +102,7 @@ def pick_a_guest(page: Page, base: str, room: str) -> None:
     """The room, on the player's turn, with the first guest of the hand that may go somewhere picked."""
     page.goto(f"{base}#room={room}")
     page.locator(".room-view[data-mine=true] #board svg").wait_for()
-    page.locator("button.tile:not([disabled])").first.click()
+    page.locator(GUEST).first.click()
 
 
 def take(base: str, size: str, folder: Path, browser: Browser) -> None:
