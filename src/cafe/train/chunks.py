@@ -4,6 +4,9 @@ every fifth game of a kind held out of the fit to measure it."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TypeVar
+
+R = TypeVar("R")
 
 SETS = (("board", 2), ("board", 4), ("cards", 2))  # what is played: edition and players
 HELD_OUT = 5  # every fifth game (the first of five) is kept out of the fit to measure it
@@ -18,3 +21,9 @@ def chunks(games: int, seed: int, size: int) -> Iterator[tuple[str, int, list[in
             part = [s for g, s in enumerate(seeds) if (g % HELD_OUT == 0) == kept_out]
             for i in range(0, len(part), size):
                 yield edition, players, part[i : i + size], kept_out
+
+
+def in_seed_order(results_by_seed: dict[int, R]) -> list[R]:
+    """The chunks' results in the order of their first seeds, whichever worker finished first: a fit depends on
+    the order of its rows, and the same settings must give the same model."""
+    return [results_by_seed[seed] for seed in sorted(results_by_seed)]

@@ -9,7 +9,7 @@ from typing import Any
 
 from cafe.errors import CafeError
 from cafe.i18n import T, _
-from cafe.train.chunks import SETS, chunks
+from cafe.train.chunks import SETS, chunks, in_seed_order
 from cafe.train.net_command import add_arguments as add_net_arguments
 
 CHUNK = 10  # games a worker plays before it sends its sums back
@@ -95,15 +95,19 @@ def run(args: argparse.Namespace) -> int:
     if not out.parent.is_dir():
         raise CafeError(T("no folder {folder} to write the model in", folder=str(out.parent)))
     started = time.perf_counter()
-    fitted = {e: Sums.empty(e) for e in EDITIONS}
-    held = {e: Sums.empty(e) for e in EDITIONS}
+    parts: dict[tuple[str, bool], dict[int, Sums]] = {}  # by the chunk's first seed
     tasks = _tasks(args.player, args.games, args.seed)
     columns = (TextColumn(_("games")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         bar = progress.add_task("games", total=len(SETS) * args.games)
         for (edition, _players, seeds, kept_out), sums in as_finished(_play_chunk, tasks, args.jobs):
-            (held if kept_out else fitted)[edition].add(sums)
+            parts.setdefault((edition, kept_out), {})[seeds[0]] = sums
             progress.advance(bar, len(seeds))
+    fitted = {e: Sums.empty(e) for e in EDITIONS}
+    held = {e: Sums.empty(e) for e in EDITIONS}
+    for (edition, kept_out), by_seed in parts.items():
+        for sums in in_seed_order(by_seed):  # sums of floats: the same order, the same model to the last bit
+            (held if kept_out else fitted)[edition].add(sums)
     fits = {
         e: (ridge(fitted[e], args.penalty), args.penalty) if args.penalty is not None else best_fit(fitted[e], held[e])
         for e in EDITIONS

@@ -17,7 +17,7 @@ from typing import Any
 
 from cafe.errors import CafeError
 from cafe.i18n import T, _
-from cafe.train.chunks import HELD_OUT, SETS, chunks
+from cafe.train.chunks import HELD_OUT, SETS, chunks, in_seed_order
 from cafe.train.trial import check_settings, keep_if_better, kind_words, win_rates
 
 CHUNK = 5  # games a worker plays before it sends its positions back
@@ -59,18 +59,18 @@ def run_net(args: argparse.Namespace) -> int:
 
     iterations = _check(args)
     started = time.perf_counter()
-    parts: dict[tuple[str, bool], list[Positions]] = {}
+    parts: dict[tuple[str, bool], dict[int, Positions]] = {}  # by the chunk's first seed
     tasks = _tasks(args, iterations, args.lam)
     columns = (TextColumn(_("games")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         bar = progress.add_task("games", total=len(SETS) * args.games)
         for (edition, seeds, kept_out), positions in as_finished(_play_chunk, tasks, args.jobs):
-            parts.setdefault((edition, kept_out), []).append(positions)
+            parts.setdefault((edition, kept_out), {})[seeds[0]] = positions
             progress.advance(bar, len(seeds))
     layers: dict[str, Any] = {}
     held_out: dict[str, dict[str, Any]] = {}
     for edition in ("board", "cards"):
-        fitted, held = Positions.join(parts[edition, False]), Positions.join(parts[edition, True])
+        fitted, held = (Positions.join(in_seed_order(parts[edition, kept_out])) for kept_out in (False, True))
         best, penalty = best_fit(fitted, held, args.hidden, args.penalty, args.seed)
         if best is not None:
             layers[edition] = best

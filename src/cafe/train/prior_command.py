@@ -19,7 +19,7 @@ import numpy as np
 
 from cafe.errors import CafeError
 from cafe.i18n import T, _
-from cafe.train.chunks import HELD_OUT, SETS, chunks
+from cafe.train.chunks import HELD_OUT, SETS, chunks, in_seed_order
 from cafe.train.trial import check_settings, keep_if_better, kind_words, win_rates
 
 CHUNK = 5  # games a worker plays before it sends its roots back
@@ -36,21 +36,21 @@ def run_prior(args: argparse.Namespace) -> int:
 
     iterations = _check(args)
     started = time.perf_counter()
-    parts: dict[tuple[str, bool], list[Roots]] = {}
+    parts: dict[tuple[str, bool], dict[int, Roots]] = {}  # by the chunk's first seed
     tasks = [((f"{e}{n}", kept_out), e, n, seeds, iterations) for e, n, seeds, kept_out in chunks(args.games, args.seed,
                                                                                                  CHUNK)]  # fmt: skip
     columns = (TextColumn(_("games")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         bar = progress.add_task("games", total=len(SETS) * args.games)
-        for (key, roots), games in as_finished(_play_chunk, tasks, args.jobs):
-            parts.setdefault(key, []).append(roots)
-            progress.advance(bar, games)
+        for (key, roots), seeds in as_finished(_play_chunk, tasks, args.jobs):
+            parts.setdefault(key, {})[seeds[0]] = roots
+            progress.advance(bar, len(seeds))
     weights: dict[str, np.ndarray] = {}
     figures: dict[str, dict[str, Any]] = {}
     by_points = np.eye(len(FEATURES))[0]  # the plain search's order: the turn scoring most first
     for edition, players in SETS:
         kind = f"{edition}{players}"
-        fitted, held = Roots.join(parts[kind, False]), Roots.join(parts[kind, True])
+        fitted, held = (Roots.join(in_seed_order(parts[kind, kept_out])) for kept_out in (False, True))
         weights[kind], penalty = best_fit(fitted, held, args.penalty, args.target)
         figures[kind] = {
             "roots": len(fitted.features), "penalty": penalty,
@@ -103,7 +103,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _play_chunk(key: tuple[str, bool], edition: str, players: int, seeds: list[int],
-                iterations: int) -> tuple[tuple[tuple[str, bool], Any], int]:  # fmt: skip
+                iterations: int) -> tuple[tuple[tuple[str, bool], Any], list[int]]:  # fmt: skip
     from cafe.train.prior_games import play_roots
 
-    return (key, play_roots(edition, players, seeds, iterations)), len(seeds)
+    return (key, play_roots(edition, players, seeds, iterations)), seeds
