@@ -1,7 +1,8 @@
 """Does the search grow stronger with its budget?  A ladder of iteration counts, on the same deals.
 
     python bench/budget.py [--ladder 500,1000,2000,4000,8000,16000] [--edition board] [--players 2]
-                           [--games 40] [--seed 7] [--jobs N] [--only greedy|next] [--out FILE]
+                           [--games 40] [--seed 7] [--jobs N] [--only greedy|next] [--variant CHANGES]
+                           [--out FILE]
 
 Each step ``mcts:N`` of the ladder plays greedy (``greedy``), and the step after it (``next``), in duplicate deals
 from the same seed: every step meets the same bags in every seat. With more than 2 players the other seats are
@@ -13,6 +14,8 @@ see ``cafe.arena.stats.deal_interval``), and a line for every step significantly
 (the bigger budget's interval against the next smaller one wholly below 50%, or its interval against greedy wholly
 below any smaller budget's: each step within the noise of the one before can still slide far over the ladder);
 ``--out`` writes every match as JSON, again after every step. The match being played counts its games on stderr.
+``--variant`` climbs the ladder with a variant of the search instead (bench/ingredients.py's changes, such as
+``tree=flat``: the players are ``variant:N,tree=flat``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from cafe.ai.levels import register
 from cafe.arena.report import to_json
 from cafe.arena.run import ArenaPlan, names_of, run_arena
 from cafe.arena.stats import GameOutcome, PlayerStats, deal_interval, player_stats
@@ -69,32 +73,41 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7, help="the first deal's seed")
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--only", choices=["greedy", "next"], help="play only one kind of match")
+    parser.add_argument("--variant", metavar="CHANGES", help="bench/ingredients.py's changes, e.g. tree=flat")
     parser.add_argument("--out", type=Path, help="write every match's report to this JSON file")
     args = parser.parse_args()
     ladder = [int(n) for n in args.ladder.split(",")]
+    if args.variant:
+        from ingredients import variant  # this folder's script: on the path when run as bench/budget.py
+
+        register("variant", variant)
+
+    def search(n: int) -> str:
+        return f"variant:{n},{args.variant}" if args.variant else f"mcts:{n}"
+
     others = ("greedy",) * (args.players - 2)
     reports: list[dict[str, Any]] = []
     against_greedy: dict[int, PlayerStats] = {}
     worse: list[str] = []
     for k, n in enumerate(ladder):
         if args.only != "next":
-            _, stats, report = match((f"mcts:{n}", "greedy", *others), args)
+            _, stats, report = match((search(n), "greedy", *others), args)
             against_greedy[n] = stats
             reports.append(report)
             interval = stats.win_rate_ci95_deals
-            print(line(f"mcts:{n} vs greedy", stats.win_rate, interval, stats.mean_score), flush=True)
+            print(line(f"{search(n)} vs greedy", stats.win_rate, interval, stats.mean_score), flush=True)
             below = [m for m in ladder[:k] if interval[1] < against_greedy[m].win_rate_ci95_deals[0]]
             if below:  # against any smaller budget, not only the one before: a slow slide is a fall too
-                worse.append(f"mcts:{n} against greedy is below mcts:{', mcts:'.join(map(str, below))}")
+                worse.append(f"{search(n)} against greedy is below {', '.join(map(search, below))}")
         if args.only != "greedy" and k + 1 < len(ladder):
-            outcomes, stats, report = match((f"mcts:{ladder[k + 1]}", f"mcts:{n}", *others), args)
+            outcomes, stats, report = match((search(ladder[k + 1]), search(n), *others), args)
             rate, interval = head_to_head(outcomes)
             reports.append(
                 {**report, "head_to_head": round(rate, 4), "head_to_head_ci95": [round(x, 4) for x in interval]}
             )
-            print(line(f"mcts:{ladder[k + 1]} vs mcts:{n}", rate, interval, stats.mean_score), flush=True)
+            print(line(f"{search(ladder[k + 1])} vs {search(n)}", rate, interval, stats.mean_score), flush=True)
             if interval[1] < 1 / 2:
-                worse.append(f"mcts:{ladder[k + 1]} loses to mcts:{n}")
+                worse.append(f"{search(ladder[k + 1])} loses to {search(n)}")
         if args.out is not None:  # after every step, so that a long ladder stopped early keeps what it played
             args.out.write_text(
                 json.dumps({"edition": args.edition, "players": args.players, "matches": reports}) + "\n"

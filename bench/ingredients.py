@@ -16,7 +16,8 @@ tile held at the end or sent to the bar will cost), ``0.1s,values=mean`` (each s
 mean of the others', not the best other's), ``0.1s,values=mixed`` (the searching seat by its lead, the others by the
 mean), ``0.1s,opponents=policy``, ``opponents=value`` or ``opponents=first`` (below the root the opponents play
 the rollout's policy, pick by their own values, or by their values in the round after the root's turn and by the
-policy later; the search's default is by value); several at once combine. A
+policy later; the search's default is by value), ``0.1s,tree=flat`` (no tree below the root's turns: every
+iteration plays its rollout from the turn, flat Monte Carlo); several at once combine. A
 budget may be an iteration count (``1000,rollout=pairing``). The
 expert plays the same budget without changes (``--against`` gives it another, ``--against greedy`` puts greedy
 players in the other seats, and ``--against 2000,opponents=value`` a variant).
@@ -177,6 +178,10 @@ def variant(text: str, seed: int | None) -> Player:
         options["endgame"] = int(settings["endgame"])
     if "opponents" in settings:
         options["opponents"] = settings["opponents"]
+    if "tree" in settings:
+        if settings["tree"] != "flat":
+            raise SystemExit(f"tree={settings['tree']}: the only change of the tree is tree=flat")
+        options["tree"] = False
     final = float(settings.get("final", scale))
     stuck = float(settings.get("stuck", 0.0))
     values = settings.get("values", "lead")

@@ -517,6 +517,32 @@ def test_below_the_root_the_opponents_reply_as_a_rollout_would_only_when_the_sea
     assert len(root.children) == replies if replies == 1 else len(root.children) >= replies
 
 
+def test_a_flat_search_grows_no_tree_below_the_root_and_values_every_iteration_at_the_same_turn() -> None:
+    # flat Monte Carlo, to measure what the tree below the root adds (docs/players.md, "Strength and the budget")
+    game = BoardGame(2, seed=5)
+    view, mover = game.view(game.current_player), game.current_player
+    first = make_player("greedy", 0).choose(view, game.legal_steps())
+    valued_at: list[int] = []
+
+    def evaluation(world: Game, rng: random.Random) -> list[float]:
+        valued_at.append(world.turn_number)
+        return evaluate(world, rng)
+
+    for tree in (True, False):
+        bot = MCTSPlayer(time_per_turn=None, iterations=1, seed=1, evaluation=evaluation, tree=tree)
+        worlds, root = Worlds(view, random.Random(2)), Node(2)
+        stop = bot._stop_turn(view)
+        for k in range(50):
+            rng = random.Random(k)
+            world = worlds.sample(rng)
+            world.simulate(first)
+            bot._iterate(world, root, stop, rng, mover, bot._by_value_until(view, stop))
+        assert root.visits == 50 and bool(root.children) == tree
+        assert set(valued_at) == {stop}
+        flat = MCTSPlayer(time_per_turn=None, iterations=200, seed=3, tree=tree)
+        assert flat.choose(view, game.legal_steps()) in game.legal_steps()
+
+
 def test_the_opponents_reply_by_value_unless_told_to_follow_the_rollout_from_a_turn() -> None:
     for players in (2, 4):
         game = BoardGame(players, seed=1)

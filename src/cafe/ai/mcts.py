@@ -165,6 +165,7 @@ class MCTSPlayer:
         worlds: WorldsOf = Worlds,
         opponents: str = BY_VALUE,
         prior: Prior | None = None,
+        tree: bool = True,
     ) -> None:
         if time_per_turn is None and iterations is None:
             time_per_turn = SECONDS
@@ -183,6 +184,9 @@ class MCTSPlayer:
             raise ValueError(f"opponents: one of {', '.join(OPPONENTS)}, not {opponents!r}")
         self.opponents = opponents  # how the opponents below the root choose (see _iterate)
         self.prior = prior  # None: the root keeps the best-scoring turns and shares its iterations by UCB1
+        # False: the tree holds the root's turns alone, every iteration a rollout from the turn (flat Monte Carlo; what
+        # the tree below the root adds is measured against it in docs/players.md, "Strength and the budget")
+        self.tree = tree
         self.rng = random.Random(seed)
         self.clock = clock
         self._plan = TurnPlan()
@@ -336,7 +340,7 @@ class MCTSPlayer:
 
     def _iterate(self, game: Game, start: Node, stop: int, rng: random.Random, me: int, by_value: int) -> None:
         """One iteration below a root turn of seat ``me``: select, expand one node, roll out, back up, the position
-        valued at the start of turn ``stop`` (the tree grows no further).
+        valued at the start of turn ``stop`` (the tree grows no further); without a :attr:`tree`, the rollout alone.
 
         Seat ``me`` picks by UCB on its own value.  The opponents pick so too (max^n) before turn ``by_value``, and
         from it play the step a rollout would (:attr:`opponents`: by default never; measured with more than two
@@ -346,7 +350,7 @@ class MCTSPlayer:
         node = start
         explore, rollout, epsilon = self.explore, self.rollout, self.epsilon
         seats = len(start.total)
-        while not game.is_over() and game.turn_number < stop:
+        while self.tree and not game.is_over() and game.turn_number < stop:
             mover = game.current_player
             children = node.children
             if mover != me and game.turn_number >= by_value:
