@@ -2,6 +2,7 @@
 # make screenshots - the café's main screens in four languages, desktop and phone, as PNGs in screenshots/
 # make test  - install into .venv and run every check: lint, types, tests with coverage, the slow checks, the package
 # make check - while editing: lint, then the quick tests (make check TESTS=tests/test_stores.py: only those), to the first failure
+# make reference - the engine against the reference implementations on all 1,000 games of each edition (make test: a sample)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,7 +10,7 @@ STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test check lint typecheck unit compiled slow package bench catalogs screenshots clean
+.PHONY: run test check lint typecheck unit compiled slow reference package bench catalogs screenshots clean
 
 # the tests quick enough for every edit; the slow checks are marked (pyproject.toml) and run in `make slow`
 QUICK := "not reference and not sweep and not frameworks and not browser and not cluster and not training and not puzzles and not tournament"
@@ -68,13 +69,20 @@ compiled: $(COMPILED)
 		-p no:cacheprovider tests
 	CAFE_PURE=1 CAFE_REFERENCE_GAMES=200 $(BIN)/pytest -n 2 -q -m reference tests
 
-# the engine against the reference implementations, every bot at thousands of positions, other frameworks'
+# the engine against the reference implementations (on a sample of REFERENCE_GAMES games of each edition; all
+# 1,000 in `make reference`), every bot at thousands of positions, other frameworks'
 # bots playing whole games, the browser client in Chromium, `cafe train` end to end, a tournament through real
 # server and bot processes; then the arena and self-play on a Ray cluster the
 # tests start, alone (its 2 CPUs would starve the browser's game) (no coverage tracing; the compiled engine)
+REFERENCE_GAMES ?= 400
 slow: $(COMPILED) $(CHROMIUM) $(AXE)
-	$(BIN)/pytest -n 2 -m "reference or sweep or frameworks or browser or training or puzzles or tournament" tests
+	CAFE_REFERENCE_GAMES=$(REFERENCE_GAMES) $(BIN)/pytest -n 2 \
+		-m "reference or sweep or frameworks or browser or training or puzzles or tournament" tests
 	$(BIN)/pytest -m cluster tests
+
+# every step of 1,000 random games of each edition, the compiled engine against the reference implementations
+reference: $(COMPILED)
+	CAFE_REFERENCE_GAMES=1000 $(BIN)/pytest -n 2 -q -m reference tests
 
 # the sdist and the wheel built, the wheel installed into fresh environments (the core only, then [all]),
 # and every command run from there

@@ -1,4 +1,5 @@
-"""The fast engine agrees with the literal reference implementation on every step of 1,000 random games."""
+"""The fast engine agrees with the literal reference implementation on every step of 1,000 random games (``make
+reference``; ``make test`` plays samples of them)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from conftest import DUO_BOARD
 
 pytestmark = pytest.mark.reference  # run apart, without coverage tracing (see the Makefile)
 
-GAMES = int(os.environ.get("CAFE_REFERENCE_GAMES", 1000))  # a sample of them against pure Python (make test)
+GAMES = int(os.environ.get("CAFE_REFERENCE_GAMES", 1000))  # make test: samples (the Makefile); make reference: all
 CHUNKS = 40
 RULE_MIX = [
     {},

@@ -1,4 +1,5 @@
-"""The card-game engine agrees with the literal reference on every step of 1,000 random games."""
+"""The card-game engine agrees with the literal reference on every step of 1,000 random games (``make reference``;
+``make test`` plays samples of them)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from cafe.card_game import CardGame
 
 pytestmark = pytest.mark.reference
 
-GAMES = int(os.environ.get("CAFE_REFERENCE_GAMES", 1000))  # a sample of them against pure Python (make test)
+GAMES = int(os.environ.get("CAFE_REFERENCE_GAMES", 1000))  # make test: samples (the Makefile); make reference: all
 CHUNKS = 20
 
 
