@@ -62,11 +62,15 @@ unit: $(STAMP)
 	CAFE_PURE=1 scripts/with-services.sh $(BIN)/pytest -n 2 -m $(QUICK) --doctest-modules --doctest-glob=README.md src tests README.md \
 		--cov=cafe --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=95
 
-# the same tests against the compiled engine, and a sample of the reference checks against pure Python
+# the same tests against the compiled engine, but for the café's server and stores: they run in `unit`, and the
+# browser tests play through them on the compiled engine (those that feed the engine bad input run here too);
+# and a sample of the reference checks against pure Python
+CAFE_SERVER_TESTS := $(filter-out tests/test_server_hardening.py tests/test_server_refusals.py,\
+	$(wildcard tests/test_server*.py tests/test_scale*.py tests/test_store*.py tests/test_database*.py tests/test_broker*.py))
 compiled: $(COMPILED)
 	$(BIN)/python scripts/compile.py --check
 	scripts/with-services.sh $(BIN)/pytest -n 2 -q -m $(QUICK) \
-		-p no:cacheprovider tests
+		-p no:cacheprovider $(addprefix --ignore=,$(CAFE_SERVER_TESTS)) tests
 	CAFE_PURE=1 CAFE_REFERENCE_GAMES=200 $(BIN)/pytest -n 2 -q -m reference tests
 
 # the engine against the reference implementations (on a sample of REFERENCE_GAMES games of each edition; all
