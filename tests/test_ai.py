@@ -539,8 +539,8 @@ def test_a_flat_search_grows_no_tree_below_the_root_and_values_every_iteration_a
             bot._iterate(world, root, stop, rng, mover, bot._by_value_until(view, stop))
         assert root.visits == 50 and bool(root.children) == tree
         assert set(valued_at) == {stop}
-        flat = MCTSPlayer(time_per_turn=None, iterations=200, seed=3, tree=tree)
-        assert flat.choose(view, game.legal_steps()) in game.legal_steps()
+        search = MCTSPlayer(time_per_turn=None, iterations=200, seed=3, tree=tree)
+        assert search.choose(view, game.legal_steps()) in game.legal_steps()
 
 
 def test_the_opponents_reply_by_value_unless_told_to_follow_the_rollout_from_a_turn() -> None:

@@ -140,7 +140,7 @@ def test_the_penalty_is_the_one_best_on_held_out_rows_or_none_at_all() -> None:
 
 
 def test_positions_of_a_game_target_its_final_margins() -> None:
-    sums = play_games("greedy", "board", 2, [7])
+    sums = play_games("board", 2, [7], "greedy")
     assert sums.rows % 2 == 0 and sums.rows > 20
     assert sums.xx[-1, -1] == sums.rows  # the constant feature, once per row
     assert sums.xy[-1] == pytest.approx(0.0)  # two players: the seats' targets cancel at every turn start

@@ -13,10 +13,33 @@ R = TypeVar("R")
 def as_finished(function: Callable[..., R], calls: Sequence[tuple[Any, ...]], jobs: int | None) -> Iterator[R]:
     """``function(*call)`` for every call over ``jobs`` processes (default: the machine's cores), each result as it
     finishes; with one process, or one call, in this process and in order."""
+    return (result for _call, result in _finishing(function, calls, jobs))
+
+
+def in_call_order(
+    function: Callable[..., R],
+    calls: Sequence[tuple[Any, ...]],
+    jobs: int | None,
+    finished: Callable[[int], object] = lambda call: None,
+) -> list[R]:
+    """``function(*call)`` for every call over ``jobs`` processes, the results in the order of the calls whichever
+    finished first; ``finished(i)`` is told as call *i* finishes (for a progress bar)."""
+    results: dict[int, R] = {}
+    for call, result in _finishing(function, calls, jobs):
+        results[call] = result
+        finished(call)
+    return [results[call] for call in range(len(calls))]
+
+
+def _finishing(
+    function: Callable[..., R], calls: Sequence[tuple[Any, ...]], jobs: int | None
+) -> Iterator[tuple[int, R]]:
+    """Each call's index and result as it finishes."""
     jobs = min(jobs or os.cpu_count() or 1, len(calls))
     if jobs <= 1:
-        yield from (function(*call) for call in calls)
+        yield from ((i, function(*call)) for i, call in enumerate(calls))
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for future in as_completed([pool.submit(function, *call) for call in calls]):
-            yield future.result()
+        futures = {pool.submit(function, *call): i for i, call in enumerate(calls)}
+        for future in as_completed(futures):
+            yield futures[future], future.result()

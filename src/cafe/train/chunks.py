@@ -1,18 +1,19 @@
-"""What ``cafe train`` plays, in both its forms: the kinds of game, their seeds, and the chunks a worker plays,
+"""What ``cafe train`` plays, in all its forms: the kinds of game, their seeds, and the chunks a worker plays,
 every fifth game of a kind held out of the fit to measure it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 R = TypeVar("R")
+Chunk = tuple[str, int, list[int], bool]  # edition, players, seeds, held out
 
 SETS = (("board", 2), ("board", 4), ("cards", 2))  # what is played: edition and players
 HELD_OUT = 5  # every fifth game (the first of five) is kept out of the fit to measure it
 
 
-def chunks(games: int, seed: int, size: int) -> Iterator[tuple[str, int, list[int], bool]]:
+def chunks(games: int, seed: int, size: int) -> Iterator[Chunk]:
     """Each chunk's edition, players, seeds (at most ``size``), and whether it is held out; game *g* of kind *k*
     is played on the bag of seed ``seed + k * games + g``."""
     for k, (edition, players) in enumerate(SETS):
@@ -23,7 +24,21 @@ def chunks(games: int, seed: int, size: int) -> Iterator[tuple[str, int, list[in
                 yield edition, players, part[i : i + size], kept_out
 
 
-def in_seed_order(results_by_seed: dict[int, R]) -> list[R]:
-    """The chunks' results in the order of their first seeds, whichever worker finished first: a fit depends on
+def play_chunks(
+    function: Callable[..., R], parts: list[Chunk], settings: tuple[Any, ...], jobs: int | None
+) -> list[tuple[Chunk, R]]:
+    """``function(edition, players, seeds, *settings)`` for every chunk over ``jobs`` processes, with a bar of the
+    games played; each chunk with its result, in the order of ``parts`` whichever finished first: a fit depends on
     the order of its rows, and the same settings must give the same model."""
-    return [results_by_seed[seed] for seed in sorted(results_by_seed)]
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from cafe.i18n import _
+    from cafe.parallel import in_call_order
+
+    calls = [(edition, players, seeds, *settings) for edition, players, seeds, _kept_out in parts]
+    columns = (TextColumn(_("games")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        bar = progress.add_task("games", total=sum(len(seeds) for _e, _p, seeds, _k in parts))
+        results = in_call_order(function, calls, jobs, lambda i: progress.advance(bar, len(parts[i][2])))
+    return list(zip(parts, results, strict=True))

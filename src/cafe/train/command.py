@@ -9,7 +9,7 @@ from typing import Any
 
 from cafe.errors import CafeError
 from cafe.i18n import T, _
-from cafe.train.chunks import SETS, chunks, in_seed_order
+from cafe.train.chunks import SETS, chunks, play_chunks
 from cafe.train.net_command import add_arguments as add_net_arguments
 
 CHUNK = 10  # games a worker plays before it sends its sums back
@@ -76,14 +76,10 @@ def run(args: argparse.Namespace) -> int:
         from cafe.train.prior_command import run_prior
 
         return run_prior(args)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from cafe.ai.learned import EDITIONS, ValueModel
     from cafe.arena.run import check_players
-    from cafe.parallel import as_finished
     from cafe.train.fit import best_fit, ridge, rms
-    from cafe.train.positions import Sums
+    from cafe.train.positions import Sums, play_games
 
     for edition, players in SETS:
         check_players(edition, [args.player] * players)
@@ -95,19 +91,13 @@ def run(args: argparse.Namespace) -> int:
     if not out.parent.is_dir():
         raise CafeError(T("no folder {folder} to write the model in", folder=str(out.parent)))
     started = time.perf_counter()
-    parts: dict[tuple[str, bool], dict[int, Sums]] = {}  # by the chunk's first seed
-    tasks = _tasks(args.player, args.games, args.seed)
-    columns = (TextColumn(_("games")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        bar = progress.add_task("games", total=len(SETS) * args.games)
-        for (edition, _players, seeds, kept_out), sums in as_finished(_play_chunk, tasks, args.jobs):
-            parts.setdefault((edition, kept_out), {})[seeds[0]] = sums
-            progress.advance(bar, len(seeds))
     fitted = {e: Sums.empty(e) for e in EDITIONS}
     held = {e: Sums.empty(e) for e in EDITIONS}
-    for (edition, kept_out), by_seed in parts.items():
-        for sums in in_seed_order(by_seed):  # sums of floats: the same order, the same model to the last bit
-            (held if kept_out else fitted)[edition].add(sums)
+    # sums of floats, added in the order of the chunks: the same settings, the same model to the last bit
+    for (edition, _players, _seeds, kept_out), sums in play_chunks(
+        play_games, list(chunks(args.games, args.seed, CHUNK)), (args.player,), args.jobs
+    ):
+        (held if kept_out else fitted)[edition].add(sums)
     fits = {
         e: (ridge(fitted[e], args.penalty), args.penalty) if args.penalty is not None else best_fit(fitted[e], held[e])
         for e in EDITIONS
@@ -137,18 +127,3 @@ def run(args: argparse.Namespace) -> int:
         )
     print(_("written: {path}", path=str(out)))
     return 0
-
-
-Task = tuple[str, int, list[int], bool]
-
-
-def _tasks(player: str, games: int, seed: int) -> list[tuple[str, Task]]:
-    """Chunks of games by kind, some held out of the fit (cafe.train.chunks)."""
-    return [(player, chunk) for chunk in chunks(games, seed, CHUNK)]
-
-
-def _play_chunk(player: str, task: Task) -> tuple[Task, Any]:
-    """One chunk's games as sums, with the chunk they came from."""
-    from cafe.train.positions import play_games
-
-    return task, play_games(player, *task[:3])

@@ -17,7 +17,7 @@ from typing import Any
 
 from cafe.errors import CafeError
 from cafe.i18n import T, _
-from cafe.train.chunks import HELD_OUT, SETS, chunks, in_seed_order
+from cafe.train.chunks import HELD_OUT, SETS, chunks, play_chunks
 from cafe.train.trial import check_settings, keep_if_better, kind_words, win_rates
 
 CHUNK = 5  # games a worker plays before it sends its positions back
@@ -49,28 +49,23 @@ def add_arguments(p: Any) -> None:
 
 
 def run_net(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from cafe.ai.valuenet import ValueNet
-    from cafe.parallel import as_finished
     from cafe.train.net_fit import best_fit, rms_error
-    from cafe.train.net_games import Positions
+    from cafe.train.net_games import Positions, play_positions
 
     iterations = _check(args)
     started = time.perf_counter()
-    parts: dict[tuple[str, bool], dict[int, Positions]] = {}  # by the chunk's first seed
-    tasks = _tasks(args, iterations, args.lam)
-    columns = (TextColumn(_("games")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        bar = progress.add_task("games", total=len(SETS) * args.games)
-        for (edition, seeds, kept_out), positions in as_finished(_play_chunk, tasks, args.jobs):
-            parts.setdefault((edition, kept_out), {})[seeds[0]] = positions
-            progress.advance(bar, len(seeds))
+    previous = Path(args.previous) if args.previous else None
+    parts: dict[tuple[str, bool], list[Positions]] = {}
+    settings = (iterations, args.lam, previous)
+    for (edition, _players, _seeds, kept_out), positions in play_chunks(
+        play_positions, list(chunks(args.games, args.seed, CHUNK)), settings, args.jobs
+    ):
+        parts.setdefault((edition, kept_out), []).append(positions)
     layers: dict[str, Any] = {}
     held_out: dict[str, dict[str, Any]] = {}
     for edition in ("board", "cards"):
-        fitted, held = (Positions.join(in_seed_order(parts[edition, kept_out])) for kept_out in (False, True))
+        fitted, held = (Positions.join(parts[edition, kept_out]) for kept_out in (False, True))
         best, penalty = best_fit(fitted, held, args.hidden, args.penalty, args.seed)
         if best is not None:
             layers[edition] = best
@@ -91,8 +86,8 @@ def run_net(args: argparse.Namespace) -> int:
         ValueNet(layers, about).save(out)
         print(_("written: {path}", path=str(out)))
         return 0
-    previous = ValueNet.load(args.previous) if args.previous else None
-    kinds = [(e, n) for e, n in SETS if e in layers or (previous is not None and e in previous.layers)]
+    previous_net = ValueNet.load(previous) if previous else None
+    kinds = [(e, n) for e, n in SETS if e in layers or (previous_net is not None and e in previous_net.layers)]
     if not kinds:  # the same play as before in every kind: nothing to match
         print(_("not written: no network predicted the held-out games better than the lead"))
         return 0
@@ -138,20 +133,3 @@ def _command(args: argparse.Namespace) -> list[str]:
     if args.previous:
         words.append(f"--previous {args.previous}")
     return words
-
-
-Task = tuple[str, list[int], bool]
-
-
-def _tasks(args: argparse.Namespace, iterations: int, lam: float) -> list[tuple[Any, ...]]:
-    """Chunks of games by kind, some held out of the fit (cafe.train.chunks)."""
-    previous = Path(args.previous) if args.previous else None
-    return [((edition, seeds, kept_out), players, iterations, lam, previous)
-            for edition, players, seeds, kept_out in chunks(args.games, args.seed, CHUNK)]  # fmt: skip
-
-
-def _play_chunk(task: Task, players: int, iterations: int, lam: float, previous: Path | None) -> tuple[Task, Any]:
-    from cafe.train.net_games import play_positions
-
-    edition, seeds, _kept_out = task
-    return task, play_positions(edition, players, seeds, iterations, lam, previous)

@@ -43,7 +43,7 @@ class Sums:
         return float(total) / max(self.rows, 1)
 
 
-def play_games(spec: str, edition: str, players: int, seeds: list[int]) -> Sums:
+def play_games(edition: str, players: int, seeds: list[int], spec: str) -> Sums:
     """Self-play games of ``spec`` in every seat, one per seed, as sums."""
     xs: list[list[float]] = []
     ys: list[float] = []

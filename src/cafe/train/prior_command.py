@@ -19,38 +19,30 @@ import numpy as np
 
 from cafe.errors import CafeError
 from cafe.i18n import T, _
-from cafe.train.chunks import HELD_OUT, SETS, chunks, in_seed_order
+from cafe.train.chunks import HELD_OUT, SETS, chunks, play_chunks
 from cafe.train.trial import check_settings, keep_if_better, kind_words, win_rates
 
 CHUNK = 5  # games a worker plays before it sends its roots back
 
 
 def run_prior(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from cafe.ai.prior import FEATURES, TurnPrior
-    from cafe.parallel import as_finished
     from cafe.train.prior_fit import agreement, best_fit, mean_cross_entropy
-    from cafe.train.prior_games import Roots
+    from cafe.train.prior_games import Roots, play_roots
 
     iterations = _check(args)
     started = time.perf_counter()
-    parts: dict[tuple[str, bool], dict[int, Roots]] = {}  # by the chunk's first seed
-    tasks = [((f"{e}{n}", kept_out), e, n, seeds, iterations) for e, n, seeds, kept_out in chunks(args.games, args.seed,
-                                                                                                 CHUNK)]  # fmt: skip
-    columns = (TextColumn(_("games")), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        bar = progress.add_task("games", total=len(SETS) * args.games)
-        for (key, roots), seeds in as_finished(_play_chunk, tasks, args.jobs):
-            parts.setdefault(key, {})[seeds[0]] = roots
-            progress.advance(bar, len(seeds))
+    parts: dict[tuple[str, bool], list[Roots]] = {}
+    for (edition, players, _seeds, kept_out), roots in play_chunks(
+        play_roots, list(chunks(args.games, args.seed, CHUNK)), (iterations,), args.jobs
+    ):
+        parts.setdefault((f"{edition}{players}", kept_out), []).append(roots)
     weights: dict[str, np.ndarray] = {}
     figures: dict[str, dict[str, Any]] = {}
     by_points = np.eye(len(FEATURES))[0]  # the plain search's order: the turn scoring most first
     for edition, players in SETS:
         kind = f"{edition}{players}"
-        fitted, held = (Roots.join(in_seed_order(parts[kind, kept_out])) for kept_out in (False, True))
+        fitted, held = (Roots.join(parts[kind, kept_out]) for kept_out in (False, True))
         weights[kind], penalty = best_fit(fitted, held, args.penalty, args.target)
         figures[kind] = {
             "roots": len(fitted.features), "penalty": penalty,
@@ -100,10 +92,3 @@ def _check(args: argparse.Namespace) -> int:
             T("with --prior, --games must be at least {least} (every fifth game is held out)", least=HELD_OUT)
         )
     return check_settings(args, T("with --prior, --player is the search at a number of iterations, such as mcts:200"))
-
-
-def _play_chunk(key: tuple[str, bool], edition: str, players: int, seeds: list[int],
-                iterations: int) -> tuple[tuple[tuple[str, bool], Any], list[int]]:  # fmt: skip
-    from cafe.train.prior_games import play_roots
-
-    return (key, play_roots(edition, players, seeds, iterations)), seeds
