@@ -261,10 +261,20 @@ def test_cafe_train_prior_refuses_bad_settings_in_one_line(
     assert not (tmp_path / "p.npz").exists()
 
 
-def test_a_target_without_the_prior_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["train", "--target", "values", "--games", "5", "--out", str(tmp_path / "m.npz")]) != 0
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--target", "values"], "--target chooses what the value network or the policy prior learns"),
+        (["--prior", "--target", "search"], "with --prior, --target is visits or values"),
+        (["--net", "--target", "visits"], "with --net, --target is td or search"),
+    ],
+)
+def test_a_target_the_model_cannot_learn_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], message: str
+) -> None:
+    assert main(["train", *options, "--games", "5", "--out", str(tmp_path / "m.npz")]) != 0
     err = capsys.readouterr().err
-    assert "--target chooses what the policy prior learns: give it with --prior" in err and "Traceback" not in err
+    assert message in err and "Traceback" not in err
     assert not (tmp_path / "m.npz").exists()
 
 

@@ -13,15 +13,16 @@ import pytest
 
 from cafe import BoardGame
 from cafe.ai.levels import PlayerSpecError, make_player
-from cafe.ai.mcts import MCTSPlayer, leads, squash
+from cafe.ai.mcts import MCTSPlayer, leads, squash, unsquash
 from cafe.ai.valuenet import ValueNet, forward, observation_length, observations
 from cafe.ai.worlds import Worlds
-from cafe.arena.match import new_game, play
+from cafe.arena.match import new_game, play, self_play
 from cafe.card_game import CardGame
 from cafe.cli import main
 from cafe.envs.numeric import fill_observation
+from cafe.train.net_command import SEARCHED
 from cafe.train.net_fit import PENALTIES, best_fit, fit, rms_error
-from cafe.train.net_games import Positions, play_positions, td_returns
+from cafe.train.net_games import DECIDED, Positions, play_positions, td_returns
 
 HIDDEN = 6
 
@@ -147,6 +148,33 @@ def test_with_lambda_zero_a_rows_target_is_the_seats_lead_at_its_next_row() -> N
     assert (targets[-1] == positions.finals[-2:]).all()  # the last row's: the final margins
 
 
+@pytest.mark.parametrize("edition", ["board", "cards"])
+def test_searched_targets_are_the_movers_values_of_the_turns_its_search_played(edition: str) -> None:
+    positions = play_positions(edition, 2, [14], 30, 0.9, None, SEARCHED)
+    game, bots = self_play("mcts:30", edition, 2, 14)  # the same game again, watching each search
+    expected: list[tuple[float, float, np.ndarray]] = []
+    turn_start = True
+    while not game.is_over():
+        seat = game.current_player
+        bot, before = bots[seat], getattr(bots[seat], "last_search", None)
+        lead, row = leads(game, random.Random(14))[seat], observations(game)[seat]
+        step = bot.choose(game.view(seat), game.legal_steps())
+        search = getattr(bot, "last_search", None)
+        if turn_start and search is not None and search is not before:
+            value = search.values[search.chosen]
+            assert search.visits[search.chosen] == max(search.visits)  # the turn played: the most visited
+            if 1 - DECIDED < value < DECIDED:
+                expected.append((unsquash(value), lead, row))
+        turn_start = game.push(step).turn_over
+    assert 10 < len(expected) == len(positions.targets)  # a row per searched turn, the mover's alone
+    assert positions.targets.tolist() == pytest.approx([target for target, _lead, _row in expected])
+    assert positions.leads.tolist() == [lead for _target, lead, _row in expected]
+    assert (positions.observations == np.array([row for _t, _l, row in expected])).all()
+    assert set(np.abs(positions.finals)) == {abs(leads(game, random.Random(14))[0])}  # each row: its seat's final
+    assert (np.abs(positions.targets) < unsquash(DECIDED)).all()
+    assert unsquash(squash(12.5)) == pytest.approx(12.5)
+
+
 def test_the_fit_kept_is_the_one_best_on_held_out_games_or_none_at_all() -> None:
     positions, _layers, _model = fitted("board")
     half = len(positions.targets) // 2
@@ -222,6 +250,11 @@ def test_one_training_iteration_end_to_end_then_the_next_from_it(
         for e in ("board", "cards")
         for a, b in zip(net.layers[e], ValueNet.load(again).layers[e], strict=True)
     )
+    searched = tmp_path / "searched.npz"
+    assert main([*argv, "--target", "search", "--out", str(searched)]) == 0
+    about = ValueNet.load(searched).about
+    assert about["target"] == "search" and "--target search" in about["command"]
+    assert about["held_out_rms"]["board"]["rows"] < net.about["held_out_rms"]["board"]["rows"]  # the mover's alone
     second = tmp_path / "second.npz"
     assert main([*argv, "--previous", str(first), "--match", "1", "--out", str(second)]) == 0
     printed = capsys.readouterr().out

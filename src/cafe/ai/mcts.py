@@ -61,6 +61,11 @@ class SearchResult:
     visits: tuple[int, ...]
     values: tuple[float, ...]
 
+    @property
+    def chosen(self) -> int:
+        """The index of the turn the search plays: the most visited, the better valued of equals."""
+        return max(range(len(self.options)), key=lambda k: (self.visits[k], self.values[k]))
+
 
 class Node:
     """Statistics of one step in the tree: visits, availability, and the total value per seat."""
@@ -115,6 +120,11 @@ def margins_of(scores: Sequence[float]) -> list[float]:
 def squash(margin: float, scale: float = SCALE) -> float:
     """A lead in points as a value in (0, 1): ``scale`` points of lead are worth about 73%."""
     return 1.0 / (1.0 + math.exp(-margin / scale))
+
+
+def unsquash(value: float, scale: float = SCALE) -> float:
+    """The lead in points that :func:`squash` makes ``value`` (in (0, 1))."""
+    return scale * math.log(value / (1.0 - value))
 
 
 def evaluate(game: Game, rng: random.Random) -> list[float]:
@@ -313,8 +323,7 @@ class MCTSPlayer:
             tuple(node.visits for node in root),
             tuple(node.total[mover] / node.visits if node.visits else 0.5 for node in root),
         )
-        best = max(range(len(options)), key=lambda k: (root[k].visits, root[k].total[mover]))
-        return options[best]
+        return options[self.last_search.chosen]
 
     def _pick(self, root: list[Node], mover: int, done: int) -> int:
         """UCB1 over the root's turns (each is available in every world: the mover's hand is known)."""

@@ -10,10 +10,11 @@ from typing import Any
 from cafe.errors import CafeError
 from cafe.i18n import T, _
 from cafe.train.chunks import SETS, chunks, play_chunks
+from cafe.train.net_command import TARGETS as NET_TARGETS
 from cafe.train.net_command import add_arguments as add_net_arguments
 
 CHUNK = 10  # games a worker plays before it sends its sums back
-TARGETS = ("visits", "values")  # what the policy prior may learn: cafe.train.prior_games.Roots.shares
+PRIOR_TARGETS = ("visits", "values")  # what the policy prior may learn: cafe.train.prior_games.Roots.shares
 
 
 def add_parser(sub: Any) -> None:
@@ -44,6 +45,15 @@ def add_parser(sub: Any) -> None:
         ),
     )
     p.add_argument("--jobs", type=int, default=None, help=_("parallel processes (default: the machine's cores)"))
+    p.add_argument(
+        "--target",
+        choices=(*NET_TARGETS, *PRIOR_TARGETS),
+        default=None,
+        help=_("what the model learns: with --net, each seat's TD(λ) return (td, the default) or the value the "
+               "self-play search found for the turn it played (search); with --prior, how many iterations the search "
+               "gave each turn at its root (visits, the default) or what each turn was worth, a point of lead less "
+               "dividing its share by e (values)"),
+    )  # fmt: skip
     add_net_arguments(p)
     prior = p.add_argument_group(_("the policy prior (--prior)"))
     prior.add_argument(
@@ -52,22 +62,26 @@ def add_parser(sub: Any) -> None:
         help=_("fit the policy prior over whole turns (cafe.ai.prior) to the search's visits instead; with --match, "
                "against the plain search"),
     )  # fmt: skip
-    prior.add_argument(
-        "--target",
-        choices=TARGETS,
-        default="visits",
-        help=_("what the prior learns at each of the search's roots: how many iterations the search gave each turn "
-               "(visits, the default), or what each turn was worth, a point of lead less dividing its share by e "
-               "(values)"),
-    )  # fmt: skip
     p.set_defaults(run=run)
+
+
+def _check_target(args: argparse.Namespace) -> None:
+    """Refuse a target the chosen model cannot learn; set the model's default where none is given."""
+    if args.target is None:
+        args.target = NET_TARGETS[0] if args.net else PRIOR_TARGETS[0]
+    elif args.net and args.target not in NET_TARGETS:
+        raise CafeError(T("with --net, --target is td or search"))
+    elif args.prior and args.target not in PRIOR_TARGETS:
+        raise CafeError(T("with --prior, --target is visits or values"))
+    elif not (args.net or args.prior):
+        raise CafeError(T("--target chooses what the value network or the policy prior learns: give it with --net or "
+                          "--prior"))  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
     if args.net and args.prior:
         raise CafeError(T("--net and --prior fit different models: give one of them"))
-    if args.target != "visits" and not args.prior:
-        raise CafeError(T("--target chooses what the policy prior learns: give it with --prior"))
+    _check_target(args)
     if args.net:
         from cafe.train.net_command import run_net
 

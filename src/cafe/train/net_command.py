@@ -1,11 +1,12 @@
 """``cafe train --net``: one iteration of the value network: self-play, fit, and a match against the previous.
 
-Self-play games are played by the search at a fixed count (``--player mcts:N``), valuing its leaves by the lead
-or, with ``--previous``, by the previous network; their positions and TD(λ) targets (cafe.train.net_games) are
-fitted by a network (cafe.train.net_fit), every fifth game held out to choose the weight penalty and to measure
-it; an edition no fit predicts better than the lead gets no network.  With ``--match N``, the new network's search
-then plays N duplicate deals of each kind against the previous one's (or against the plain search), and the file
-is written only if it won more than a fair share over them (an edition neither values by a network is not played).
+Self-play games are played by the search at a fixed count (``--player mcts:N``), valuing its leaves by the lead or,
+with ``--previous``, by the previous network; their positions and targets (cafe.train.net_games: TD(λ) returns, or
+with ``--target search`` the values the search found) are fitted by a network (cafe.train.net_fit), every fifth game
+held out to choose the weight penalty and to measure it; an edition no fit predicts better than the lead gets no
+network. With ``--match N``, the new network's search then plays N duplicate deals of each kind against the previous
+one's (or against the plain search), and the file is written only if it won more than a fair share over them (an
+edition neither values by a network is not played).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from cafe.train.chunks import HELD_OUT, SETS, chunks, play_chunks
 from cafe.train.trial import check_settings, keep_if_better, kind_words, win_rates
 
 CHUNK = 5  # games a worker plays before it sends its positions back
+TD, SEARCHED = "td", "search"  # the targets (cafe.train.net_games): each seat's TD(λ) return, or the searched value
+TARGETS = (TD, SEARCHED)
 
 
 def add_arguments(p: Any) -> None:
@@ -51,13 +54,13 @@ def add_arguments(p: Any) -> None:
 def run_net(args: argparse.Namespace) -> int:
     from cafe.ai.valuenet import ValueNet
     from cafe.train.net_fit import best_fit, rms_error
-    from cafe.train.net_games import Positions, play_positions
+    from cafe.train.net_games import Positions, play_positions  # numpy: loaded when fitting
 
     iterations = _check(args)
     started = time.perf_counter()
     previous = Path(args.previous) if args.previous else None
     parts: dict[tuple[str, bool], list[Positions]] = {}
-    settings = (iterations, args.lam, previous)
+    settings = (iterations, args.lam, previous, args.target)
     for (edition, _players, _seeds, kept_out), positions in play_chunks(
         play_positions, list(chunks(args.games, args.seed, CHUNK)), settings, args.jobs
     ):
@@ -73,6 +76,7 @@ def run_net(args: argparse.Namespace) -> int:
                              "rows": len(fitted.targets)}  # fmt: skip
     about: dict[str, Any] = {
         "command": " ".join(_command(args)),
+        "target": args.target,
         "lam": args.lam,
         "held_out_rms": held_out,
         "seconds": round(time.perf_counter() - started, 1),
@@ -127,7 +131,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _command(args: argparse.Namespace) -> list[str]:
     words = ["cafe train --net", f"--games {args.games}", f"--seed {args.seed}", f"--player {args.player}",
-             f"--hidden {args.hidden}", f"--lam {args.lam}"]  # fmt: skip
+             f"--hidden {args.hidden}", f"--target {args.target}", f"--lam {args.lam}"]  # fmt: skip
     if args.penalty is not None:
         words.append(f"--penalty {args.penalty}")
     if args.previous:
