@@ -1,7 +1,8 @@
 """The value network's training loop, and its learning curve against the expert's search.
 
     python bench/train_loop.py --folder DIR [--iterations 3] [--player mcts:200] [--games 300] [--match 20]
-                               [--against mcts:2000] [--budget 2000] [--deals 50] [--seed 0] [--jobs N]
+                               [--target td|search] [--against mcts:2000] [--budget 2000] [--deals 50] [--seed 0]
+                               [--jobs N]
 
 Iteration k runs ``cafe train --net`` into ``DIR/net-k.npz``: self-play by ``--player`` (valuing its leaves by the
 network kept last, from the second iteration on), the fit, and ``--match`` deals of each kind against the network
@@ -40,7 +41,7 @@ def train(args: argparse.Namespace, k: int, previous: Path | None) -> Path | Non
     """One iteration of ``cafe train --net``; the new network's file, or None if it was not better."""
     out = args.folder / f"net-{k}.npz"
     command = [sys.executable, "-m", "cafe", "train", "--net", "--player", args.player, "--games", str(args.games),
-               "--seed", str(args.seed + k * 10_000), "--out", str(out)]  # fmt: skip
+               "--seed", str(args.seed + k * 10_000), "--target", args.target, "--out", str(out)]  # fmt: skip
     if args.jobs:
         command += ["--jobs", str(args.jobs)]
     command += ["--match", str(args.match)]
@@ -69,6 +70,7 @@ def main() -> None:
     parser.add_argument("--player", default="mcts:200", help="the self-play search (default mcts:200)")
     parser.add_argument("--games", type=int, default=300, help="self-play games of each kind an iteration")
     parser.add_argument("--match", type=int, default=20, help="deals of each kind against the network kept last")
+    parser.add_argument("--target", default="td", help="what the network learns (cafe train --net --target)")
     parser.add_argument("--against", default="mcts:2000", help="the curve's opponent (default mcts:2000)")
     parser.add_argument("--budget", default="2000", help="the network's search budget on the curve (default 2000)")
     parser.add_argument("--deals", type=int, default=50, help="the curve's deals of each kind")
