@@ -139,6 +139,7 @@ def test_positions_hold_a_row_per_seat_at_every_turn_start_with_final_margins_as
     assert set(np.round(positions.finals[0::2] + positions.finals[1::2], 6)) == {0.0}  # two players: they cancel
     assert rms_error(None, positions) == pytest.approx(np.sqrt(np.mean((positions.leads - positions.finals) ** 2)))
     assert rms_error(layers, positions) != rms_error(None, positions)
+    assert rms_error(None, positions, positions.leads) == 0.0  # measured against another truth: the leads here
 
 
 def test_with_lambda_zero_a_rows_target_is_the_seats_lead_at_its_next_row() -> None:
@@ -254,6 +255,7 @@ def test_one_training_iteration_end_to_end_then_the_next_from_it(
     assert main([*argv, "--target", "search", "--out", str(searched)]) == 0
     about = ValueNet.load(searched).about
     assert about["target"] == "search" and "--target search" in about["command"]
+    assert about["held_out_rms"]["board"]["targets"]["lead"] != about["held_out_rms"]["board"]["lead"]
     assert about["held_out_rms"]["board"]["rows"] < net.about["held_out_rms"]["board"]["rows"]  # the mover's alone
     second = tmp_path / "second.npz"
     assert main([*argv, "--previous", str(first), "--match", "1", "--out", str(second)]) == 0

@@ -73,7 +73,9 @@ def run_net(args: argparse.Namespace) -> int:
         if best is not None:
             layers[edition] = best
         held_out[edition] = {"net": rms_error(best, held), "lead": rms_error(None, held), "penalty": penalty,
-                             "rows": len(fitted.targets)}  # fmt: skip
+                             "rows": len(fitted.targets),
+                             "targets": {"net": rms_error(best, held, held.targets),
+                                         "lead": rms_error(None, held, held.targets)}}  # fmt: skip
     about: dict[str, Any] = {
         "command": " ".join(_command(args)),
         "target": args.target,

@@ -47,10 +47,11 @@ def fit(positions: Positions, hidden: int, penalty: float, seed: int) -> tuple[L
     return layers, model
 
 
-def rms_error(layers: Layers | None, held: Positions) -> float:
-    """How far from the final margin the held-out rows are predicted, in points (no layers: by the lead alone)."""
+def rms_error(layers: Layers | None, held: Positions, truth: np.ndarray | None = None) -> float:
+    """How far from the final margins (or from ``truth``, such as the targets) the held-out rows are predicted, in
+    points (no layers: by the lead alone)."""
     predicted = held.leads if layers is None else held.leads + forward(layers, held.observations)
-    return float(np.sqrt(np.mean((predicted - held.finals) ** 2)))
+    return float(np.sqrt(np.mean((predicted - (held.finals if truth is None else truth)) ** 2)))
 
 
 def best_fit(
