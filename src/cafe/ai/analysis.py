@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from cafe.ai.decisions import decided
-from cafe.ai.mcts import SCALE, WIDTH, Cut, MCTSPlayer, candidate_turns
+from cafe.ai.mcts import WIDTH, Cut, MCTSPlayer, candidate_turns, unsquash
 from cafe.ai.worlds import Game, Worlds
 from cafe.i18n import N_
 from cafe.record import Record
@@ -45,12 +45,6 @@ VERDICT_WORDS = {"best": N_("best"), "good": N_("good"), "inaccuracy": N_("inacc
 def verdict(loss: float) -> str:
     """The class of a turn that lost ``loss`` points against the best one."""
     return next(name for name, bound in CLASSES if loss < bound)
-
-
-def margin(value: float) -> float:
-    """The search's value of a position, in (0, 1), as the score margin it stands for (in points)."""
-    value = min(max(value, 1e-9), 1 - 1e-9)
-    return SCALE * math.log(value / (1 - value))
 
 
 @dataclass(frozen=True)
@@ -108,7 +102,7 @@ def review_turn(
         values = [0.0]  # nothing else could be played: no search needed
     else:
         searcher = MCTSPlayer(time_per_turn=None, iterations=budget, seed=seed)
-        values = [margin(v) for v in searcher.value_turns(view, worlds, options, budget)]
+        values = [unsquash(v) for v in searcher.value_turns(view, worlds, options, budget)]
     ranked = sorted(zip((format_turn(list(o)) for o in options), values, strict=True), key=lambda tv: -tv[1])
     return ranked, values[keys.index(_key(played))]
 

@@ -123,7 +123,8 @@ def squash(margin: float, scale: float = SCALE) -> float:
 
 
 def unsquash(value: float, scale: float = SCALE) -> float:
-    """The lead in points that :func:`squash` makes ``value`` (in (0, 1))."""
+    """The lead in points that :func:`squash` makes ``value`` (in (0, 1); 0 and 1 are taken as a hair inside)."""
+    value = min(max(value, 1e-9), 1.0 - 1e-9)
     return scale * math.log(value / (1.0 - value))
 
 
