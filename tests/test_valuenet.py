@@ -20,7 +20,6 @@ from cafe.arena.match import new_game, play, self_play
 from cafe.card_game import CardGame
 from cafe.cli import main
 from cafe.envs.numeric import fill_observation
-from cafe.train.net_command import SEARCHED
 from cafe.train.net_fit import PENALTIES, best_fit, fit, rms_error
 from cafe.train.net_games import DECIDED, Positions, play_positions, td_returns
 
@@ -151,7 +150,7 @@ def test_with_lambda_zero_a_rows_target_is_the_seats_lead_at_its_next_row() -> N
 
 @pytest.mark.parametrize("edition", ["board", "cards"])
 def test_searched_targets_are_the_movers_values_of_the_turns_its_search_played(edition: str) -> None:
-    positions = play_positions(edition, 2, [14], 30, 0.9, None, SEARCHED)
+    positions = play_positions(edition, 2, [14], 30, 0.9, None, searched=True)
     game, bots = self_play("mcts:30", edition, 2, 14)  # the same game again, watching each search
     expected: list[tuple[float, float, np.ndarray]] = []
     turn_start = True

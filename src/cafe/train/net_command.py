@@ -60,7 +60,7 @@ def run_net(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     previous = Path(args.previous) if args.previous else None
     parts: dict[tuple[str, bool], list[Positions]] = {}
-    settings = (iterations, args.lam, previous, args.target)
+    settings = (iterations, args.lam, previous, args.target == SEARCHED)
     for (edition, _players, _seeds, kept_out), positions in play_chunks(
         play_positions, list(chunks(args.games, args.seed, CHUNK)), settings, args.jobs
     ):

@@ -29,7 +29,6 @@ from cafe.ai.model_file import load_once
 from cafe.ai.valuenet import ValueNet, observation_length, observations
 from cafe.ai.worlds import Game
 from cafe.arena.match import self_play
-from cafe.train.net_command import SEARCHED, TD
 
 DECIDED = 0.99  # searched values beyond (1 - DECIDED, DECIDED), some 46 points of lead, give no row
 
@@ -61,14 +60,14 @@ def td_returns(values: list[float], final: float, lam: float) -> list[float]:
 
 
 def play_positions(edition: str, players: int, seeds: list[int], iterations: int, lam: float,
-                   net: Path | None, target: str = TD) -> Positions:  # fmt: skip
-    """Self-play games, one per seed, and their rows with ``target``'s targets."""
+                   net: Path | None, searched: bool = False) -> Positions:  # fmt: skip
+    """Self-play games, one per seed, and their rows: with TD(λ) returns as targets, or the searched values."""
     evaluation = load_once(ValueNet, str(net)) if net is not None else None
     spec = f"net:{net}:{iterations}" if net is not None else f"mcts:{iterations}"  # the same network, read once
     parts = []
     for seed in seeds:
         game, bots = self_play(spec, edition, players, seed)
-        parts.append(_searched(game, bots, seed) if target == SEARCHED else _td(game, bots, seed, evaluation, lam))
+        parts.append(_searched(game, bots, seed) if searched else _td(game, bots, seed, evaluation, lam))
     return Positions.join(parts)
 
 
