@@ -11,7 +11,7 @@ often the first agrees with itself (the floor set by its sampled worlds) and how
 A change that agrees with the first about as often as the first agrees with itself changes no more of the play
 than a new seed does, and no match can tell it apart from the first.  With ``--judge N``, the turns chosen at a
 position are valued by a search of N iterations a turn, all in the same sampled worlds, and each choice's loss to the
-best of them is averaged: whether the turns the searches disagree over differ in worth (board game only).
+best of them is averaged: whether the turns the searches disagree over differ in worth.
 """
 
 from __future__ import annotations
@@ -99,11 +99,6 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--out", type=Path, help="also write the figures here (JSON)")
     args = parser.parse_args()
-    if args.judge and args.edition == "cards":
-        raise SystemExit(
-            "--judge values whole turns in sampled worlds: in the card game a turn's later steps may not exist in "
-            "another world (its replacement tables differ), so it judges the board game only"
-        )
     started = time.perf_counter()
     calls = [(args.edition, args.players, args.seed + g, args.every, args.self_play, args.searches, args.judge)
              for g in range(args.games)]  # fmt: skip
