@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cafe import BoardGame, IllegalStepError, Step, Tile
+from cafe.steps import parse_step
 
 from conftest import DUO_BOARD, legal
 
@@ -122,6 +123,14 @@ def test_r2_3_5_opening_exception_on_the_first_turn_only() -> None:
     assert first.turns() == ["USAm@h3"]
     later = game_at(gentlemen, turn_number=1)
     assert rule_of(later, "USAm@h3") == "R2.3.4"
+
+
+def test_r2_3_5_opening_exception_ends_the_turn_in_a_search_s_copy_too() -> None:
+    # simulate checks nothing and lists no legal steps: the exception must still be known before the guest sits
+    gentlemen = ["USAm", "GERm", "FRAm", "INDm", "CUBm"]
+    copy = game_at(gentlemen, turn_number=0).copy()
+    result = copy.simulate(parse_step("USAm@h3"))
+    assert result.turn_over and copy.current_player == 1 and copy.legal_steps()
 
 
 def test_r2_3_5_opening_exception_with_a_joker_choosing_the_nation() -> None:

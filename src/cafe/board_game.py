@@ -969,6 +969,10 @@ class BoardGame(SteppedGame[State, BoardRules]):
         return self._end_turn(s, StepResult(step, player), refill=False)
 
     def _apply_seat(self, s: State, step: Step, player: int) -> StepResult:
+        if s.turn_no == 0 and not s.placed:
+            # the opening exception is a fact of the turn's start, which ends the turn (_turn_full): known before the
+            # first guest changes the position, even where no check or list of legal steps has computed it (simulate)
+            self._exception(s)
         tile, c, nation = self._seat_args(step)
         score, broken, _ = self._effect(s, tile, c, nation)
         self._place(s, tile, c, nation, score, broken)
