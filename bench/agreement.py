@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from cafe.ai.levels import make_player
-from cafe.ai.mcts import MCTSPlayer, unsquash
+from cafe.ai.mcts import MCTSPlayer, turn_key, unsquash
 from cafe.ai.worlds import Game, Worlds
 from cafe.arena.match import self_play
 from cafe.parallel import in_call_order
@@ -49,7 +49,7 @@ def chosen_turn(spec: str, seed: int, game: Game) -> Turn | None:
 def losses(game: Game, turns: list[Turn], judge: int, seed: int) -> list[float]:
     """How many points of margin each of ``turns`` is worth less than the best of them, as a search of ``judge``
     iterations a turn values them, every turn in the same sampled worlds (cafe.ai.mcts.MCTSPlayer.value_turns)."""
-    distinct = list({tuple(sorted(map(str, turn))): turn for turn in turns}.items())
+    distinct = list({turn_key(turn): turn for turn in turns}.items())
     if len(distinct) == 1:
         return [0.0] * len(turns)
     view = game.view(game.current_player)
@@ -57,7 +57,7 @@ def losses(game: Game, turns: list[Turn], judge: int, seed: int) -> list[float]:
     values = searcher.value_turns(view, Worlds(view, random.Random(seed)), [turn for _key, turn in distinct], judge)
     worth = {key: unsquash(value) for (key, _turn), value in zip(distinct, values, strict=True)}
     best = max(worth.values())
-    return [best - worth[tuple(sorted(map(str, turn)))] for turn in turns]
+    return [best - worth[turn_key(turn)] for turn in turns]
 
 
 def one_game(
@@ -76,7 +76,7 @@ def one_game(
             first = chosen_turn(searches[0], 1, game)
             if first is not None:
                 chosen = [first, chosen_turn(searches[0], 2, game), *(chosen_turn(s, 1, game) for s in searches[1:])]
-                keys = [None if turn is None else sorted(map(str, turn)) for turn in chosen]
+                keys = [None if turn is None else turn_key(turn) for turn in chosen]
                 agree = [int(key == keys[0]) for key in keys[1:]]
                 lost = losses(game, [t or first for t in chosen], judge, seed * 1000 + turns) if judge else []
                 found.append((agree, lost))

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from cafe.ai.decisions import decided
-from cafe.ai.mcts import WIDTH, Cut, MCTSPlayer, candidate_turns, unsquash
+from cafe.ai.mcts import WIDTH, Cut, MCTSPlayer, candidate_turns, turn_key, unsquash
 from cafe.ai.worlds import Game, Worlds
 from cafe.i18n import N_
 from cafe.record import Record
@@ -92,24 +92,19 @@ def review_turn(
     legal = game.legal_steps()
     worlds = Worlds(view, random.Random(seed))
     options = candidate_turns(worlds.base, legal, WIDTH, cut)
-    keys = [_key(option) for option in options]
-    if _key(played) in keys:  # the played turn, in the order it was played
-        options[keys.index(_key(played))] = tuple(played)
+    keys = [turn_key(option) for option in options]
+    if turn_key(played) in keys:  # the played turn, in the order it was played
+        options[keys.index(turn_key(played))] = tuple(played)
     else:
         options.append(tuple(played))
-        keys.append(_key(played))
+        keys.append(turn_key(played))
     if len(options) == 1:
         values = [0.0]  # nothing else could be played: no search needed
     else:
         searcher = MCTSPlayer(time_per_turn=None, iterations=budget, seed=seed)
         values = [unsquash(v) for v in searcher.value_turns(view, worlds, options, budget)]
     ranked = sorted(zip((format_turn(list(o)) for o in options), values, strict=True), key=lambda tv: -tv[1])
-    return ranked, values[keys.index(_key(played))]
-
-
-def _key(steps: Sequence[Step]) -> tuple[str, ...]:
-    """Turns that seat the same guests in another order end the same way."""
-    return tuple(sorted(str(step) for step in steps))
+    return ranked, values[keys.index(turn_key(played))]
 
 
 def review_recorded_turn(data: dict[str, Any], index: int, budget: int, seed: int) -> TurnReview:

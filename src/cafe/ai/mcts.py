@@ -416,15 +416,21 @@ def candidate_turns(game: Game, legal: Sequence[Step], width: int, cut: Cut | No
         if len(turns) == width:
             break
         steps = option.steps if cut is None else cut(game, option.steps)
-        turns.setdefault(tuple(sorted(map(str, steps))), steps)
+        turns.setdefault(turn_key(steps), steps)
     return list(turns.values())
+
+
+def turn_key(steps: Sequence[Step]) -> tuple[str, ...]:
+    """What tells one way to finish a turn from another: its steps in any order (the same guests seated in another
+    order end the same way)."""
+    return tuple(sorted(map(str, steps)))
 
 
 def distinct_turns(game: Game, legal: Sequence[Step]) -> list[TurnOption]:
     """The ways to finish the turn, each once: the same guests in another order end the same way."""
     seen: dict[tuple[str, ...], TurnOption] = {}
     for option in playable_turns(game, legal):
-        seen.setdefault(tuple(sorted(map(str, option.steps))), option)
+        seen.setdefault(turn_key(option.steps), option)
     return list(seen.values())
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cafe.ai.mcts import MCTSPlayer, SearchResult, distinct_turns
+from cafe.ai.mcts import MCTSPlayer, SearchResult, distinct_turns, turn_key
 from cafe.ai.prior import FEATURES, describe, softmax
 from cafe.ai.worlds import Game, Worlds
 from cafe.arena.match import self_play
@@ -51,10 +51,6 @@ class Roots:
         raise ValueError(f"the prior learns visits or values, not {target!r}")
 
 
-def _key(steps: tuple[Step, ...]) -> tuple[str, ...]:
-    return tuple(sorted(map(str, steps)))
-
-
 def play_roots(edition: str, players: int, seeds: list[int], iterations: int) -> Roots:
     """Self-play games by the search at ``iterations`` a turn, one per seed, and their roots."""
     features: list[np.ndarray] = []
@@ -83,8 +79,8 @@ def play_roots(edition: str, players: int, seeds: list[int], iterations: int) ->
 def _described(search: SearchResult, world: Game, legal: list[Step]) -> np.ndarray | None:
     """The features of the search's turns in ``world``; None if one of them cannot be found there (a card-game
     world whose sampled cards differ from those the search saw)."""
-    options = {_key(option.steps): option for option in distinct_turns(world, legal)}
-    found = [options.get(_key(turn)) for turn in search.options]
+    options = {turn_key(option.steps): option for option in distinct_turns(world, legal)}
+    found = [options.get(turn_key(turn)) for turn in search.options]
     if any(option is None for option in found):
         return None
     return np.array([describe(world, option) for option in found if option is not None]).reshape(-1, len(FEATURES))
