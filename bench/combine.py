@@ -4,8 +4,9 @@ score and longest turn.
 
     python bench/combine.py A.json B.json [...] [--only NAME ...]
 
-Each file is a ``bench/arena.py --out`` report; every match-up found in all of them is combined (or those named)
-and printed as one JSON object per match-up.  Parts that share a deal are refused.
+Each file is a ``bench/arena.py --out`` report, every match-up found in all of them combined (or those named), or
+the single match's report that ``bench/ingredients.py`` prints (combined as the match-up ``match``); printed as
+one JSON object per match-up.  Parts that share a deal are refused.
 """
 
 from __future__ import annotations
@@ -13,8 +14,15 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from cafe.arena.report import combine
+
+
+def by_match_up(report: dict[str, Any]) -> dict[str, Any]:
+    """An arena report's match-ups by name; a single match's report (bench/ingredients.py) as the match-up
+    ``match``."""
+    return {"match": report} if "results" in report else report
 
 
 def main() -> None:
@@ -22,7 +30,7 @@ def main() -> None:
     parser.add_argument("parts", nargs="+", type=Path, help="bench/arena.py --out files of the same match-ups")
     parser.add_argument("--only", nargs="*", help="combine only these match-ups")
     args = parser.parse_args()
-    parts = [json.loads(path.read_text()) for path in args.parts]
+    parts = [by_match_up(json.loads(path.read_text())) for path in args.parts]
     names = [name for name in parts[0] if all(name in part for part in parts) and name in (args.only or [name])]
     if not names:
         parser.error("no match-up is in every file")
