@@ -93,18 +93,19 @@ def review_turn(
     worlds = Worlds(view, random.Random(seed))
     options = candidate_turns(worlds.base, legal, WIDTH, cut)
     keys = [turn_key(option) for option in options]
-    if turn_key(played) in keys:  # the played turn, in the order it was played
-        options[keys.index(turn_key(played))] = tuple(played)
+    played_key = turn_key(played)
+    if played_key in keys:  # the played turn, in the order it was played
+        options[keys.index(played_key)] = tuple(played)
     else:
         options.append(tuple(played))
-        keys.append(turn_key(played))
+        keys.append(played_key)
     if len(options) == 1:
         values = [0.0]  # nothing else could be played: no search needed
     else:
         searcher = MCTSPlayer(time_per_turn=None, iterations=budget, seed=seed)
         values = [unsquash(v) for v in searcher.value_turns(view, worlds, options, budget)]
     ranked = sorted(zip((format_turn(list(o)) for o in options), values, strict=True), key=lambda tv: -tv[1])
-    return ranked, values[keys.index(turn_key(played))]
+    return ranked, values[keys.index(played_key)]
 
 
 def review_recorded_turn(data: dict[str, Any], index: int, budget: int, seed: int) -> TurnReview:
