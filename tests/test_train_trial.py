@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cafe.train.trial import keep_if_better, kind_words, win_rates
+from cafe.train.trial import keep_if_better, kind_words, match_plan, win_rates
 
 KINDS = (("board", 2), ("board", 4), ("cards", 2))
 
@@ -66,6 +66,13 @@ def test_the_match_plays_each_kind_on_its_own_deals_against_every_other_seat() -
     assert all(0.0 <= rate <= 1.0 for rate in rates.values())
     assert rates["board-2"] > 0.5 and rates["board-4"] > 0.25  # the greedy player beats the random ones
     assert rates == win_rates("greedy", "random", KINDS, args)  # the deals come from the seed
+
+
+@pytest.mark.parametrize(("edition", "players"), KINDS)
+def test_a_match_of_n_deals_plays_each_deal_in_every_seating(edition: str, players: int) -> None:
+    plan = match_plan("net:new.npz:200", "mcts:200", edition, players, argparse.Namespace(seed=3, match=5))
+    assert plan.players == ("net:new.npz:200", *["mcts:200"] * (players - 1))
+    assert plan.deals == 5 and len(plan.tasks()) == 5 * players
 
 
 def test_kinds_are_named_in_words() -> None:

@@ -20,7 +20,8 @@ PLAYERS = {"board": (2, 4), "cards": (2, 5)}
 
 @dataclass(frozen=True)
 class ArenaPlan:
-    """What to play: the players (as strings), how many deals, which edition and rules."""
+    """What to play: the players (as strings), how many games (whole deals, each in every seating), which edition
+    and rules."""
 
     players: tuple[str, ...]
     games: int

@@ -8,11 +8,14 @@ import argparse
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cafe.errors import CafeError
 from cafe.i18n import T, Text, _
 from cafe.train.chunks import SETS
+
+if TYPE_CHECKING:
+    from cafe.arena.run import ArenaPlan
 
 MATCH_SEEDS = 1_000_000  # the match's deals start this far from the self-play games' seeds
 Kinds = Sequence[tuple[str, int]]  # edition and players, as in cafe.train.chunks.SETS
@@ -37,16 +40,24 @@ def check_settings(args: argparse.Namespace, player_refused: Text) -> int:
     return int(count)
 
 
+def match_plan(mine: str, other: str, edition: str, players: int, args: argparse.Namespace) -> ArenaPlan:
+    """The match of one kind: ``args.match`` duplicate deals, each played in every seating, on deals of this kind's
+    own seeds."""
+    from cafe.arena.run import ArenaPlan
+
+    seed = args.seed + MATCH_SEEDS + SETS.index((edition, players)) * args.match
+    return ArenaPlan((mine, *[other] * (players - 1)), args.match * players, edition, seed)
+
+
 def win_rates(mine: str, other: str, kinds: Kinds, args: argparse.Namespace) -> dict[str, float]:
     """The player ``mine`` against ``other`` in every other seat, ``args.match`` duplicate deals of each kind: its
     win rate in each, by ``edition-players``."""
-    from cafe.arena.run import ArenaPlan, names_of, run_arena
+    from cafe.arena.run import names_of, run_arena
     from cafe.arena.stats import player_stats
 
     rates = {}
     for edition, players in kinds:
-        seed = args.seed + MATCH_SEEDS + SETS.index((edition, players)) * args.match
-        plan = ArenaPlan((mine, *[other] * (players - 1)), args.match, edition, seed)
+        plan = match_plan(mine, other, edition, players, args)
         rates[f"{edition}-{players}"] = player_stats(names_of(plan.players), run_arena(plan, args.jobs))[0].win_rate
     return rates
 
