@@ -1,16 +1,17 @@
 """The value network's training loop, and its learning curve against the expert's search.
 
     python bench/train_loop.py --folder DIR [--iterations 3] [--player mcts:200] [--games 300] [--match 20]
-                               [--target td|search] [--against mcts:2000] [--budget 2000] [--deals 50] [--seed 0]
-                               [--jobs N]
+                               [--target td|search] [--against mcts:2000] [--budget 2000] [--curve-games 50]
+                               [--seed 0] [--jobs N]
 
 Iteration k runs ``cafe train --net`` into ``DIR/net-k.npz``: self-play by ``--player`` (valuing its leaves by the
 network kept last, from the second iteration on), the fit, and ``--match`` deals of each kind against the network
 kept last (the first: against the plain search), keeping the new one only if it won more than a fair share.  Each
-kept network then plays ``--deals`` duplicate deals of each kind as ``net:FILE:BUDGET`` against ``--against``
-(the expert's search at the same count by default, so that the machine's speed plays no part; ``expert`` for the
-level at 1 s a turn).  The curve, with the CPU hours spent so far, goes to ``DIR/curve.json`` after each
-iteration, and a table is printed at the end.
+new network kept then plays ``--curve-games`` games of each kind (duplicate deals, each deal in every seating) as
+``net:FILE:BUDGET`` against ``--against`` (the expert's search at the same count by default, so that the machine's
+speed plays no part; ``expert`` for the level at 1 s a turn).  A network kept from an earlier iteration keeps its
+figures: at a count of iterations it would play the very same games again.  The curve, with the CPU hours spent so
+far, goes to ``DIR/curve.json`` after each iteration, and a table is printed at the end.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def against_expert(net: Path, args: argparse.Namespace) -> dict[str, Any]:
     rates = {}
     for k, (edition, players) in enumerate(SETS):
         specs = (f"net:{net}:{args.budget}", *[args.against] * (players - 1))
-        plan = ArenaPlan(specs, args.deals, edition, args.seed + CURVE_SEEDS + k * args.deals)
+        plan = ArenaPlan(specs, args.curve_games, edition, args.seed + CURVE_SEEDS + k * args.curve_games)
         first = player_stats(names_of(plan.players), run_arena(plan, args.jobs))[0]
         rates[f"{edition}-{players}"] = {"games": first.games, "win_rate": first.win_rate,
                                          "interval": list(first.win_rate_ci95_deals)}  # fmt: skip
@@ -73,7 +74,7 @@ def main() -> None:
     parser.add_argument("--target", default="td", help="what the network learns (cafe train --net --target)")
     parser.add_argument("--against", default="mcts:2000", help="the curve's opponent (default mcts:2000)")
     parser.add_argument("--budget", default="2000", help="the network's search budget on the curve (default 2000)")
-    parser.add_argument("--deals", type=int, default=50, help="the curve's deals of each kind")
+    parser.add_argument("--curve-games", type=int, default=50, help="the curve's games of each kind (default 50)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=None)
     args = parser.parse_args()
@@ -85,8 +86,10 @@ def main() -> None:
         made = train(args, k, kept)
         kept = made or kept
         point: dict[str, Any] = {"iteration": k, "kept": str(kept), "new_kept": made is not None}
-        if kept is not None:
-            point["against"] = against_expert(kept, args)
+        if made is not None:
+            point["against"] = against_expert(made, args)
+        elif curve and "against" in curve[-1]:  # the same network on the same deals plays the same games
+            point["against"] = curve[-1]["against"]
         point["cpu_hours"] = round(cpu_hours(), 2)
         point["wall_hours"] = round((time.perf_counter() - started) / 3600, 2)
         curve.append(point)
