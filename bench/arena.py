@@ -35,7 +35,7 @@ from typing import Any
 
 from cafe.arena.report import to_json
 from cafe.arena.run import ArenaPlan, names_of, run_arena
-from cafe.arena.stats import player_stats
+from cafe.arena.stats import endings, player_stats
 
 
 def matchups(budget: str, simulations: int) -> dict[str, tuple[tuple[str, ...], str, int]]:
@@ -90,7 +90,10 @@ def main() -> None:
         outcomes = run_arena(plan, args.jobs, progress=partial(_progress, name))
         print(file=sys.stderr)
         stats = player_stats(names_of(plan.players), outcomes)
-        report[name] = {**to_json(plan, stats, len(outcomes)), "wall_seconds": round(time.perf_counter() - started)}
+        report[name] = {
+            **to_json(plan, stats, len(outcomes), endings(outcomes)),
+            "wall_seconds": round(time.perf_counter() - started),
+        }
         print(json.dumps({name: report[name]}), flush=True)
         if args.out:
             args.out.write_text(json.dumps(report, indent=1) + "\n")

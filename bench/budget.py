@@ -30,7 +30,7 @@ from typing import Any
 from cafe.ai.levels import register
 from cafe.arena.report import to_json
 from cafe.arena.run import ArenaPlan, names_of, run_arena
-from cafe.arena.stats import GameOutcome, PlayerStats, deal_interval, player_stats
+from cafe.arena.stats import GameOutcome, PlayerStats, deal_interval, endings, player_stats
 
 LADDER = (500, 1_000, 2_000, 4_000, 8_000, 16_000)
 
@@ -45,7 +45,10 @@ def match(players: tuple[str, ...], args: argparse.Namespace) -> tuple[list[Game
     )
     print(file=sys.stderr)
     stats = player_stats(names_of(plan.players), outcomes)
-    report = {**to_json(plan, stats, len(outcomes)), "wall_seconds": round(time.perf_counter() - started)}
+    report = {
+        **to_json(plan, stats, len(outcomes), endings(outcomes)),
+        "wall_seconds": round(time.perf_counter() - started),
+    }
     return outcomes, stats[0], report
 
 

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cafe import i18n
 from cafe.arena.match import PlayerError, SeatResult, new_game, play
-from cafe.arena.report import combine, to_json
+from cafe.arena.report import combine, table, to_json
 from cafe.arena.run import ArenaPlan, names_of, run_arena
-from cafe.arena.stats import GameOutcome, player_stats, wilson_interval
+from cafe.arena.stats import GameOutcome, endings, player_stats, wilson_interval
 from cafe.cli import main
 from cafe.record import Record
 from cafe.steps import parse_step
@@ -47,7 +49,7 @@ def test_the_interval_over_deals_counts_deals_not_games() -> None:
 
 def report_of(plan: ArenaPlan) -> dict[str, Any]:
     outcomes = run_arena(plan, jobs=1)
-    return to_json(plan, player_stats(names_of(plan.players), outcomes), len(outcomes))
+    return to_json(plan, player_stats(names_of(plan.players), outcomes), len(outcomes), endings(outcomes))
 
 
 def test_runs_on_other_deals_combine_as_one_run_on_them_all() -> None:
@@ -58,6 +60,7 @@ def test_runs_on_other_deals_combine_as_one_run_on_them_all() -> None:
     assert (both["games"], both["deals"]) == (12, 6)
     keys = ("player", "games", "wins", "win_rate", "win_rate_ci95", "win_rate_ci95_deals", "mean_score")
     assert [{k: r[k] for k in keys} for r in both["results"]] == [{k: r[k] for k in keys} for r in whole["results"]]
+    assert both["endings"] == whole["endings"] and sum(whole["endings"].values()) == 12
     with pytest.raises(ValueError, match="the reports share deals"):
         combine([first, report_of(ArenaPlan(("greedy", "random"), games=6, seed=42))])
     with pytest.raises(ValueError, match="not of the same players"):
@@ -76,6 +79,9 @@ def test_a_deal_is_the_same_bag_in_every_seating(tmp_path: Path) -> None:
         game = Record.load(path).replay()
         assert game.is_over()
         assert list(game.scores) == [seat.score for seat in outcome.seats]
+        assert outcome.ending == game.end_reason is not None
+    counted = endings(outcomes)
+    assert sum(counted.values()) == 4 and list(counted.values()) == sorted(counted.values(), reverse=True)
 
 
 def test_statistics_add_up() -> None:
@@ -135,6 +141,23 @@ def test_cli_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "greedy", "random", "--games", "2", "--jobs", "1", "--rules", "original-1989"]) == 0
     out = capsys.readouterr().out
     assert "greedy" in out and "win rate" in out and "2 board games" in out
+    assert "How the games ended: " in out and re.search(r"\(\d games?\)", out)
+
+
+def test_the_table_says_how_the_games_ended_in_the_readers_words() -> None:
+    from rich.console import Console
+
+    plan = ArenaPlan(("greedy", "random"), games=2, seed=0)
+    ended = {"a player has gone out": 1, "every stool of the bar is taken": 1}
+    console = Console(width=200, record=True)
+    i18n.use("de")
+    try:
+        console.print(table(plan, [], 2, ended))
+    finally:
+        i18n.use("en")
+    text = console.export_text()
+    assert "So endeten die Partien: ein Spieler hat alle Gäste ausgespielt (1 Partie)" in text
+    assert "gone out" not in text
 
 
 @pytest.mark.parametrize(

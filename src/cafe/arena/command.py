@@ -53,7 +53,7 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from cafe.arena.report import plot, table, to_json
     from cafe.arena.run import ArenaPlan, check_players, names_of
-    from cafe.arena.stats import player_stats
+    from cafe.arena.stats import endings, player_stats
     from cafe.options import rules_from_text
 
     check_players(args.edition, args.players)
@@ -69,14 +69,14 @@ def run(args: argparse.Namespace) -> int:
                  else n_("{n} card game", "{n} card games", games))  # fmt: skip
         plot(stats, Path(args.plot), title)
     if args.json:
-        print(json.dumps(to_json(plan, stats, len(outcomes)), indent=2))
+        print(json.dumps(to_json(plan, stats, len(outcomes), endings(outcomes)), indent=2))
     else:
         from rich.console import Console
 
         console = Console()
         if not console.is_terminal:  # a file or a pipe: wide enough for every column
             console = Console(width=120)
-        console.print(table(plan, stats, len(outcomes)))
+        console.print(table(plan, stats, len(outcomes), endings(outcomes)))
     return 0
 
 

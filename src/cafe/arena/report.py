@@ -3,17 +3,21 @@ and a plot."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from cafe.arena.run import ArenaPlan
 from cafe.arena.stats import PlayerStats, deal_interval, wilson_interval
-from cafe.i18n import _, n_
+from cafe.i18n import _, n_, translate
 
 
-def to_json(plan: ArenaPlan, stats: Sequence[PlayerStats], games: int) -> dict[str, Any]:
-    return {
+def to_json(
+    plan: ArenaPlan, stats: Sequence[PlayerStats], games: int, endings: dict[str, int] | None = None
+) -> dict[str, Any]:
+    """The report as one JSON object; ``endings`` (cafe.arena.stats.endings) counts the games by why they ended."""
+    report = {
         "edition": plan.edition,
         "rules": plan.rules if plan.rules is not None else "printed",
         "seed": plan.seed,
@@ -22,10 +26,21 @@ def to_json(plan: ArenaPlan, stats: Sequence[PlayerStats], games: int) -> dict[s
         "seatings_per_deal": len(plan.seatings),
         "results": [s.to_json() for s in stats],
     }
+    if endings is not None:
+        report["endings"] = endings
+    return report
 
 
-def table(plan: ArenaPlan, stats: Sequence[PlayerStats], games: int) -> Any:
-    """A rich table, one row per player in the order given."""
+def endings_line(endings: dict[str, int]) -> str:
+    """How the games ended, in words: each reason with its number of games, the most frequent first."""
+    parts = [
+        n_("{reason} ({n} game)", "{reason} ({n} games)", n, reason=translate(reason)) for reason, n in endings.items()
+    ]
+    return _("How the games ended: {endings}.", endings="; ".join(parts))
+
+
+def table(plan: ArenaPlan, stats: Sequence[PlayerStats], games: int, endings: dict[str, int] | None = None) -> Any:
+    """A rich table, one row per player in the order given, with how the games ended below it."""
     from rich.table import Table
 
     deals = n_("{n} deal", "{n} deals", plan.deals)
@@ -52,6 +67,8 @@ def table(plan: ArenaPlan, stats: Sequence[PlayerStats], games: int) -> Any:
             f"{s.mean_place:.2f}",
             f"{s.rating_mu:.1f}±{s.rating_sigma:.1f}",
         )
+    if endings:
+        out.caption = endings_line(endings)
     return out
 
 
@@ -82,8 +99,9 @@ def plot(stats: Sequence[PlayerStats], path: Path, title: str) -> None:
 
 def combine(reports: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Reports (``to_json``'s objects) of the same players on different deals, as one: per player the games,
-    wins, win rate with both intervals, mean score and longest turn over them all.  A deal is told apart by its
-    seed (the report's seed plus its number); a deal played in two reports is refused with ValueError."""
+    wins, win rate with both intervals, mean score and longest turn over them all, and how the games ended.  A
+    deal is told apart by its seed (the report's seed plus its number); a deal played in two reports is refused
+    with ValueError."""
     players = [[r["player"] for r in report["results"]] for report in reports]
     if any(names != players[0] for names in players) or len({r["edition"] for r in reports}) != 1:
         raise ValueError("the reports are not of the same players in the same game")
@@ -103,5 +121,11 @@ def combine(reports: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "mean_score": round(sum(r["mean_score"] * r["games"] for r in rows) / games, 2),
             "longest_turn": max(r["longest_turn"] for r in rows),
         })  # fmt: skip
-    return {"edition": reports[0]["edition"], "games": sum(r["games"] for r in reports),
-            "deals": len(seeds), "results": results}  # fmt: skip
+    combined = {"edition": reports[0]["edition"], "games": sum(r["games"] for r in reports),
+                "deals": len(seeds), "results": results}  # fmt: skip
+    if all("endings" in report for report in reports):  # reports made before endings were counted have none
+        counts: Counter[str] = Counter()
+        for report in reports:
+            counts.update(report["endings"])
+        combined["endings"] = dict(counts.most_common())
+    return combined

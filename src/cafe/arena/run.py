@@ -80,7 +80,7 @@ def play_task(plan: ArenaPlan, deal: int, seating: tuple[int, ...]) -> tuple[Gam
             close = getattr(player, "close", None)
             if close is not None:
                 close()
-    return GameOutcome(deal, seating, tuple(seats)), record
+    return GameOutcome(deal, seating, tuple(seats), game.end_reason), record
 
 
 def run_arena(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +37,18 @@ class GameOutcome:
     deal: int
     seating: tuple[int, ...]  # seat -> player index
     seats: tuple[SeatResult, ...]
+    ending: str | None = None  # why the game ended, in the rulebook's words (Game.end_reason)
+
+
+def endings(outcomes: Sequence[GameOutcome]) -> dict[str, int]:
+    """How many games ended for each reason, the most frequent first.
+
+    >>> endings([GameOutcome(0, (0,), (), "a player has gone out"), GameOutcome(1, (0,), (), "bar full"),
+    ...          GameOutcome(2, (0,), (), "bar full")])
+    {'bar full': 2, 'a player has gone out': 1}
+    """
+    counts = Counter(game.ending for game in outcomes if game.ending is not None)
+    return dict(counts.most_common())
 
 
 def deal_interval(per_deal: Sequence[tuple[float, int]], resamples: int = RESAMPLES) -> tuple[float, float]:
