@@ -16,13 +16,13 @@ from cafe.ai.base import TurnPlan
 from cafe.ai.greedy import GreedyPlayer, threat_after
 from cafe.ai.learned import shipped
 from cafe.ai.levels import LEVELS, PlayerSpecError, make_player, register, strongest
-from cafe.ai.mcts import Evaluation, MCTSPlayer, Node, evaluate, rollout_step
+from cafe.ai.mcts import Evaluation, MCTSPlayer, Node, evaluate, leads, rollout_step
 from cafe.ai.random_player import RandomPlayer
 from cafe.ai.turns import complete_turns
 from cafe.ai.worlds import Game, Worlds, shuffle
 from cafe.card_game import CardGame
 from cafe.record import Record
-from cafe.steps import parse_step
+from cafe.steps import Kind, parse_step
 from cafe.tiles import Tile
 from cafe.view import GameView, View
 
@@ -288,6 +288,28 @@ def test_evaluate_counts_the_best_step_of_the_player_about_to_move() -> None:
     assert game.step_points(game.best_step(random.Random(0))) > 0
     values = evaluate(game, random.Random(0))
     assert values[0] > 0.5 > values[1]
+
+
+def test_a_seat_out_of_the_game_is_valued_behind_every_seat_still_in_whatever_its_score() -> None:
+    game = BoardGame.from_position(4, [["USAm"]] * 4, scores=[40, 30, 10, 5], eliminated=[1, 0])
+    margins = leads(game, random.Random(0))
+    assert margins[2] > 0 > margins[3] > margins[0] > margins[1]  # seat 0, out last, ranks ahead of seat 1
+
+
+def test_the_search_does_not_go_out_of_the_game_at_the_bar_for_a_finished_games_score() -> None:
+    # A 2-player game where seat 1's bar move would take its score below 0: it would be out and lose, though the
+    # other seat's penalties for its hand leave seat 1 with the higher final score.
+    steps = "FRAm@bar INDm@bar TURf@bar AFRf@b13 AFRm@a12 INDm@bar ESPf@bar CHNm@bar ITAf@bar USAm@bar FRAf@c4 FRAm@d5"
+    game = BoardGame(2, seed=117)
+    for step in steps.split():
+        game.push(parse_step(step))
+    legal = game.legal_steps()
+    out = [step for step in legal if step.kind is Kind.BAR]
+    assert out and game.push(out[0]).eliminated and game.scores[0] > game.scores[1]
+    assert leads(game, random.Random(0))[0] < 0 and game.places() == (2, 1)
+    game.pop()
+    for seed in range(3):
+        assert MCTSPlayer(iterations=200, seed=seed).choose(game.view(0), legal).kind is Kind.SEAT
 
 
 @pytest.mark.parametrize("evaluation", [evaluate, shipped().evaluate], ids=["expert", "master"])

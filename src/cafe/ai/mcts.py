@@ -45,6 +45,7 @@ PUCT = 1.0  # with a prior: the weight of a turn's share against its value (in (
 EPSILON = 0.1  # how often a rollout step is random instead of the best-scoring one
 ENDGAME = 15  # tiles (or cards) left to draw from which rollouts play to the end of the game
 ENDGAME_HORIZON = 1_000  # turns: more than any game has left
+ELIMINATED = 50.0  # points below the lowest seat still in at which an eliminated seat is counted: a sure loss
 BY_VALUE = "value"  # below the root, each opponent picks its step by its own value (max^n)
 BY_POLICY = "policy"  # below the root, each opponent plays the rollout's policy
 BY_VALUE_FIRST = "first"  # by value in the round after the root's turn, by the rollout's policy later
@@ -105,10 +106,18 @@ def counted_scores(game: Game, rng: random.Random) -> list[float]:
     A rollout stops at the end of a turn, with the next player about to
     move: counting that step means a turn which leaves points to the next
     player is not judged by a position where they have not been taken yet.
+    A seat eliminated at the bar ranks after every seat still in, whatever
+    its score (RULES.md §2.5, §2.8): it is counted :data:`ELIMINATED` points
+    below the lowest of them, and each seat eliminated before it as much again.
     """
     scores = [float(score) for score in game.scores]
     if not game.is_over():
         scores[game.current_player] += game.step_points(game.best_step(rng))
+    if not isinstance(game, CardGame) and game.state.elim_order:
+        still_in = [score for score, out in zip(scores, game.state.eliminated, strict=True) if not out]
+        floor = min(still_in) if still_in else 0.0
+        for k, seat in enumerate(reversed(game.state.elim_order)):
+            scores[seat] = floor - ELIMINATED * (k + 1)
     return scores
 
 
