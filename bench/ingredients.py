@@ -7,17 +7,22 @@ VARIANT is a budget and changes from the expert, comma-separated: ``0.1s,width=2
 ``0.1s,scale=20`` (points of lead worth 73%), ``0.1s,epsilon=0`` (how often a rollout step is random),
 ``0.1s,rollout=pairing`` (rollouts that open a turn with a guest scoring 0 when its partner pays),
 ``0.1s,explore=0.35`` (the UCB constant), ``0.1s,endgame=30`` (tiles or cards left from which rollouts play to the
-end), ``0.1s,final=3`` (a finished game's margin squashed by 3 points instead of ``scale``: nearer a win or loss),
-``0.1s,learned`` (the shipped learned correction, or ``learned=FILE``), ``0.1s,net=FILE`` (a value network,
-cafe.ai.valuenet), ``0.1s,worlds=8`` (determinized search: the
-turn searched in 8 sampled worlds, each as if it were the real game, the turn most visited over them played),
-``0.1s,stuck=5`` (board game: every guest held whose nation has no free chair left counted as 5 points lost, as the
-tile held at the end or sent to the bar will cost), ``0.1s,values=mean`` (each seat valued by its score less the
-mean of the others', not the best other's), ``0.1s,values=mixed`` (the searching seat by its lead, the others by the
-mean), ``0.1s,opponents=policy``, ``opponents=value`` or ``opponents=first`` (below the root the opponents play
-the rollout's policy, pick by their own values, or by their values in the round after the root's turn and by the
-policy later; the search's default is by value), ``0.1s,tree=flat`` (no tree below the root's turns: every
-iteration plays its rollout from the turn, flat Monte Carlo); several at once combine. A
+end), ``0.1s,outhand=1`` (board game: rollouts play to the end once a seat's hand size is 1 or less), ``0.1s,final=3``
+(a finished game's margin squashed by 3 points instead of ``scale``: nearer a win or loss), ``0.1s,learned`` (the
+shipped learned correction, or ``learned=FILE``), ``0.1s,net=FILE`` (a value network, cafe.ai.valuenet),
+``0.1s,worlds=8`` (determinized search: the turn searched in 8 sampled worlds, each as if it were the real game, the
+turn most visited over them played), ``0.1s,stuck=5`` (board game: every guest held whose nation has no free chair
+left counted as 5 points lost, as the tile held at the end or sent to the bar will cost), ``0.1s,handsize=5`` (board
+game: every seat's hand size counted as that many tiles held at the end, 5 points each, so that a hand made smaller by
+a full single-nation table is worth its end penalty before the end), ``0.1s,ending=1`` (board game: every seat's score
+less the end penalty its hand would pay if the game ended now, times the weight given: most 2-player games end when a
+player goes out, long before the bag is empty), ``0.1s,values=mean`` (each seat valued by its score less the mean of
+the others', not the best other's), ``0.1s,values=mixed`` (the searching seat by its lead, the others by the mean),
+``0.1s,values=scores`` (a seat out of the game counted by its score, not behind every seat still in, as the search
+counted it until 2026-12-05), ``0.1s,opponents=policy``, ``opponents=value`` or ``opponents=first`` (below the root
+the opponents play the rollout's policy, pick by their own values, or by their values in the round after the root's
+turn and by the policy later; the search's default is by value), ``0.1s,tree=flat`` (no tree below the root's turns:
+every iteration plays its rollout from the turn, flat Monte Carlo); several at once combine. A
 budget may be an iteration count (``1000,rollout=pairing``). The
 expert plays the same budget without changes (``--against`` gives it another, ``--against greedy`` puts greedy
 players in the other seats, and ``--against 2000,opponents=value`` a variant).
@@ -43,8 +48,8 @@ from cafe.ai.valuenet import ValueNet
 from cafe.ai.worlds import Game, Worlds
 from cafe.arena.report import to_json
 from cafe.arena.run import ArenaPlan, names_of, run_arena
-from cafe.arena.stats import player_stats
-from cafe.board_game import BoardGame
+from cafe.arena.stats import endings, player_stats
+from cafe.board_game import PENALTY_JOKER, PENALTY_TILE, BoardGame
 from cafe.board_state import FREE
 from cafe.steps import Kind, Step
 from cafe.tiles import JOKER_F, TILE_NATION
@@ -129,6 +134,36 @@ def stuck_leads(game: Game, rng: random.Random, cost: float) -> list[float]:
     return margins_of(scores)
 
 
+def hand_size_leads(game: Game, rng: random.Random, cost: float) -> list[float]:
+    """:func:`leads` with every seat's hand size counted as tiles held at the end, ``cost`` points each."""
+    scores = counted_scores(game, rng)
+    if isinstance(game, BoardGame) and not game.is_over():
+        sizes = game.state.hand_size
+        scores = [score - cost * size for score, size in zip(scores, sizes, strict=True)]
+    return margins_of(scores)
+
+
+def ending_leads(game: Game, rng: random.Random, weight: float) -> list[float]:
+    """:func:`leads` with every seat still in charged ``weight`` times the end penalty of the hand it holds."""
+    scores = counted_scores(game, rng)
+    if isinstance(game, BoardGame) and not game.is_over():
+        s = game.state
+        due = [
+            0 if s.eliminated[p] else PENALTY_TILE * sum(hand[:JOKER_F]) + PENALTY_JOKER * sum(hand[JOKER_F:])
+            for p, hand in enumerate(s.hands)
+        ]
+        scores = [score - weight * penalty for score, penalty in zip(scores, due, strict=True)]
+    return margins_of(scores)
+
+
+def scores_as_they_stand(game: Game, rng: random.Random) -> list[float]:
+    """:func:`counted_scores` with a seat out of the game counted by its score, wherever that ranks it."""
+    scores = [float(score) for score in game.scores]
+    if not game.is_over():
+        scores[game.current_player] += game.step_points(game.best_step(rng))
+    return scores
+
+
 def mean_margins(scores: Sequence[float]) -> list[float]:
     """Each seat's score minus the mean of the other seats' (where a lead is minus the best other's): to a seat
     that values so, a point it scores is worth a whole point, a point it costs one of three rivals a third."""
@@ -176,6 +211,8 @@ def variant(text: str, seed: int | None) -> Player:
         options["explore"] = float(settings["explore"])
     if "endgame" in settings:
         options["endgame"] = int(settings["endgame"])
+    if "outhand" in settings:
+        options["out_hand"] = int(settings["outhand"])
     if "opponents" in settings:
         options["opponents"] = settings["opponents"]
     if "tree" in settings:
@@ -184,9 +221,11 @@ def variant(text: str, seed: int | None) -> Player:
         options["tree"] = False
     final = float(settings.get("final", scale))
     stuck = float(settings.get("stuck", 0.0))
+    hand_size = float(settings.get("handsize", 0.0))
+    ending = float(settings.get("ending", 0.0))
     values = settings.get("values", "lead")
-    if stuck and model is not None:
-        raise SystemExit("stuck= values positions by the lead, not by a learned evaluation: give one of them")
+    if (stuck or hand_size or ending) and model is not None:
+        raise SystemExit("stuck=, handsize= and ending= change the lead, not a learned evaluation: give one")
 
     me: list[int | None] = [None]
 
@@ -197,6 +236,12 @@ def variant(text: str, seed: int | None) -> Player:
             margins[me[0] or 0] = margins_of(scores)[me[0] or 0]
         elif stuck:
             margins = stuck_leads(game, rng, stuck)
+        elif ending:
+            margins = ending_leads(game, rng, ending)
+        elif hand_size:
+            margins = hand_size_leads(game, rng, hand_size)
+        elif values == "scores":
+            margins = margins_of(scores_as_they_stand(game, rng))
         elif values == "mean":
             scores = counted_scores(game, rng)
             margins = mean_margins(scores)
@@ -231,7 +276,14 @@ def main() -> None:
     started = time.perf_counter()
     outcomes = run_arena(plan, args.jobs)
     stats = player_stats(names_of(plan.players), outcomes)
-    print(json.dumps({**to_json(plan, stats, len(outcomes)), "wall_seconds": round(time.perf_counter() - started)}))
+    print(
+        json.dumps(
+            {
+                **to_json(plan, stats, len(outcomes), endings(outcomes)),
+                "wall_seconds": round(time.perf_counter() - started),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":
