@@ -7,14 +7,14 @@ VARIANT is a budget and changes from the expert, comma-separated: ``0.1s,width=2
 ``0.1s,scale=20`` (points of lead worth 73%), ``0.1s,epsilon=0`` (how often a rollout step is random),
 ``0.1s,rollout=pairing`` (rollouts that open a turn with a guest scoring 0 when its partner pays),
 ``0.1s,explore=0.35`` (the UCB constant), ``0.1s,endgame=30`` (tiles or cards left from which rollouts play to the
-end), ``0.1s,outhand=1`` (board game: rollouts play to the end once a seat's hand size is 1 or less), ``0.1s,final=3``
-(a finished game's margin squashed by 3 points instead of ``scale``: nearer a win or loss), ``0.1s,learned`` (the
-shipped learned correction, or ``learned=FILE``), ``0.1s,net=FILE`` (a value network, cafe.ai.valuenet),
-``0.1s,worlds=8`` (determinized search: the turn searched in 8 sampled worlds, each as if it were the real game, the
-turn most visited over them played), ``0.1s,stuck=5`` (board game: every guest held whose nation has no free chair
-left counted as 5 points lost, as the tile held at the end or sent to the bar will cost), ``0.1s,handsize=5`` (board
-game: every seat's hand size counted as that many tiles held at the end, 5 points each, so that a hand made smaller by
-a full single-nation table is worth its end penalty before the end), ``0.1s,ending=1`` (board game: every seat's score
+end), ``0.1s,final=3`` (a finished game's margin squashed by 3 points instead of ``scale``: nearer a win or loss),
+``0.1s,learned`` (the shipped learned correction, or ``learned=FILE``), ``0.1s,net=FILE`` (a value network,
+cafe.ai.valuenet), ``0.1s,worlds=8`` (determinized search: the turn searched in 8 sampled worlds, each as if it were
+the real game, the turn most visited over them played), ``0.1s,stuck=5`` (board game: every guest held whose nation
+has no free chair left counted as 5 points lost, as the tile held at the end or sent to the bar will cost),
+``0.1s,handsize=5`` (board game: every unit of a seat's hand size counted as 5 points lost, as the tiles held at the
+end would cost, so that a hand made smaller by a full single-nation table is worth its end penalty before the end;
+``handsize=-3``: 3 points won, as a larger hand scores more a turn), ``0.1s,ending=1`` (board game: every seat's score
 less the end penalty its hand would pay if the game ended now, times the weight given: most 2-player games end when a
 player goes out, long before the bag is empty), ``0.1s,values=mean`` (each seat valued by its score less the mean of
 the others', not the best other's), ``0.1s,values=mixed`` (the searching seat by its lead, the others by the mean),
@@ -211,8 +211,6 @@ def variant(text: str, seed: int | None) -> Player:
         options["explore"] = float(settings["explore"])
     if "endgame" in settings:
         options["endgame"] = int(settings["endgame"])
-    if "outhand" in settings:
-        options["out_hand"] = int(settings["outhand"])
     if "opponents" in settings:
         options["opponents"] = settings["opponents"]
     if "tree" in settings:

@@ -182,7 +182,6 @@ class MCTSPlayer:
         epsilon: float = EPSILON,
         explore: float = EXPLORE,
         endgame: int = ENDGAME,
-        out_hand: int = -1,
         worlds: WorldsOf = Worlds,
         opponents: str = BY_VALUE,
         prior: Prior | None = None,
@@ -200,9 +199,6 @@ class MCTSPlayer:
         self.epsilon = epsilon  # of rollout_step
         self.explore = explore  # the UCB constant
         self.endgame = endgame  # tiles (or cards) left to draw from which rollouts play to the end
-        # board game: a seat's hand size at or below which rollouts play to the end, as a player near going out may
-        # end the game long before the bag runs low (-1: never)
-        self.out_hand = out_hand
         self.worlds = worlds
         if opponents not in OPPONENTS:
             raise ValueError(f"opponents: one of {', '.join(OPPONENTS)}, not {opponents!r}")
@@ -264,11 +260,8 @@ class MCTSPlayer:
         deeper paths turns later, with another player to move, and the turns searched most (whose trees grow
         deepest) would be judged on another scale than the rest.
         """
-        if isinstance(view, BoardView):
-            unseen, near_out = view.bag_count, min(view.hand_sizes) <= self.out_hand
-        else:
-            unseen, near_out = view.deck_count, False
-        turns = ENDGAME_HORIZON if unseen <= self.endgame or near_out else self.horizon or len(view.players) + 2
+        unseen = view.bag_count if isinstance(view, BoardView) else view.deck_count
+        turns = ENDGAME_HORIZON if unseen <= self.endgame else self.horizon or len(view.players) + 2
         return view.turn_number + 1 + turns
 
     def _by_value_until(self, view: View, stop: int) -> int:
