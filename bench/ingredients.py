@@ -158,9 +158,10 @@ def ending_leads(game: Game, rng: random.Random, weight: float) -> list[float]:
 
 def scores_as_they_stand(game: Game, rng: random.Random) -> list[float]:
     """:func:`counted_scores` with a seat out of the game counted by its score, wherever that ranks it."""
-    scores = [float(score) for score in game.scores]
-    if not game.is_over():
-        scores[game.current_player] += game.step_points(game.best_step(rng))
+    scores = counted_scores(game, rng)
+    if isinstance(game, BoardGame):
+        for seat in game.state.elim_order:
+            scores[seat] = float(game.scores[seat])
     return scores
 
 
