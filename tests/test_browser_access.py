@@ -59,17 +59,21 @@ def test_a_game_in_german_or_czech_refuses_an_illegal_step_in_that_language(
     expect(ann.locator(".create h2")).to_have_text(words[0])
     open_table_with_a_computer_player(ann)
     expect(ann.locator(".hand h3")).to_have_text(words[1])
-    for _ in range(MAX_ACTIONS):  # play until a guest sits on the board and it is Ann's turn again
-        if my_turn(ann) and ann.locator("#board [data-guest]").count() and not ann.locator(".tile.selected").count():
-            break
+    for _ in range(MAX_ACTIONS):  # play until a guest sits on the board and Ann may pick a guest of hers
         if not my_turn(ann):
             ann.wait_for_timeout(50)
             continue
+        selected = ann.locator(".tile.selected").count()
+        playable = ann.locator("button.tile:not([disabled])").count()
+        if ann.locator("#board [data-guest]").count() and not selected and playable:
+            break
         before = plies(ann)
-        if not ann.locator(".tile.selected").count():
+        if not selected and playable:
             ann.locator("button.tile:not([disabled])").first.click()
             continue
         targets = (".chooser button.nation", "#board [data-chair].lit", "#board .lit, .controls .buttons button")
+        if not selected:  # no guest of hers may go anywhere: the turn can only be ended (or passed)
+            targets = (".controls .buttons button:not(.quiet)",)
         target = next(ann.locator(t) for t in targets if ann.locator(t).count())  # a chair before the bar
         target.first.click()
         ann.wait_for_function(f"() => document.querySelector('.room-view').dataset.plies !== '{before}'"
