@@ -36,7 +36,7 @@ import json
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from cafe.ai.base import Player, TurnPlan
@@ -49,7 +49,7 @@ from cafe.ai.worlds import Game, Worlds
 from cafe.arena.report import to_json
 from cafe.arena.run import ArenaPlan, names_of, run_arena
 from cafe.arena.stats import endings, player_stats
-from cafe.board_game import PENALTY_JOKER, PENALTY_TILE, BoardGame
+from cafe.board_game import BoardGame, end_penalties
 from cafe.board_state import FREE
 from cafe.steps import Kind, Step
 from cafe.tiles import JOKER_F, TILE_NATION
@@ -126,33 +126,11 @@ def stuck_guests(game: BoardGame) -> list[int]:
     return [sum(count for tile, count in enumerate(hand[:JOKER_F]) if dead[TILE_NATION[tile]]) for hand in s.hands]
 
 
-def stuck_leads(game: Game, rng: random.Random, cost: float) -> list[float]:
-    """:func:`leads` with every stuck guest held (:func:`stuck_guests`) costing ``cost`` points."""
+def charged_leads(game: Game, rng: random.Random, charges: Callable[[BoardGame], Sequence[float]]) -> list[float]:
+    """:func:`leads` with each seat of a board game not yet over charged ``charges(game)[seat]`` points."""
     scores = counted_scores(game, rng)
     if isinstance(game, BoardGame) and not game.is_over():
-        scores = [score - cost * held for score, held in zip(scores, stuck_guests(game), strict=True)]
-    return margins_of(scores)
-
-
-def hand_size_leads(game: Game, rng: random.Random, cost: float) -> list[float]:
-    """:func:`leads` with every seat's hand size counted as tiles held at the end, ``cost`` points each."""
-    scores = counted_scores(game, rng)
-    if isinstance(game, BoardGame) and not game.is_over():
-        sizes = game.state.hand_size
-        scores = [score - cost * size for score, size in zip(scores, sizes, strict=True)]
-    return margins_of(scores)
-
-
-def ending_leads(game: Game, rng: random.Random, weight: float) -> list[float]:
-    """:func:`leads` with every seat still in charged ``weight`` times the end penalty of the hand it holds."""
-    scores = counted_scores(game, rng)
-    if isinstance(game, BoardGame) and not game.is_over():
-        s = game.state
-        due = [
-            0 if s.eliminated[p] else PENALTY_TILE * sum(hand[:JOKER_F]) + PENALTY_JOKER * sum(hand[JOKER_F:])
-            for p, hand in enumerate(s.hands)
-        ]
-        scores = [score - weight * penalty for score, penalty in zip(scores, due, strict=True)]
+        scores = [score - charge for score, charge in zip(scores, charges(game), strict=True)]
     return margins_of(scores)
 
 
@@ -233,12 +211,12 @@ def variant(text: str, seed: int | None) -> Player:
             scores = counted_scores(game, rng)
             margins = mean_margins(scores)
             margins[me[0] or 0] = margins_of(scores)[me[0] or 0]
-        elif stuck:
-            margins = stuck_leads(game, rng, stuck)
-        elif ending:
-            margins = ending_leads(game, rng, ending)
-        elif hand_size:
-            margins = hand_size_leads(game, rng, hand_size)
+        elif stuck:  # every stuck guest held (stuck_guests)
+            margins = charged_leads(game, rng, lambda board: [stuck * n for n in stuck_guests(board)])
+        elif ending:  # the penalties the hands would pay now
+            margins = charged_leads(game, rng, lambda board: [ending * p for p in end_penalties(board.state)])
+        elif hand_size:  # every unit of hand size
+            margins = charged_leads(game, rng, lambda board: [hand_size * n for n in board.state.hand_size])
         elif values == "scores":
             margins = margins_of(scores_as_they_stand(game, rng))
         elif values == "mean":

@@ -1060,12 +1060,7 @@ class BoardGame(SteppedGame[State, BoardRules]):
         s.end_reason = self._end_reason(s, player)
         s.over = s.end_reason is not None
         if s.over:
-            s.penalties = [
-                0
-                if s.eliminated[p]
-                else PENALTY_TILE * sum(s.hands[p][:JOKER_F]) + PENALTY_JOKER * sum(s.hands[p][JOKER_F:])
-                for p in range(len(self.players))
-            ]
+            s.penalties = end_penalties(s)
             for p, penalty in enumerate(s.penalties):
                 s.scores[p] -= penalty
         else:
@@ -1076,6 +1071,15 @@ class BoardGame(SteppedGame[State, BoardRules]):
         return StepResult(
             result.step, player, points, table_points, completed, change, result.eliminated, True, drawn, s.over
         )
+
+
+def end_penalties(s: State) -> list[int]:
+    """What each seat's hand would cost if the game ended now (RULES.md §2.8): 5 points a guest, 10 a joker, and
+    nothing for a seat out of the game."""
+    return [
+        0 if out else PENALTY_TILE * sum(hand[:JOKER_F]) + PENALTY_JOKER * sum(hand[JOKER_F:])
+        for out, hand in zip(s.eliminated, s.hands, strict=True)
+    ]
 
 
 def _shuffled(seed: int | None) -> tuple[Tile, ...]:
