@@ -36,7 +36,7 @@ def endings_line(endings: dict[str, int]) -> str:
     parts = [
         n_("{reason} ({n} game)", "{reason} ({n} games)", n, reason=translate(reason)) for reason, n in endings.items()
     ]
-    return _("How the games ended: {endings}.", endings="; ".join(parts))
+    return _("How the games ended: {endings}.", endings=tuple(parts))  # a tuple: a list in the catalogs' way
 
 
 def table(plan: ArenaPlan, stats: Sequence[PlayerStats], games: int, endings: dict[str, int] | None = None) -> Any:
