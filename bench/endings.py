@@ -29,21 +29,33 @@ def gone_out(game: BoardGame) -> list[int]:
     return [seat for seat in range(len(game.players)) if s.hand_size[seat] == 0 and s.hand_n[seat] == 0]
 
 
-def points_by_hand_size(records: list[Record]) -> dict[str, dict[int, float]]:
-    """The mean points of a turn by the mover's hand size at its start, for turns before and after turn 20."""
-    sums: dict[tuple[str, int], list[int]] = {}
-    for record in records:
-        game = record.new_game()
-        for turn in record.turns:
-            seat = game.current_player
-            size, before = game.state.hand_size[seat], game.scores[seat]
-            half = "turns 1-20" if game.state.turn_no < 20 else "turns 21 on"
-            game.push_turn(turn)
-            if not game.is_over():  # the last turn's points hold the penalties
-                sums.setdefault((half, size), []).append(game.scores[seat] - before)
+Sample = tuple[str, int, int]  # the half of the game, the mover's hand size at the turn's start, the turn's points
+
+
+def play_through(record: Record) -> tuple[BoardGame, list[Sample]]:
+    """The record's game played to its end, with a sample of every turn but the last (whose points hold the
+    penalties): turns before and after turn 20 told apart."""
+    game = record.new_game()
+    assert isinstance(game, BoardGame)
+    samples = []
+    for turn in record.turns:
+        seat = game.current_player
+        size, before = game.state.hand_size[seat], game.scores[seat]
+        half = "turns 1-20" if game.state.turn_no < 20 else "turns 21 on"
+        game.push_turn(turn)
+        if not game.is_over():
+            samples.append((half, size, game.scores[seat] - before))
+    return game, samples
+
+
+def points_by_hand_size(samples: list[Sample]) -> dict[str, dict[int, float]]:
+    """The mean points of a turn by the mover's hand size at its start, in each half."""
+    points: dict[tuple[str, int], list[int]] = {}
+    for half, size, gained in samples:
+        points.setdefault((half, size), []).append(gained)
     out: dict[str, dict[int, float]] = {}
-    for (half, size), points in sorted(sums.items()):
-        out.setdefault(half, {})[size] = round(statistics.fmean(points), 2)
+    for (half, size), gains in sorted(points.items()):
+        out.setdefault(half, {})[size] = round(statistics.fmean(gains), 2)
     return out
 
 
@@ -76,9 +88,10 @@ def main() -> None:
     records = [record for record in map(Record.load, paths) if record.edition == "board"]
     if not records:
         raise SystemExit(f"no board-game records in {args.folder}")
-    games = [record.replay() for record in records]
-    boards = [game for game in games if isinstance(game, BoardGame)]
-    print(json.dumps({**summary(boards), "points_a_turn_by_hand_size": points_by_hand_size(records)}))
+    played = [play_through(record) for record in records]
+    samples = [sample for _game, turns in played for sample in turns]
+    games = [game for game, _turns in played]
+    print(json.dumps({**summary(games), "points_a_turn_by_hand_size": points_by_hand_size(samples)}))
 
 
 if __name__ == "__main__":
