@@ -141,6 +141,13 @@ def test_a_message_inside_a_message_and_plural_forms_follow_the_reader() -> None
     assert [NT("{n} point", "{n} points", n).render("fr") for n in (0, 1, 2)] == ["0 point", "1 point", "2 points"]
 
 
+def test_a_list_inside_a_message_is_joined_as_the_reader_writes_it() -> None:
+    endings = T("How the games ended: {endings}.", endings=(T("every chair is taken"), T("a player has gone out")))
+    assert endings.render("en") == "How the games ended: every chair is taken; a player has gone out."
+    assert "occupées ; un joueur" in endings.render("fr")  # French spaces its semicolon, as its colon
+    assert "besetzt; ein" in endings.render("de")
+
+
 def test_cafe_replay_says_an_illegal_turn_in_german_with_the_same_start(tmp_path: Path) -> None:
     data = json.loads(EXAMPLES.read_text())
     data["turns"] = ["USAm@h3,USAf@h1", "pass"]

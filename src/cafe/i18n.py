@@ -85,6 +85,12 @@ def N_(message: str) -> str:
     return message
 
 
+# i18n: what stands between the items of a list inside a sentence ("a player has gone out (32 games); the bar is
+# full (6 games)"); French sets a space before the semicolon,
+# as before every colon and semicolon in its catalog
+LIST_SEPARATOR = N_("; ")
+
+
 def translate(message: str, language: str | None = None) -> str:
     """``message`` (a catalog's English text) in ``language`` (the active one if None)."""
     return catalog(language or _active).gettext(message) if message else ""  # gettext("") is the catalog's header
@@ -110,7 +116,7 @@ class Text:
     """A message and its arguments, rendered in a reader's language when it is read.
 
     An argument may itself be a :class:`Text` (a nation's name inside a sentence), or a tuple of them
-    (joined with "; "); it is rendered in the same language.
+    (joined by the language's :data:`LIST_SEPARATOR`); it is rendered in the same language.
     """
 
     message: str
@@ -145,7 +151,7 @@ class Text:
 
 def _render_arg(value: Any, language: str | None) -> Any:
     if isinstance(value, tuple):
-        return "; ".join(str(_render_arg(v, language)) for v in value)
+        return translate(LIST_SEPARATOR, language).join(str(_render_arg(v, language)) for v in value)
     return value.render(language) if isinstance(value, Text) else value
 
 
