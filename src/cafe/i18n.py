@@ -86,8 +86,7 @@ def N_(message: str) -> str:
 
 
 # i18n: what stands between the items of a list inside a sentence ("a player has gone out (32 games); the bar is
-# full (6 games)"); French sets a space before the semicolon,
-# as before every colon and semicolon in its catalog
+# full (6 games)"); French sets a space before the semicolon, as before every colon and semicolon in its catalog
 LIST_SEPARATOR = N_("; ")
 
 
