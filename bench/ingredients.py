@@ -189,7 +189,7 @@ def variant(text: str, seed: int | None) -> Player:
     if "explore" in settings:
         options["explore"] = float(settings["explore"])
     if "endgame" in settings:
-        options["endgame"] = int(settings["endgame"])
+        options["endgame"] = options["card_endgame"] = int(settings["endgame"])
     if "opponents" in settings:
         options["opponents"] = settings["opponents"]
     if "tree" in settings:

@@ -476,8 +476,8 @@ def test_a_rollout_step_is_the_best_step_unless_it_is_a_random_one() -> None:
 def test_the_master_is_the_search_with_its_own_evaluation_width_and_rollouts() -> None:
     master, expert = make_player("master"), make_player("expert")
     assert isinstance(master, MCTSPlayer) and isinstance(expert, MCTSPlayer)
-    assert (master.width, master.epsilon) == (20, 0.0)
-    assert (expert.width, expert.epsilon) == (12, 0.1)
+    assert (master.width, master.epsilon, master.endgame, master.card_endgame) == (20, 0.0, 30, 15)
+    assert (expert.width, expert.epsilon, expert.endgame, expert.card_endgame) == (12, 0.1, 15, 15)
     assert master.evaluation == shipped().evaluate and expert.evaluation is evaluate
 
 
@@ -488,6 +488,18 @@ def test_rollouts_play_to_the_end_once_no_more_than_endgame_tiles_are_left_to_dr
         bot = MCTSPlayer(time_per_turn=None, iterations=40, seed=1, evaluation=recorder(finished), endgame=endgame)
         bot.choose(game.view(0), game.legal_steps())
         assert len(finished) == 40 and set(finished) == {over}
+
+
+def test_the_card_game_has_its_own_endgame() -> None:
+    game = CardGame(2, seed=9)
+    left = game.view(0).deck_count
+    for tiles, cards, over in ((0, left, True), (100, left - 1, False)):
+        finished: list[bool] = []
+        bot = MCTSPlayer(
+            time_per_turn=None, iterations=20, seed=1, evaluation=recorder(finished), endgame=tiles, card_endgame=cards
+        )
+        bot.choose(game.view(0), game.legal_steps())
+        assert len(finished) == 20 and set(finished) == {over}
 
 
 def recorder(finished: list[bool]) -> Evaluation:

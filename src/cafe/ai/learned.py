@@ -33,6 +33,7 @@ EDITIONS = ("board", "cards")
 MAX_PLAYERS = 5
 WIDTH = 20  # whole turns the master's search considers at its root (the expert's: 12), see docs/players.md
 EPSILON = 0.0  # the master's rollouts play the best-scoring step every time (the expert's: a random one in ten)
+ENDGAME = 30  # tiles left in the bag from which the master's rollouts play to the end (the expert's, and cards': 15)
 
 
 def edition_of(game: Game) -> str:

@@ -6,7 +6,7 @@ The forms (used by ``cafe arena`` and ``cafe engine``):
 - ``mcts:0.5s`` or ``mcts:500ms``: the search with a time budget per turn;
   ``mcts:2000``: with 2000 iterations per turn instead (repeatable whatever the machine);
 - ``learned:1s``, ``learned:2000`` ...: the search with the learned evaluation (cafe.ai.learned; needs numpy,
-  the ``master`` extra; also its wider root and greedier rollouts), with a budget as for ``mcts``;
+  the ``master`` extra; also its wider root, greedier rollouts and longer endgame), with a budget as for ``mcts``;
 - ``net:FILE:BUDGET``: the search valuing its leaves by the value network in FILE (cafe.ai.valuenet, made by
   ``cafe train --net``; needs numpy), for example ``net:value.npz:2000``;
 - ``prior:FILE:BUDGET``: the search choosing and sharing out its root's turns by the policy prior in FILE
@@ -41,7 +41,7 @@ LEVELS = {
     "medium": "greedy",
     "hard": "mcts:0.25s",
     "expert": "mcts:1s",
-    "master": "learned:1s",  # the search with the learned evaluation, a wider root and greedier rollouts
+    "master": "learned:1s",  # the search with the learned evaluation, a wider root, greedier rollouts, a longer endgame
 }
 STRONGEST = "master"  # what a hint asks (see strongest)
 NOISE = 0.5
@@ -78,10 +78,10 @@ def _search_player(kind: str, arg: str, seed: int | None) -> Player:
     options: dict[str, Any] = {"seed": seed, "name": f"{kind}:{arg}" if arg else kind}
     if kind == "learned":
         try:
-            from cafe.ai.learned import EPSILON, WIDTH, shipped
+            from cafe.ai.learned import ENDGAME, EPSILON, WIDTH, shipped
         except ModuleNotFoundError:
             raise PlayerSpecError(T("the master level needs numpy: pip install 'cafe-international[master]'")) from None
-        options["evaluation"], options["width"], options["epsilon"] = shipped().evaluate, WIDTH, EPSILON
+        options.update(evaluation=shipped().evaluate, width=WIDTH, epsilon=EPSILON, endgame=ENDGAME)
     if kind == "net":
         path, _, arg = arg.rpartition(":")
         options["evaluation"] = _model(kind, path).evaluate

@@ -182,6 +182,7 @@ class MCTSPlayer:
         epsilon: float = EPSILON,
         explore: float = EXPLORE,
         endgame: int = ENDGAME,
+        card_endgame: int = ENDGAME,
         worlds: WorldsOf = Worlds,
         opponents: str = BY_VALUE,
         prior: Prior | None = None,
@@ -198,7 +199,8 @@ class MCTSPlayer:
         self.rollout = rollout  # None: rollout_step, called directly (the compiled search's fast path)
         self.epsilon = epsilon  # of rollout_step
         self.explore = explore  # the UCB constant
-        self.endgame = endgame  # tiles (or cards) left to draw from which rollouts play to the end
+        self.endgame = endgame  # tiles left in the bag from which rollouts play to the end of the game
+        self.card_endgame = card_endgame  # the same for cards left in the deck
         self.worlds = worlds
         if opponents not in OPPONENTS:
             raise ValueError(f"opponents: one of {', '.join(OPPONENTS)}, not {opponents!r}")
@@ -260,8 +262,11 @@ class MCTSPlayer:
         deeper paths turns later, with another player to move, and the turns searched most (whose trees grow
         deepest) would be judged on another scale than the rest.
         """
-        unseen = view.bag_count if isinstance(view, BoardView) else view.deck_count
-        turns = ENDGAME_HORIZON if unseen <= self.endgame else self.horizon or len(view.players) + 2
+        if isinstance(view, BoardView):
+            unseen, endgame = view.bag_count, self.endgame
+        else:
+            unseen, endgame = view.deck_count, self.card_endgame
+        turns = ENDGAME_HORIZON if unseen <= endgame else self.horizon or len(view.players) + 2
         return view.turn_number + 1 + turns
 
     def _by_value_until(self, view: View, stop: int) -> int:

@@ -44,6 +44,14 @@ def add_parser(sub: Any) -> None:
             "the prior's weight penalty (default: of 0.001, 0.01 and 0.1, the one best on the held-out games)"
         ),
     )
+    p.add_argument(
+        "--edition",
+        choices=("board", "cards"),
+        default=None,
+        help=_("fit the correction for one edition alone, board or cards (default: both); the other edition's games "
+               "are not played and its correction is zero, so the master values its positions there by the lead, as "
+               "the expert does"),
+    )  # fmt: skip
     p.add_argument("--jobs", type=int, default=None, help=_("parallel processes (default: the machine's cores)"))
     p.add_argument(
         "--target",
@@ -81,6 +89,9 @@ def _check_target(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.net and args.prior:
         raise CafeError(T("--net and --prior fit different models: give one of them"))
+    if args.edition is not None and (args.net or args.prior):
+        raise CafeError(T("--edition chooses the edition of the learned correction; the value network and the policy "
+                          "prior are fitted for both"))  # fmt: skip
     _check_target(args)
     if args.net:
         from cafe.train.net_command import run_net
@@ -90,12 +101,16 @@ def run(args: argparse.Namespace) -> int:
         from cafe.train.prior_command import run_prior
 
         return run_prior(args)
-    from cafe.ai.learned import EDITIONS, ValueModel
+    import numpy as np
+
+    from cafe.ai.learned import EDITIONS, ValueModel, feature_count
     from cafe.arena.run import check_players
     from cafe.train.fit import best_fit, ridge, rms
     from cafe.train.positions import Sums, play_games
 
-    for edition, players in SETS:
+    editions = EDITIONS if args.edition is None else (args.edition,)
+    sets = [(edition, players) for edition, players in SETS if edition in editions]
+    for edition, players in sets:
         check_players(edition, [args.player] * players)
     if args.games < 2:
         raise CafeError(T("--games must be at least 2 (one game is held out to measure the fit)"))
@@ -105,30 +120,35 @@ def run(args: argparse.Namespace) -> int:
     if not out.parent.is_dir():
         raise CafeError(T("no folder {folder} to write the model in", folder=str(out.parent)))
     started = time.perf_counter()
-    fitted = {e: Sums.empty(e) for e in EDITIONS}
-    held = {e: Sums.empty(e) for e in EDITIONS}
+    fitted = {e: Sums.empty(e) for e in editions}
+    held = {e: Sums.empty(e) for e in editions}
+    # every game on the seed it has when both editions are played: one edition alone fits the same weights
+    parts = [part for part in chunks(args.games, args.seed, CHUNK) if part[0] in editions]
     # sums of floats, added in the order of the chunks: the same settings, the same model to the last bit
-    for (edition, _players, _seeds, kept_out), sums in play_chunks(
-        play_games, list(chunks(args.games, args.seed, CHUNK)), (args.player,), args.jobs
-    ):
+    for (edition, _players, _seeds, kept_out), sums in play_chunks(play_games, parts, (args.player,), args.jobs):
         (held if kept_out else fitted)[edition].add(sums)
     fits = {
         e: (ridge(fitted[e], args.penalty), args.penalty) if args.penalty is not None else best_fit(fitted[e], held[e])
-        for e in EDITIONS
+        for e in editions
     }
-    weights = {e: fit[0] for e, fit in fits.items()}
-    held_out = {e: {"lead": rms(held[e], 0 * weights[e]), "corrected": rms(held[e], weights[e])} for e in EDITIONS}
+    weights = {e: fits[e][0] if e in editions else np.zeros(feature_count(e)) for e in EDITIONS}
+    held_out = {e: {"lead": rms(held[e], 0 * weights[e]), "corrected": rms(held[e], weights[e])} for e in editions}
     about: dict[str, Any] = {
         "command": f"cafe train --player {args.player} --games {args.games} --seed {args.seed}"
+        + (f" --edition {args.edition}" if args.edition is not None else "")
         + (f" --penalty {args.penalty}" if args.penalty is not None else ""),
-        "penalty": {e: fit[1] for e, fit in fits.items()},  # None: no correction predicted the held-out games
-        "sets": [f"{e}-{p}" for e, p in SETS],
-        "rows": {e: fitted[e].rows for e in EDITIONS},
+        # None: no correction, as none predicted the held-out games (or the edition was not played)
+        "penalty": {e: fits[e][1] if e in editions else None for e in EDITIONS},
+        "sets": [f"{e}-{p}" for e, p in sets],
+        "rows": {e: fitted[e].rows if e in editions else 0 for e in EDITIONS},
         "held_out_rms": held_out,
         "seconds": round(time.perf_counter() - started, 1),
     }
     ValueModel(weights, about).save(out)
     for e in EDITIONS:
+        if e not in editions:
+            print(_("{edition}: not played; no correction (the lead alone)", edition=e))
+            continue
         print(
             _(
                 "{edition}: {rows} positions; final margin of held-out games predicted within {after:.1f} points "
