@@ -491,7 +491,7 @@ def test_rollouts_play_to_the_end_once_no_more_than_endgame_tiles_are_left_to_dr
 
 
 def test_the_card_game_has_its_own_endgame() -> None:
-    game = CardGame(2, seed=9)
+    game = CardGame(2, seed=10)  # 82 cards in the deck, nine steps to choose from
     left = game.view(0).deck_count
     for tiles, cards, over in ((0, left, True), (100, left - 1, False)):
         finished: list[bool] = []
