@@ -120,8 +120,8 @@ def run(args: argparse.Namespace) -> int:
     if not out.parent.is_dir():
         raise CafeError(T("no folder {folder} to write the model in", folder=str(out.parent)))
     started = time.perf_counter()
-    fitted = {e: Sums.empty(e) for e in editions}
-    held = {e: Sums.empty(e) for e in editions}
+    fitted = {e: Sums.empty(e) for e in EDITIONS}
+    held = {e: Sums.empty(e) for e in EDITIONS}
     # every game on the seed it has when both editions are played: one edition alone fits the same weights
     parts = [part for part in chunks(args.games, args.seed, CHUNK) if part[0] in editions]
     # sums of floats, added in the order of the chunks: the same settings, the same model to the last bit
@@ -131,16 +131,18 @@ def run(args: argparse.Namespace) -> int:
         e: (ridge(fitted[e], args.penalty), args.penalty) if args.penalty is not None else best_fit(fitted[e], held[e])
         for e in editions
     }
-    weights = {e: fits[e][0] if e in editions else np.zeros(feature_count(e)) for e in EDITIONS}
+    for e in set(EDITIONS) - set(editions):  # not played: no correction
+        fits[e] = (np.zeros(feature_count(e)), None)
+    weights = {e: fits[e][0] for e in EDITIONS}
     held_out = {e: {"lead": rms(held[e], 0 * weights[e]), "corrected": rms(held[e], weights[e])} for e in editions}
     about: dict[str, Any] = {
         "command": f"cafe train --player {args.player} --games {args.games} --seed {args.seed}"
         + (f" --edition {args.edition}" if args.edition is not None else "")
         + (f" --penalty {args.penalty}" if args.penalty is not None else ""),
         # None: no correction, as none predicted the held-out games (or the edition was not played)
-        "penalty": {e: fits[e][1] if e in editions else None for e in EDITIONS},
+        "penalty": {e: fits[e][1] for e in EDITIONS},
         "sets": [f"{e}-{p}" for e, p in sets],
-        "rows": {e: fitted[e].rows if e in editions else 0 for e in EDITIONS},
+        "rows": {e: fitted[e].rows for e in EDITIONS},
         "held_out_rms": held_out,
         "seconds": round(time.perf_counter() - started, 1),
     }
