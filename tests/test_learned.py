@@ -16,9 +16,10 @@ from cafe.ai.levels import make_player
 from cafe.ai.mcts import MCTSPlayer, evaluate, leads, squash
 from cafe.arena.match import play
 from cafe.card_game import CardGame
-from cafe.cli import main
+from cafe.cli import build_parser, main
 from cafe.envs.numeric import fill_observation
 from cafe.envs.observation import observation_size
+from cafe.train.command import fill_defaults
 from cafe.train.fit import PENALTIES, best_fit, ridge, rms
 from cafe.train.positions import Sums, play_games
 from test_ai import positions
@@ -145,7 +146,7 @@ def test_positions_of_a_game_target_its_final_margins() -> None:
 
 def test_cafe_train_writes_a_model_the_master_can_load(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "model.npz"
-    assert main(["train", "--player", "greedy", "--games", "2", "--out", str(out), "--jobs", "1"]) == 0
+    assert main(["train", "--games", "2", "--out", str(out), "--jobs", "1"]) == 0  # greedy games by default
     printed = capsys.readouterr().out
     assert "board:" in printed and "cards:" in printed and str(out) in printed
     model = ValueModel.load(out)
@@ -163,6 +164,21 @@ def test_cafe_train_writes_a_model_the_master_can_load(tmp_path: Path, capsys: p
     assert (alone.weights["board"] == model.weights["board"]).all()  # the same games, the same fit
     assert not alone.weights["cards"].any() and alone.about["rows"]["cards"] == 0
     assert alone.about["command"].endswith("--edition board") and alone.about["sets"] == ["board-2", "board-4"]
+
+
+@pytest.mark.parametrize(
+    ("options", "player", "games"),
+    [
+        ([], "greedy", 2000),
+        (["--net"], "mcts:100", 600),
+        (["--prior"], "mcts:100", 600),
+        (["--games", "9"], "greedy", 9),
+    ],
+)
+def test_each_model_is_made_by_default_from_its_own_self_play(options: list[str], player: str, games: int) -> None:
+    args = build_parser().parse_args(["train", "--out", "m.npz", *options])
+    fill_defaults(args)
+    assert (args.player, args.games) == (player, games)
 
 
 @pytest.mark.parametrize(

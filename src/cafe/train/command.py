@@ -15,10 +15,14 @@ from cafe.train.net_command import add_arguments as add_net_arguments
 
 CHUNK = 10  # games a worker plays before it sends its sums back
 PRIOR_TARGETS = ("visits", "values")  # what the policy prior may learn: cafe.train.prior_games.Roots.shares
+# the self-play player and games of each kind: the learned correction is fitted on cheap greedy games, as the
+# shipped master's is; the value network and the policy prior learn from the search
+CORRECTION_DEFAULTS = ("greedy", 2000)
+MODEL_DEFAULTS = ("mcts:100", 600)
 
 
 def add_parser(sub: Any) -> None:
-    from cafe.arena.command import PLAYER_HELP
+    from cafe.arena.command import player_help
 
     p = sub.add_parser(
         "train",
@@ -30,8 +34,12 @@ def add_parser(sub: Any) -> None:
         ),
     )
     p.add_argument("--out", required=True, metavar="FILE", help=_("the model file to write (.npz)"))
-    p.add_argument("--player", default="mcts:100", help=PLAYER_HELP + _(" (default mcts:100)"))
-    p.add_argument("--games", type=int, default=600, help=_("games of each kind (default 600)"))
+    p.add_argument(
+        "--player", default=None, help=player_help() + _(" (default greedy; with --net or --prior, mcts:100)")
+    )
+    p.add_argument(
+        "--games", type=int, default=None, help=_("games of each kind (default 2000; with --net or --prior, 600)")
+    )
     p.add_argument("--seed", type=int, default=0, help=_("the first game's seed (default 0)"))
     p.add_argument(
         "--penalty",
@@ -86,6 +94,13 @@ def _check_target(args: argparse.Namespace) -> None:
                           "--prior"))  # fmt: skip
 
 
+def fill_defaults(args: argparse.Namespace) -> None:
+    """The self-play player and number of games the chosen model is made from, where none is given."""
+    player, games = MODEL_DEFAULTS if args.net or args.prior else CORRECTION_DEFAULTS
+    args.player = player if args.player is None else args.player
+    args.games = games if args.games is None else args.games
+
+
 def run(args: argparse.Namespace) -> int:
     if args.net and args.prior:
         raise CafeError(T("--net and --prior fit different models: give one of them"))
@@ -93,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
         raise CafeError(T("--edition chooses the edition of the learned correction; the value network and the policy "
                           "prior are fitted for both"))  # fmt: skip
     _check_target(args)
+    fill_defaults(args)
     if args.net:
         from cafe.train.net_command import run_net
 
