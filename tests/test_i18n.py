@@ -3,6 +3,7 @@ end (the engine's refusals, the command line, the server's answers and news) spe
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
 import os
@@ -187,6 +188,36 @@ def test_the_command_line_and_argparse_speak_the_language(capsys: pytest.Capture
         assert "erreur : argument --players : choix invalide : 9" in capsys.readouterr().err
     finally:
         i18n.use("en")
+
+
+def _help_texts(lang: str) -> dict[tuple[str, ...], str]:
+    """Every description and option help of the command line and its subcommands, as built in ``lang``."""
+    from cafe.cli import build_parser
+
+    i18n.use(lang)
+    texts: dict[tuple[str, ...], str] = {}
+
+    def walk(parser: argparse.ArgumentParser, path: tuple[str, ...]) -> None:
+        texts[(*path, "description")] = parser.description or ""
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, (*path, name))
+            elif not isinstance(action, argparse._HelpAction):  # argparse translates its own -h
+                texts[(*path, *action.option_strings, action.dest)] = action.help or ""
+
+    walk(build_parser(), ())
+    return texts
+
+
+def test_every_help_text_of_the_command_line_is_translated() -> None:
+    try:
+        english, german = _help_texts("en"), _help_texts("de")
+    finally:
+        i18n.use("en")
+    assert english.keys() == german.keys() and len(english) > 100
+    untranslated = [key for key, text in english.items() if text and german[key] == text]
+    assert untranslated == []
 
 
 # ---------------------------------------------------------------------- the server

@@ -182,8 +182,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", metavar="OUT", help=_("save the finished game's record here"))
     p.set_defaults(run=cmd_demo)
 
-    from cafe.arena.command import PLAYER_HELP
     from cafe.arena.command import add_parser as add_arena
+    from cafe.arena.command import player_help
     from cafe.bot.command import add_parser as add_bot
     from cafe.learn.howto_command import add_parser as add_rules
     from cafe.learn.lesson_command import add_parser as add_learn
@@ -212,7 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
             "like a chess engine speaking UCI."
         ),
     )
-    p.add_argument("--player", default="expert", help=PLAYER_HELP + " (default expert)")
+    p.add_argument("--player", default="expert", help=player_help() + _(" (default expert)"))
     p.add_argument("--seed", type=int, default=None, help=_("seed for the bot's own random choices"))
     p.set_defaults(run=cmd_engine)
     return parser

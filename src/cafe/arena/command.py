@@ -10,13 +10,15 @@ from typing import Any
 from cafe.errors import CafeError
 from cafe.i18n import T, _, n_
 
-PLAYER_HELP = (
-    "a player: random, greedy, mcts (1 s a turn), mcts:0.5s, mcts:250ms, mcts:2000 (iterations a turn), "
-    "learned:BUDGET (the search with the learned evaluation), net:FILE:BUDGET (the search valuing by a value "
-    "network), easy, medium, hard, expert, master, "
-    "ismcts:N (OpenSpiel's ISMCTS, N simulations a step), "
-    "or cmd:COMMAND (an engine speaking docs/engine.md)"
-)
+
+def player_help() -> str:
+    """The help text naming every kind of player a command line accepts (cafe.ai.levels.make_player)."""
+    return _(
+        "a player: random, greedy, mcts (1 s a turn), mcts:0.5s, mcts:250ms, mcts:2000 (iterations a turn), "
+        "learned:BUDGET (the search with the learned evaluation), net:FILE:BUDGET (the search valuing by a value "
+        "network), prior:FILE:BUDGET (the search guided by a policy prior), easy, medium, hard, expert, master, "
+        "ismcts:N (OpenSpiel's ISMCTS, N simulations a step), or cmd:COMMAND (an engine speaking docs/engine.md)"
+    )
 
 
 def add_parser(sub: Any) -> None:
@@ -28,7 +30,7 @@ def add_parser(sub: Any) -> None:
             "luck of the draw cancels out.  Games run in parallel over the machine's cores."
         ),
     )
-    p.add_argument("players", nargs="+", metavar="PLAYER", help=PLAYER_HELP)
+    p.add_argument("players", nargs="+", metavar="PLAYER", help=player_help())
     p.add_argument("--games", type=int, default=20, help=_("games to play, rounded up to whole deals (default 20)"))
     p.add_argument("--edition", choices=["board", "cards"], default="board", help=_("board (default) or cards"))
     p.add_argument("--rules", default=None, help=_("a preset name or a JSON rules object (default: printed)"))

@@ -12,7 +12,7 @@ from cafe.i18n import T, _
 
 
 def add_parser(sub: Any) -> None:
-    from cafe.arena.command import PLAYER_HELP
+    from cafe.arena.command import player_help
 
     p = sub.add_parser(
         "selfplay",
@@ -23,7 +23,7 @@ def add_parser(sub: Any) -> None:
             "margin (docs/research.md).  Run it again with the same settings to finish an interrupted run."
         ),
     )
-    p.add_argument("--player", required=True, help=PLAYER_HELP)
+    p.add_argument("--player", required=True, help=player_help())
     p.add_argument("--games", type=int, required=True, help=_("games to play"))
     p.add_argument("--out", required=True, metavar="DIR", help=_("the folder of the shards"))
     p.add_argument("--edition", choices=["board", "cards"], default="board", help=_("board (default) or cards"))
