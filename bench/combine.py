@@ -21,8 +21,10 @@ from cafe.arena.report import combine
 
 def by_match_up(report: dict[str, Any]) -> dict[str, Any]:
     """An arena report's match-ups by name; a single match's report (bench/ingredients.py) as the match-up
-    ``match``."""
-    return {"match": report} if "results" in report else report
+    ``match``.  What a file in bench/results says of its run (command, commit, machine, date) is no match-up."""
+    if "results" in report:
+        return {"match": report}
+    return {name: value for name, value in report.items() if isinstance(value, dict) and "results" in value}
 
 
 def main() -> None:
