@@ -34,11 +34,14 @@ def add_parser(sub: Any) -> None:
         ),
     )
     p.add_argument("--out", required=True, metavar="FILE", help=_("the model file to write (.npz)"))
+    (player, games), (model_player, model_games) = CORRECTION_DEFAULTS, MODEL_DEFAULTS
+    default_player = _(" (default {player}; with --net or --prior, {model})", player=player, model=model_player)
+    p.add_argument("--player", default=None, help=player_help() + default_player)
     p.add_argument(
-        "--player", default=None, help=player_help() + _(" (default greedy; with --net or --prior, mcts:100)")
-    )
-    p.add_argument(
-        "--games", type=int, default=None, help=_("games of each kind (default 2000; with --net or --prior, 600)")
+        "--games",
+        type=int,
+        default=None,
+        help=_("games of each kind (default {games}; with --net or --prior, {model})", games=games, model=model_games),
     )
     p.add_argument("--seed", type=int, default=0, help=_("the first game's seed (default 0)"))
     p.add_argument(
