@@ -22,7 +22,8 @@ the others', not the best other's), ``0.1s,values=mixed`` (the searching seat by
 counted it until 2026-12-05), ``0.1s,opponents=policy``, ``opponents=value`` or ``opponents=first`` (below the root
 the opponents play the rollout's policy, pick by their own values, or by their values in the round after the root's
 turn and by the policy later; the search's default is by value), ``0.1s,tree=flat`` (no tree below the root's turns:
-every iteration plays its rollout from the turn, flat Monte Carlo); several at once combine. A
+every iteration plays its rollout from the turn, flat Monte Carlo), ``0.1s,shapes`` (the root also weighs the best turn
+of every shape the width left out: drawing, a card face down, fewer cards or guests); several at once combine. A
 budget may be an iteration count (``1000,rollout=pairing``). The
 expert plays the same budget without changes (``--against`` gives it another, ``--against greedy`` puts greedy
 players in the other seats, and ``--against 2000,opponents=value`` a variant).
@@ -196,6 +197,8 @@ def variant(text: str, seed: int | None) -> Player:
         if settings["tree"] != "flat":
             raise SystemExit(f"tree={settings['tree']}: the only change of the tree is tree=flat")
         options["tree"] = False
+    if "shapes" in settings:
+        options["shapes"] = True
     final = float(settings.get("final", scale))
     stuck = float(settings.get("stuck", 0.0))
     hand_size = float(settings.get("handsize", 0.0))

@@ -16,7 +16,17 @@ from cafe.ai.base import TurnPlan
 from cafe.ai.greedy import GreedyPlayer, threat_after
 from cafe.ai.learned import shipped
 from cafe.ai.levels import LEVELS, PlayerSpecError, make_player, register, strongest
-from cafe.ai.mcts import Evaluation, MCTSPlayer, Node, evaluate, leads, rollout_step
+from cafe.ai.mcts import (
+    Evaluation,
+    MCTSPlayer,
+    Node,
+    candidate_turns,
+    distinct_turns,
+    evaluate,
+    leads,
+    rollout_step,
+    turn_shape,
+)
 from cafe.ai.random_player import RandomPlayer
 from cafe.ai.turns import complete_turns
 from cafe.ai.worlds import Game, Worlds, shuffle
@@ -500,6 +510,23 @@ def test_the_card_game_has_its_own_endgame() -> None:
         )
         bot.choose(game.view(0), game.legal_steps())
         assert len(finished) == 20 and set(finished) == {over}
+
+
+def test_the_root_with_shapes_also_weighs_the_best_turn_of_every_kind_the_width_left_out() -> None:
+    game, rng = CardGame(2, seed=3), random.Random(3)
+    while len(distinct_turns(game, legal := game.legal_steps())) <= 8 or game.state.placed:
+        game.push(game.best_step(rng))
+    ranked = candidate_turns(game, legal, 1_000)  # every distinct turn, the best-scoring first
+    plain, shaped = candidate_turns(game, legal, 4), candidate_turns(game, legal, 4, shapes=True)
+    assert shaped[:4] == plain == ranked[:4]
+    assert not any(step.kind is Kind.DRAW for turn in plain for step in turn)
+    added = shaped[4:]
+    assert (Kind.DRAW,) in {tuple(step.kind for step in turn) for turn in added}  # drawing, though it scores nothing
+    shapes = [turn_shape(turn) for turn in shaped]
+    assert len(set(shapes[4:])) == len(added) and not set(shapes[4:]) & set(shapes[:4])
+    for turn in added:  # each the best-scoring of its shape
+        assert turn == next(t for t in ranked if turn_shape(t) == turn_shape(turn))
+    assert {turn_shape(t) for t in ranked} == set(shapes)
 
 
 def recorder(finished: list[bool]) -> Evaluation:

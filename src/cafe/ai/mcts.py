@@ -33,7 +33,7 @@ from cafe.ai.base import TurnPlan
 from cafe.ai.turns import TurnOption, playable_turns
 from cafe.ai.worlds import Game, Worlds
 from cafe.card_game import CardGame
-from cafe.steps import Step
+from cafe.steps import Kind, Step
 from cafe.view import BoardView, View
 
 SECONDS = 1.0  # a turn's budget when none is given
@@ -187,6 +187,7 @@ class MCTSPlayer:
         opponents: str = BY_VALUE,
         prior: Prior | None = None,
         tree: bool = True,
+        shapes: bool = False,
     ) -> None:
         if time_per_turn is None and iterations is None:
             time_per_turn = SECONDS
@@ -209,6 +210,7 @@ class MCTSPlayer:
         # False: the tree holds the root's turns alone, every iteration a rollout from the turn (flat Monte Carlo; what
         # the tree below the root adds is measured against it in docs/players.md, "Strength and the budget")
         self.tree = tree
+        self.shapes = shapes  # True: the root also keeps the best turn of every shape the width left out (turn_shape)
         self.rng = random.Random(seed)
         self.clock = clock
         self._plan = TurnPlan()
@@ -230,7 +232,7 @@ class MCTSPlayer:
             worlds = self.worlds(view, self.rng)
             shares: list[float] | None = None
             if self.prior is None:
-                options = candidate_turns(worlds.base, legal, self.width)
+                options = candidate_turns(worlds.base, legal, self.width, shapes=self.shapes)
             else:
                 options, shares = favoured_turns(worlds.base, legal, self.width, self.prior)
             if len(options) == 1:
@@ -420,18 +422,31 @@ class MCTSPlayer:
                 total[seat] += v
 
 
-def candidate_turns(game: Game, legal: Sequence[Step], width: int, cut: Cut | None = None) -> list[tuple[Step, ...]]:
+def candidate_turns(
+    game: Game, legal: Sequence[Step], width: int, cut: Cut | None = None, shapes: bool = False
+) -> list[tuple[Step, ...]]:
     """The root's choices: distinct ways to finish the turn, the ``width`` best-scoring first; with ``cut``, each
     way shortened by it first (a puzzle's answer ends where the turn shows a new table card, cafe.learn.puzzles)
-    and ranked by its best-scoring ending."""
+    and ranked by its best-scoring ending; with ``shapes``, then the best of every shape (turn_shape) that the
+    width left out, so that drawing, or playing fewer cards, is weighed even when many turns score."""
     ranked = sorted(distinct_turns(game, legal), key=lambda o: (-o.points, -o.completed, o.to_bar))
     turns: dict[tuple[str, ...], tuple[Step, ...]] = {}
+    seen: set[tuple[int, str]] = set()
     for option in ranked:
-        if len(turns) == width:
+        if len(turns) == width and not shapes:
             break
         steps = option.steps if cut is None else cut(game, option.steps)
-        turns.setdefault(turn_key(steps), steps)
+        shape = turn_shape(steps)
+        if len(turns) < width or shape not in seen:
+            turns.setdefault(turn_key(steps), steps)
+            seen.add(shape)
     return list(turns.values())
+
+
+def turn_shape(steps: Sequence[Step]) -> tuple[int, str]:
+    """What kind of turn it is: how many guests or cards it seats, and how it ends (drawing, a card face down, the
+    bar, ...)."""
+    return sum(step.kind is Kind.SEAT for step in steps), steps[-1].kind.value
 
 
 def turn_key(steps: Sequence[Step]) -> tuple[str, ...]:
