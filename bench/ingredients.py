@@ -6,33 +6,36 @@
 VARIANT is a budget and changes from the expert, comma-separated: ``0.1s,width=20``, ``0.1s,horizon=5``,
 ``0.1s,scale=20`` (points of lead worth 73%), ``0.1s,epsilon=0`` (how often a rollout step is random),
 ``0.1s,rollout=pairing`` (rollouts that open a turn with a guest scoring 0 when its partner pays),
-``0.1s,explore=0.35`` (the UCB constant), ``0.1s,endgame=30`` (tiles or cards left from which rollouts play to the
-end), ``0.1s,final=3`` (a finished game's margin squashed by 3 points instead of ``scale``: nearer a win or loss),
-``0.1s,learned`` (the shipped learned correction, or ``learned=FILE``), ``0.1s,net=FILE`` (a value network,
-cafe.ai.valuenet), ``0.1s,worlds=8`` (determinized search: the turn searched in 8 sampled worlds, each as if it were
-the real game, the turn most visited over them played), ``0.1s,stuck=5`` (board game: every guest held whose nation
-has no free chair left counted as 5 points lost, as the tile held at the end or sent to the bar will cost),
-``0.1s,handsize=5`` (board game: every unit of a seat's hand size counted as 5 points lost, as the tiles held at the
-end would cost, so that a hand made smaller by a full single-nation table is worth its end penalty before the end;
-``handsize=-3``: 3 points won, as a larger hand scores more a turn), ``0.1s,ending=1`` (board game: every seat's score
-less the end penalty its hand would pay if the game ended now, times the weight given: most 2-player games end when a
-player goes out, long before the bag is empty), ``0.1s,values=mean`` (each seat valued by its score less the mean of
-the others', not the best other's), ``0.1s,values=mixed`` (the searching seat by its lead, the others by the mean),
-``0.1s,values=scores`` (a seat out of the game counted by its score, not behind every seat still in, as the search
-counted it until 2026-12-05), ``0.1s,opponents=policy``, ``opponents=value`` or ``opponents=first`` (below the root
-the opponents play the rollout's policy, pick by their own values, or by their values in the round after the root's
-turn and by the policy later; the search's default is by value), ``0.1s,tree=flat`` (no tree below the root's turns:
-every iteration plays its rollout from the turn, flat Monte Carlo), ``0.1s,shapes`` (the root also weighs the best turn
-of every shape the width left out: drawing, a card face down, fewer cards or guests); several at once combine. A
-budget may be an iteration count (``1000,rollout=pairing``). The
-expert plays the same budget without changes (``--against`` gives it another, ``--against greedy`` puts greedy
-players in the other seats, and ``--against 2000,opponents=value`` a variant).
+``0.1s,rollout=patient`` (card-game rollouts that play a card only if it scores 4 or more, else draw or stop;
+``patience=1``: any scoring card, but a draw where the turn would open with a card scoring 0), ``0.1s,explore=0.35``
+(the UCB constant), ``0.1s,endgame=30`` (tiles or cards left from which rollouts play to the end), ``0.1s,final=3`` (a
+finished game's margin squashed by 3 points instead of ``scale``: nearer a win or loss), ``0.1s,learned`` (the shipped
+learned correction, or ``learned=FILE``), ``0.1s,net=FILE`` (a value network, cafe.ai.valuenet), ``0.1s,worlds=8``
+(determinized search: the turn searched in 8 sampled worlds, each as if it were the real game, the turn most visited
+over them played), ``0.1s,stuck=5`` (board game: every guest held whose nation has no free chair left counted as 5
+points lost, as the tile held at the end or sent to the bar will cost), ``0.1s,handsize=5`` (board game: every unit of
+a seat's hand size counted as 5 points lost, as the tiles held at the end would cost, so that a hand made smaller by a
+full single-nation table is worth its end penalty before the end; ``handsize=-3``: 3 points won, as a larger hand
+scores more a turn), ``0.1s,ending=1`` (board game: every seat's score less the end penalty its hand would pay if the
+game ended now, times the weight given: most 2-player games end when a player goes out, long before the bag is empty),
+``0.1s,down=1`` (card game: every face-down card counted as the 2 points it will cost at the end, times the weight
+given), ``0.1s,values=mean`` (each seat valued by its score less the mean of the others', not the best other's),
+``0.1s,values=mixed`` (the searching seat by its lead, the others by the mean), ``0.1s,values=scores`` (a seat out of
+the game counted by its score, not behind every seat still in, as the search counted it until 2026-12-05),
+``0.1s,opponents=policy``, ``opponents=value`` or ``opponents=first`` (below the root the opponents play the rollout's
+policy, pick by their own values, or by their values in the round after the root's turn and by the policy later; the
+search's default is by value), ``0.1s,tree=flat`` (no tree below the root's turns: every iteration plays its rollout
+from the turn, flat Monte Carlo), ``0.1s,shapes`` (the root also weighs the best turn of every shape the width left
+out: drawing, a card face down, fewer cards or guests); several at once combine. A budget may be an iteration count
+(``1000,rollout=pairing``). The expert plays the same budget without changes (``--against`` gives it another,
+``--against greedy`` puts greedy players in the other seats, and ``--against 2000,opponents=value`` a variant).
 Prints the arena's JSON report (duplicate deals, every seating) with the wall time.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import time
@@ -52,6 +55,7 @@ from cafe.arena.run import ArenaPlan, names_of, run_arena
 from cafe.arena.stats import endings, player_stats
 from cafe.board_game import BoardGame, end_penalties
 from cafe.board_state import FREE
+from cafe.card_game import PENALTY, CardGame
 from cafe.steps import Kind, Step
 from cafe.tiles import JOKER_F, TILE_NATION
 from cafe.view import View
@@ -73,6 +77,23 @@ def pairing_rollout_step(game: Game, rng: random.Random) -> Step:
             if follow > best:
                 step, best = zero, follow
     return step
+
+
+PATIENCE = 4  # points: a card-game rollout opens a turn with a card only if it scores this much (else draws), and
+# plays a second or third card only if it scores this much (else stops)
+
+
+def patient_rollout_step(game: Game, rng: random.Random, patience: int = PATIENCE) -> Step:
+    """The search's greedy rollout step, but in the card game a turn opens with a card only if it scores at least
+    ``patience`` points (else the player draws, when the hand allows), and goes on only with a card scoring as much."""
+    step = game.best_step(rng)
+    if step.kind is not Kind.SEAT or not isinstance(game, CardGame):
+        return step
+    placed = game.state.placed
+    if (placed and game.state.pending) or game.step_points(step) >= patience:
+        return step
+    instead = Kind.STOP if placed else Kind.DRAW
+    return next((other for other in game.legal_steps() if other.kind is instead), step)
 
 
 class DeterminizedPlayer:
@@ -127,12 +148,20 @@ def stuck_guests(game: BoardGame) -> list[int]:
     return [sum(count for tile, count in enumerate(hand[:JOKER_F]) if dead[TILE_NATION[tile]]) for hand in s.hands]
 
 
-def charged_leads(game: Game, rng: random.Random, charges: Callable[[BoardGame], Sequence[float]]) -> list[float]:
-    """:func:`leads` with each seat of a board game not yet over charged ``charges(game)[seat]`` points."""
+def charged_leads(
+    game: Game, rng: random.Random, charges: Callable[[Any], Sequence[float]], edition: type = BoardGame
+) -> list[float]:
+    """:func:`leads` with each seat of a game of ``edition`` not yet over charged ``charges(game)[seat]`` points."""
     scores = counted_scores(game, rng)
-    if isinstance(game, BoardGame) and not game.is_over():
+    if isinstance(game, edition) and not game.is_over():
         scores = [score - charge for score, charge in zip(scores, charges(game), strict=True)]
     return margins_of(scores)
+
+
+def face_down_penalties(game: CardGame, weight: float) -> list[float]:
+    """What each seat's face-down cards will cost at the end of a card game (RULES.md §4.6), times ``weight``: unlike
+    a card held, which may yet be played, a card face down costs its points for certain."""
+    return [weight * PENALTY * len(faced) for faced in game.state.down]
 
 
 def scores_as_they_stand(game: Game, rng: random.Random) -> list[float]:
@@ -185,6 +214,9 @@ def variant(text: str, seed: int | None) -> Player:
     scale = float(settings.get("scale", 10.0))
     if settings.get("rollout") == "pairing":
         options["rollout"] = pairing_rollout_step
+    if settings.get("rollout") == "patient":
+        patience = int(settings.get("patience", PATIENCE))
+        options["rollout"] = functools.partial(patient_rollout_step, patience=patience)
     if "epsilon" in settings:
         options["epsilon"] = float(settings["epsilon"])
     if "explore" in settings:
@@ -203,9 +235,10 @@ def variant(text: str, seed: int | None) -> Player:
     stuck = float(settings.get("stuck", 0.0))
     hand_size = float(settings.get("handsize", 0.0))
     ending = float(settings.get("ending", 0.0))
+    down = float(settings.get("down", 0.0))
     values = settings.get("values", "lead")
-    if (stuck or hand_size or ending) and model is not None:
-        raise SystemExit("stuck=, handsize= and ending= change the lead, not a learned evaluation: give one")
+    if (stuck or hand_size or ending or down) and model is not None:
+        raise SystemExit("stuck=, handsize=, ending= and down= change the lead, not a learned evaluation: give one")
 
     me: list[int | None] = [None]
 
@@ -218,6 +251,8 @@ def variant(text: str, seed: int | None) -> Player:
             margins = charged_leads(game, rng, lambda board: [stuck * n for n in stuck_guests(board)])
         elif ending:  # the penalties the hands would pay now
             margins = charged_leads(game, rng, lambda board: [ending * p for p in end_penalties(board.state)])
+        elif down:  # card game: the penalties the face-down cards will pay
+            margins = charged_leads(game, rng, lambda cards: face_down_penalties(cards, down), CardGame)
         elif hand_size:  # every unit of hand size
             margins = charged_leads(game, rng, lambda board: [hand_size * n for n in board.state.hand_size])
         elif values == "scores":
