@@ -271,7 +271,7 @@ def test_a_bar_stool_below_0_is_asked_once_and_the_game_over_lists_players_by_pl
         asked = to_the_bar_every_turn(ann)
         if asked:
             break
-        ann.click(".game-over button")  # back to the lobby
+        ann.get_by_role("button", name="Back to the lobby").click()  # not the rematch, the game-over's first button
     else:
         raise AssertionError("Ann never met a stool that would put her out")
     rows = ann.locator(".game-over .standings tr[data-seat]")
