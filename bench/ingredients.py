@@ -13,23 +13,27 @@ finished game's margin squashed by 3 points instead of ``scale``: nearer a win o
 learned correction, or ``learned=FILE``), ``0.1s,net=FILE`` (a value network, cafe.ai.valuenet), ``0.1s,worlds=8``
 (determinized search: the turn searched in 8 sampled worlds, each as if it were the real game, the turn most visited
 over them played), ``0.1s,stuck=5`` (board game: every guest held whose nation has no free chair left counted as 5
-points lost, as the tile held at the end or sent to the bar will cost), ``0.1s,handsize=5`` (board game: every unit of
-a seat's hand size counted as 5 points lost, as the tiles held at the end would cost, so that a hand made smaller by a
-full single-nation table is worth its end penalty before the end; ``handsize=-3``: 3 points won, as a larger hand
-scores more a turn), ``0.1s,ending=1`` (board game: every seat's score less the end penalty its hand would pay if the
-game ended now, times the weight given: most 2-player games end when a player goes out, long before the bag is empty),
+points lost, as the tile held at the end or sent to the bar will cost), ``0.1s,handsize=5`` (board game: every unit of a
+seat's hand size counted as 5 points lost, as the tiles held at the end would cost, so that a hand made smaller by a
+full single-nation table is worth its end penalty before the end; ``handsize=-3``: 3 points won, as a larger hand scores
+more a turn), ``0.1s,ending=1`` (board game: every seat's score less the end penalty its hand would pay if the game
+ended now, times the weight given: most 2-player games end when a player goes out, long before the bag is empty),
 ``0.1s,down=1`` (card game: every face-down card counted as the 2 points it will cost at the end, times the weight
-given), ``0.1s,values=mean`` (each seat valued by its score less the mean of the others', not the best other's),
+given), ``0.1s,held=0.4`` (card game: every card in hand counted as the 2 points it would cost at the end, times the
+weight given; in self-play by the rollouts' step a card held beyond the other player's was worth 0.4 to 1 point less at
+the end than the lead said: ``bench/held_value.py``), ``0.1s,live=2.5,dead=-1.3`` (card game: every card in hand worth
+the points given, ``live`` if a table of its nation is laid, ``dead`` if not; as ``bench/held_value.py`` fits them),
+``0.1s,values=mean`` (each seat valued by its score less the mean of the others', not the best other's),
 ``0.1s,values=mixed`` (the searching seat by its lead, the others by the mean), ``0.1s,values=scores`` (a seat out of
 the game counted by its score, not behind every seat still in, as the search counted it until 2026-12-05),
 ``0.1s,opponents=policy``, ``opponents=value`` or ``opponents=first`` (below the root the opponents play the rollout's
 policy, pick by their own values, or by their values in the round after the root's turn and by the policy later; the
 search's default is by value), ``0.1s,tree=flat`` (no tree below the root's turns: every iteration plays its rollout
-from the turn, flat Monte Carlo), ``0.1s,shapes`` (the root also weighs the best turn of every shape the width left
-out: drawing, a card face down, fewer cards or guests); several at once combine. A budget may be an iteration count
+from the turn, flat Monte Carlo), ``0.1s,shapes`` (the root also weighs the best turn of every shape the width left out:
+drawing, a card face down, fewer cards or guests); several at once combine. A budget may be an iteration count
 (``1000,rollout=pairing``). The expert plays the same budget without changes (``--against`` gives it another,
-``--against greedy`` puts greedy players in the other seats, and ``--against 2000,opponents=value`` a variant).
-Prints the arena's JSON report (duplicate deals, every seating) with the wall time.
+``--against greedy`` puts greedy players in the other seats, and ``--against 2000,opponents=value`` a variant). Prints
+the arena's JSON report (duplicate deals, every seating) with the wall time.
 """
 
 from __future__ import annotations
@@ -158,10 +162,17 @@ def charged_leads(
     return margins_of(scores)
 
 
-def face_down_penalties(game: CardGame, weight: float) -> list[float]:
-    """What each seat's face-down cards will cost at the end of a card game (RULES.md §4.6), times ``weight``: unlike
-    a card held, which may yet be played, a card face down costs its points for certain."""
-    return [weight * PENALTY * len(faced) for faced in game.state.down]
+def card_penalties(game: CardGame, down: float, held: float, live: float = 0.0, dead: float = 0.0) -> list[float]:
+    """What each seat's face-down cards will cost at the end of a card game (RULES.md §4.6), times ``down`` (unlike
+    a card held, which may yet be played, a card face down costs its points for certain), and its cards in hand would
+    cost, times ``held``; less ``live`` points for every card held of a nation with a table laid and ``dead`` for every
+    other card held."""
+    s = game.state
+    charges = []
+    for seat, (faced, count) in enumerate(zip(s.down, s.hand_n, strict=True)):
+        playable = sum(n for card, n in enumerate(s.hands[seat]) if TILE_NATION[card] in s.slot_nat)
+        charges.append(PENALTY * (down * len(faced) + held * count) - live * playable - dead * (count - playable))
+    return charges
 
 
 def scores_as_they_stand(game: Game, rng: random.Random) -> list[float]:
@@ -236,9 +247,11 @@ def variant(text: str, seed: int | None) -> Player:
     hand_size = float(settings.get("handsize", 0.0))
     ending = float(settings.get("ending", 0.0))
     down = float(settings.get("down", 0.0))
+    held = float(settings.get("held", 0.0))
+    live, dead = float(settings.get("live", 0.0)), float(settings.get("dead", 0.0))
     values = settings.get("values", "lead")
-    if (stuck or hand_size or ending or down) and model is not None:
-        raise SystemExit("stuck=, handsize=, ending= and down= change the lead, not a learned evaluation: give one")
+    if (stuck or hand_size or ending or down or held or live or dead) and model is not None:
+        raise SystemExit("stuck=, handsize=, ending=, down=, held=, live= and dead= change the lead, not a learned one")
 
     me: list[int | None] = [None]
 
@@ -251,8 +264,8 @@ def variant(text: str, seed: int | None) -> Player:
             margins = charged_leads(game, rng, lambda board: [stuck * n for n in stuck_guests(board)])
         elif ending:  # the penalties the hands would pay now
             margins = charged_leads(game, rng, lambda board: [ending * p for p in end_penalties(board.state)])
-        elif down:  # card game: the penalties the face-down cards will pay
-            margins = charged_leads(game, rng, lambda cards: face_down_penalties(cards, down), CardGame)
+        elif down or held or live or dead:  # card game: the face-down cards' penalties, the cards held's worth
+            margins = charged_leads(game, rng, lambda cards: card_penalties(cards, down, held, live, dead), CardGame)
         elif hand_size:  # every unit of hand size
             margins = charged_leads(game, rng, lambda board: [hand_size * n for n in board.state.hand_size])
         elif values == "scores":
