@@ -4,7 +4,8 @@ itself on another seed: whether a change to the search changes its play more tha
     python bench/agreement.py SEARCH [SEARCH ...] [--edition board] [--players 2] [--games 10] [--every 4] [--judge N]
                               [--seed 70000] [--self-play mcts:200] [--jobs N] [--out FILE]
 
-Each SEARCH is a player of the search kind (``mcts:2000``, ``net:FILE:2000``, ``master``).  Positions come from
+Each SEARCH is a player of the search kind (``mcts:2000``, ``net:FILE:2000``, ``master``, or a variant of
+bench/ingredients.py: ``variant:2000,width=20,epsilon=0``).  Positions come from
 ``--games`` self-play games by ``--self-play``, every ``--every``-th turn's start where there is a choice.  At each,
 the first SEARCH chooses a whole turn twice (seeds 1 and 2), and every other SEARCH once (seed 1).  Printed: how
 often the first agrees with itself (the floor set by its sampled worlds) and how often each other agrees with it.
@@ -20,16 +21,20 @@ import argparse
 import json
 import math
 import random
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from cafe.ai.levels import make_player
+from cafe.ai.levels import make_player, register
 from cafe.ai.mcts import MCTSPlayer, turn_key, unsquash
 from cafe.ai.worlds import Game, Worlds
 from cafe.arena.match import self_play
 from cafe.parallel import in_call_order
 from cafe.steps import Step
+
+sys.path.insert(0, str(Path(__file__).parent))
+from ingredients import variant  # bench/ingredients.py, beside this file
 
 Turn = tuple[Step, ...]
 
@@ -39,7 +44,7 @@ def chosen_turn(spec: str, seed: int, game: Game) -> Turn | None:
     nothing to weigh (a single candidate turn)."""
     player = make_player(spec, seed=seed)
     if not isinstance(player, MCTSPlayer):
-        raise SystemExit(f"{spec}: not a search (mcts:N, net:FILE:N, expert, master)")
+        raise SystemExit(f"{spec}: not a search (mcts:N, net:FILE:N, expert, master, variant:N,...)")
     seat = game.current_player
     player.choose(game.view(seat), game.legal_steps())
     search = player.last_search
@@ -99,6 +104,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--out", type=Path, help="also write the figures here (JSON)")
     args = parser.parse_args()
+    register("variant", variant)
     started = time.perf_counter()
     calls = [(args.edition, args.players, args.seed + g, args.every, args.self_play, args.searches, args.judge)
              for g in range(args.games)]  # fmt: skip
