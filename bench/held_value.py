@@ -17,14 +17,18 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from cafe.ai.mcts import leads, rollout_step
 from cafe.card_game import CardGame
-from cafe.tiles import TILE_NATION
+
+sys.path.insert(0, str(Path(__file__).parent))
+from ingredients import live_cards  # bench/ingredients.py, beside this file
 
 BAND = 10  # cards left in the deck, per fitted band
 
@@ -35,9 +39,8 @@ MODELS = {"held": ("held", "down"), "live_and_dead": ("live", "dead", "down")}  
 
 def live_and_dead(game: CardGame, seat: int) -> tuple[int, int]:
     """The seat's cards in hand of a nation with a table laid, and the others."""
-    s = game.state
-    live = sum(count for card, count in enumerate(s.hands[seat]) if TILE_NATION[card] in s.slot_nat)
-    return live, s.hand_n[seat] - live
+    live = live_cards(game, seat)
+    return live, game.state.hand_n[seat] - live
 
 
 def rows_of(seed: int, epsilon: float) -> list[tuple[float, ...]]:

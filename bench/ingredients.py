@@ -170,9 +170,15 @@ def card_penalties(game: CardGame, down: float, held: float, live: float = 0.0, 
     s = game.state
     charges = []
     for seat, (faced, count) in enumerate(zip(s.down, s.hand_n, strict=True)):
-        playable = sum(n for card, n in enumerate(s.hands[seat]) if TILE_NATION[card] in s.slot_nat)
+        playable = live_cards(game, seat)
         charges.append(PENALTY * (down * len(faced) + held * count) - live * playable - dead * (count - playable))
     return charges
+
+
+def live_cards(game: CardGame, seat: int) -> int:
+    """The seat's cards in hand of a nation with a table laid: those a place may take now."""
+    s = game.state
+    return sum(count for card, count in enumerate(s.hands[seat]) if TILE_NATION[card] in s.slot_nat)
 
 
 def scores_as_they_stand(game: Game, rng: random.Random) -> list[float]:
