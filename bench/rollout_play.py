@@ -73,8 +73,9 @@ def main() -> None:
             ours, theirs = game.scores[seat], game.scores[1 - seat]
             wins += 1.0 if ours > theirs else 0.5 if ours == theirs else 0.0
             margin += ours - theirs
-            penalties["patient"] += game.penalties()[seat]
-            penalties["greedy"] += game.penalties()[1 - seat]
+            paid = game.penalties()
+            penalties["patient"] += paid[seat]
+            penalties["greedy"] += paid[1 - seat]
     games = 2 * deals
     low, high = wilson_interval(wins, games)
     report = {
