@@ -1,15 +1,16 @@
 """What a card held, or laid face down, is worth at the end beyond what the search's lead says, by cards left to draw.
 
-    python bench/held_value.py [--games 4000] [--seed 0] [--epsilon 0]
+    python bench/held_value.py [--games 4000] [--seed 0] [--epsilon 0] [--patience 0]
 
 Plays 2-player card games by the search's rollout step (``cafe.ai.mcts.rollout_step``, the master's with ``--epsilon
-0``) and takes a row at every turn's start: the cards left in the deck; how many more cards the mover holds than the
-other player, both of nations with a table laid (live: they can be played now) and of the others (dead: they wait for a
-table of their nation); how many more it has face down; its lead (``cafe.ai.mcts.leads``) and its final margin. For each
-band of ten cards left, least-squares fits of (final margin - lead) on these differences (cards held and face down;
-live, dead and face down) say what one card more in hand, live or dead, or face down, was worth at the end in points,
-with its standard error. A card face down costs 2 points for certain (RULES.md §4.6), so its fitted worth, near -2,
-checks the method. Prints one JSON object.
+0``; with ``--patience P``, ``bench/ingredients.py``'s patient step, which opens a turn or plays on only with a card
+scoring P points or more) and takes a row at every turn's start: the cards left in the deck; how many more cards the
+mover holds than the other player, both of nations with a table laid (live: they can be played now) and of the others
+(dead: they wait for a table of their nation); how many more it has face down; its lead (``cafe.ai.mcts.leads``) and its
+final margin. For each band of ten cards left, least-squares fits of (final margin - lead) on these differences (cards
+held and face down; live, dead and face down) say what one card more in hand, live or dead, or face down, was worth at
+the end in points, with its standard error. A card face down costs 2 points for certain (RULES.md §4.6), so its fitted
+worth, near -2, checks the method. Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from cafe.ai.mcts import leads, rollout_step
 from cafe.card_game import CardGame
 
 sys.path.insert(0, str(Path(__file__).parent))
-from ingredients import live_cards  # bench/ingredients.py, beside this file
+from ingredients import live_cards, patient_rollout_step  # bench/ingredients.py, beside this file
 
 BAND = 10  # cards left in the deck, per fitted band
 
@@ -43,7 +44,7 @@ def live_and_dead(game: CardGame, seat: int) -> tuple[int, int]:
     return live, game.state.hand_n[seat] - live
 
 
-def rows_of(seed: int, epsilon: float) -> list[tuple[float, ...]]:
+def rows_of(seed: int, epsilon: float, patience: int = 0) -> list[tuple[float, ...]]:
     """One game's rows: cards left, the mover's cards held (all, live, dead) and face down beyond the other's, its
     lead and its final margin."""
     game = CardGame(2, seed=seed)
@@ -57,7 +58,8 @@ def rows_of(seed: int, epsilon: float) -> list[tuple[float, ...]]:
             held, down = s.hand_n[me] - s.hand_n[other], len(s.down[me]) - len(s.down[other])
             left = len(game.deck) - s.deck_pos
             starts.append((me, (left, held, live - their_live, dead - their_dead, down, leads(game, rng)[me])))
-        game.push(rollout_step(game, rng, epsilon), check=False)
+        step = patient_rollout_step(game, rng, patience) if patience else rollout_step(game, rng, epsilon)
+        game.push(step, check=False)
     final = game.scores
     return [(*row, final[me] - final[1 - me]) for me, row in starts]
 
@@ -86,17 +88,29 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
     parser.add_argument("--epsilon", type=float, default=0.0, help="how often the rollout step is random")
+    parser.add_argument("--patience", type=int, default=0, help="play by the patient step instead (0: no)")
     args = parser.parse_args()
     started = time.perf_counter()
     rows = np.array(
-        [row for seed in range(args.seed, args.seed + args.games) for row in rows_of(seed, args.epsilon)], dtype=float
+        [
+            row
+            for seed in range(args.seed, args.seed + args.games)
+            for row in rows_of(seed, args.epsilon, args.patience)
+        ],
+        dtype=float,
     )
     bands = {}
     for low in range(0, int(rows[:, 0].max()) + 1, BAND):
         band = rows[(rows[:, 0] >= low) & (rows[:, 0] < low + BAND)]
         if len(band) >= 100:
             bands[f"{low}-{low + BAND - 1}"] = fits(band)
-    report = {"games": args.games, "epsilon": args.epsilon, "cards_left": bands, "all": fits(rows)}
+    report = {
+        "games": args.games,
+        "epsilon": args.epsilon,
+        "patience": args.patience,
+        "cards_left": bands,
+        "all": fits(rows),
+    }
     print(json.dumps({**report, "wall_seconds": round(time.perf_counter() - started)}))
 
 
