@@ -30,10 +30,12 @@ the game counted by its score, not behind every seat still in, as the search cou
 policy, pick by their own values, or by their values in the round after the root's turn and by the policy later; the
 search's default is by value), ``0.1s,tree=flat`` (no tree below the root's turns: every iteration plays its rollout
 from the turn, flat Monte Carlo), ``0.1s,shapes`` (the root also weighs the best turn of every shape the width left out:
-drawing, a card face down, fewer cards or guests); several at once combine. A budget may be an iteration count
-(``1000,rollout=pairing``). The expert plays the same budget without changes (``--against`` gives it another,
-``--against greedy`` puts greedy players in the other seats, and ``--against 2000,opponents=value`` a variant). Prints
-the arena's JSON report (duplicate deals, every seating) with the wall time.
+drawing, a card face down, fewer cards or guests), ``0.1s,prior=FILE`` (the root's turns chosen and shared out by the
+policy prior in FILE, cafe.ai.prior, by PUCT, in the kinds of game it has weights for, as the master's card game);
+several at once combine. A budget may
+be an iteration count (``1000,rollout=pairing``). The expert plays the same budget without changes (``--against`` gives
+it another, ``--against greedy`` puts greedy players in the other seats, and ``--against 2000,opponents=value`` a
+variant). Prints the arena's JSON report (duplicate deals, every seating) with the wall time.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from cafe.ai.learned import ValueModel, shipped
 from cafe.ai.levels import register
 from cafe.ai.mcts import MCTSPlayer, counted_scores, leads, margins_of, rollout_step, squash
 from cafe.ai.model_file import load_once
+from cafe.ai.prior import TurnPrior
 from cafe.ai.valuenet import ValueNet
 from cafe.ai.worlds import Game, Worlds
 from cafe.arena.report import to_json
@@ -248,6 +251,8 @@ def variant(text: str, seed: int | None) -> Player:
         options["tree"] = False
     if "shapes" in settings:
         options["shapes"] = True
+    if "prior" in settings:
+        options["prior"] = load_once(TurnPrior, settings["prior"]).learned_shares
     final = float(settings.get("final", scale))
     stuck = float(settings.get("stuck", 0.0))
     hand_size = float(settings.get("handsize", 0.0))

@@ -203,7 +203,7 @@ def test_cafe_train_refuses_bad_settings_in_one_line(
     assert not (tmp_path / "m.npz").exists()
 
 
-def test_one_edition_is_for_the_correction_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_value_network_is_fitted_for_both_editions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "net.npz"
     assert main(["train", "--net", "--edition", "cards", "--games", "2", "--out", str(out)]) != 0
     err = capsys.readouterr().err

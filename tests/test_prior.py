@@ -13,7 +13,16 @@ import pytest
 
 from cafe.ai.levels import PlayerSpecError, make_player
 from cafe.ai.mcts import MCTSPlayer, candidate_turns, distinct_turns, favoured_turns
-from cafe.ai.prior import FEATURES, TurnPrior, cross_entropy, describe, kind_of, softmax
+from cafe.ai.prior import (
+    FEATURES,
+    TurnPrior,
+    cross_entropy,
+    describe,
+    kind_of,
+    master_shares,
+    shipped,
+    softmax,
+)
 from cafe.ai.turns import TurnOption
 from cafe.ai.worlds import Game, Worlds
 from cafe.arena.match import new_game, play
@@ -27,7 +36,7 @@ FAVOUR_POINTS = np.eye(len(FEATURES))[0] * 0.5  # weights that favour the turns 
 @functools.cache
 def roots(edition: str) -> Roots:
     """The roots of one self-play game."""
-    return play_roots(edition, 2, [31], 16)
+    return play_roots(edition, 2, [31], "mcts", 16)
 
 
 def prior_of(**weights: np.ndarray) -> TurnPrior:
@@ -105,6 +114,37 @@ def test_the_root_keeps_the_turns_the_prior_favours_most_first() -> None:
     assert max(points[k] for k in kept) <= min(o.points for o in options if o.steps not in kept)
     plain = candidate_turns(game, legal, 4)  # without a prior: the best-scoring turns
     assert min(points[k] for k in plain) >= max(points[k] for k in kept)
+
+
+def test_a_prior_without_weights_for_a_kind_of_game_leaves_the_plain_root_there() -> None:
+    cards_only = prior_of(cards2=FAVOUR_POINTS)
+    game = midgame("board", 8)
+    legal = game.legal_steps()
+    assert cards_only.learned_shares(game, distinct_turns(game, legal)) is None
+    assert favoured_turns(game, legal, 4, cards_only.learned_shares) == (candidate_turns(game, legal, 4), None)
+    cards = midgame("cards", 8)
+    kept, shares = favoured_turns(cards, cards.legal_steps(), 4, cards_only.learned_shares)
+    assert shares is not None and len(kept) == len(shares) and sum(shares) == pytest.approx(1.0)
+
+
+def test_the_master_chooses_its_card_game_turns_by_the_shipped_prior_and_its_board_game_turns_by_points() -> None:
+    prior = shipped()
+    assert prior.weights.keys() == {"cards2"} and prior.weights["cards2"].shape == (len(FEATURES),)
+    assert "--player learned:" in prior.about["command"] and "--edition cards" in prior.about["command"]
+    master, expert = make_player("master"), make_player("expert")
+    assert master.prior is master_shares and expert.prior is None  # type: ignore[attr-defined]
+    for seed in (8, 9):
+        board = midgame("board", seed)
+        legal = board.legal_steps()
+        assert favoured_turns(board, legal, 20, prior.learned_shares) == (candidate_turns(board, legal, 20), None)
+    changed = 0
+    for seed in range(8, 14):  # in card games the root is the prior's: at some positions not the best-scoring turns
+        cards = midgame("cards", seed)
+        legal = cards.legal_steps()
+        kept, shares = favoured_turns(cards, legal, 3, prior.learned_shares)
+        assert shares is not None and len(kept) == len(shares)
+        changed += set(kept) != set(candidate_turns(cards, legal, 3))
+    assert changed > 0
 
 
 def test_puct_tries_every_turn_then_gives_the_favoured_one_more_visits_than_the_plain_search() -> None:
@@ -245,8 +285,9 @@ def test_a_model_without_numpy_names_the_extra_it_needs(
     ("options", "message"),
     [
         (["--games", "4"], "--games must be at least 5"),
-        (["--player", "greedy"], "--player is the search at a number of iterations"),
-        (["--player", "mcts:1s"], "--player is the search at a number of iterations"),
+        (["--player", "greedy"], "--player is the search or the master's search at a number of iterations"),
+        (["--player", "mcts:1s"], "--player is the search or the master's search at a number of iterations"),
+        (["--player", "learned:5", "--match", "2"], "--match plays the plain search with the prior against it"),
         (["--penalty", "-1"], "--penalty must not be negative"),
         (["--net"], "--net and --prior fit different models"),
     ],
@@ -296,6 +337,16 @@ def test_one_prior_training_iteration_end_to_end(tmp_path: Path, capsys: pytest.
     learned = TurnPrior.load(by_values)
     assert learned.about["command"].endswith("--target values")
     assert any((w != learned.weights[k]).any() for k, w in prior.weights.items())  # the same games, another target
+    cards = tmp_path / "cards.npz"  # one edition alone: its games on the seeds they have when all are played
+    assert main([*argv, "--edition", "cards", "--out", str(cards)]) == 0
+    assert TurnPrior.load(cards).weights.keys() == {"cards2"}
+    assert (TurnPrior.load(cards).weights["cards2"] == prior.weights["cards2"]).all()
+    mastered = tmp_path / "master.npz"  # the master's search, its root by points
+    argv_master = [*argv[:3], "learned:8", *argv[4:], "--edition", "cards", "--target", "values"]
+    assert main([*argv_master, "--out", str(mastered)]) == 0
+    by_master = TurnPrior.load(mastered)
+    assert by_master.weights.keys() == {"cards2"} and "--player learned:8" in by_master.about["command"]
+    assert (by_master.weights["cards2"] != learned.weights["cards2"]).any()  # other games than the plain search's
     matched = tmp_path / "matched.npz"
     assert main([*argv, "--match", "1", "--out", str(matched)]) == 0
     printed = capsys.readouterr().out

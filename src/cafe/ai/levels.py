@@ -6,7 +6,8 @@ The forms (used by ``cafe arena`` and ``cafe engine``):
 - ``mcts:0.5s`` or ``mcts:500ms``: the search with a time budget per turn;
   ``mcts:2000``: with 2000 iterations per turn instead (repeatable whatever the machine);
 - ``learned:1s``, ``learned:2000`` ...: the search with the learned evaluation (cafe.ai.learned; needs numpy,
-  the ``master`` extra; also its wider root, greedier rollouts and longer endgame), with a budget as for ``mcts``;
+  the ``master`` extra; also its wider root, greedier rollouts, longer endgame and, in the card game, its policy
+  prior: :func:`master_options`), with a budget as for ``mcts``;
 - ``net:FILE:BUDGET``: the search valuing its leaves by the value network in FILE (cafe.ai.valuenet, made by
   ``cafe train --net``; needs numpy), for example ``net:value.npz:2000``;
 - ``prior:FILE:BUDGET``: the search choosing and sharing out its root's turns by the policy prior in FILE
@@ -41,7 +42,7 @@ LEVELS = {
     "medium": "greedy",
     "hard": "mcts:0.25s",
     "expert": "mcts:1s",
-    "master": "learned:1s",  # the search with the learned evaluation, a wider root, greedier rollouts, a longer endgame
+    "master": "learned:1s",  # the search with the learned evaluation and prior, a wider root, greedier rollouts ...
 }
 STRONGEST = "master"  # what a hint asks (see strongest)
 NOISE = 0.5
@@ -72,16 +73,30 @@ def register(kind: str, factory: Factory) -> None:
     _REGISTERED[kind.lower()] = factory
 
 
+def master_options(prior: bool = True) -> dict[str, Any]:
+    """What the master's search (``learned``) adds to the plain search's settings: the learned correction, a wider
+    root, greedier rollouts, a longer endgame and, with ``prior``, the shipped policy prior at its root (in the card
+    game; elsewhere the prior has no weights and the root is the plain search's)."""
+    try:
+        from cafe.ai import learned
+        from cafe.ai import prior as priors
+    except ModuleNotFoundError:
+        raise PlayerSpecError(T("the master level needs numpy: pip install 'cafe-international[master]'")) from None
+    options: dict[str, Any] = {
+        "evaluation": learned.shipped().evaluate, "width": learned.WIDTH, "epsilon": learned.EPSILON,
+        "endgame": learned.ENDGAME,
+    }  # fmt: skip
+    if prior:
+        options["prior"] = priors.master_shares
+    return options
+
+
 def _search_player(kind: str, arg: str, seed: int | None) -> Player:
     """``mcts[:BUDGET]``, ``learned[:BUDGET]``, ``net:FILE:BUDGET`` or ``prior:FILE:BUDGET``: the search, with the
     lead, the learned correction or a value network as its evaluation, or with a policy prior at its root."""
     options: dict[str, Any] = {"seed": seed, "name": f"{kind}:{arg}" if arg else kind}
     if kind == "learned":
-        try:
-            from cafe.ai.learned import ENDGAME, EPSILON, WIDTH, shipped
-        except ModuleNotFoundError:
-            raise PlayerSpecError(T("the master level needs numpy: pip install 'cafe-international[master]'")) from None
-        options.update(evaluation=shipped().evaluate, width=WIDTH, epsilon=EPSILON, endgame=ENDGAME)
+        options.update(master_options())
     if kind == "net":
         path, _, arg = arg.rpartition(":")
         options["evaluation"] = _model(kind, path).evaluate

@@ -156,7 +156,8 @@ def rollout_step(game: Game, rng: random.Random, epsilon: float = EPSILON) -> St
 Rollout = Callable[[Game, random.Random], Step]
 Cut = Callable[[Game, Sequence[Step]], tuple[Step, ...]]  # a turn's steps as a root's choice: see candidate_turns
 WorldsOf = Callable[[View, random.Random], Worlds]  # Worlds; the real game when measuring (Worlds.exact)
-Prior = Callable[[Game, Sequence[TurnOption]], list[float]]  # each turn's share of the root's search (cafe.ai.prior)
+# each turn's share of the root's search (cafe.ai.prior); None where the prior says nothing of this kind of game
+Prior = Callable[[Game, Sequence[TurnOption]], list[float] | None]
 
 
 class MCTSPlayer:
@@ -429,7 +430,14 @@ def candidate_turns(
     way shortened by it first (a puzzle's answer ends where the turn shows a new table card, cafe.learn.puzzles)
     and ranked by its best-scoring ending; with ``shapes``, then the best of every shape (turn_shape) that the
     width left out, so that drawing, or playing fewer cards, is weighed even when many turns score."""
-    ranked = sorted(distinct_turns(game, legal), key=lambda o: (-o.points, -o.completed, o.to_bar))
+    return best_scoring(game, distinct_turns(game, legal), width, cut, shapes)
+
+
+def best_scoring(
+    game: Game, options: Sequence[TurnOption], width: int, cut: Cut | None = None, shapes: bool = False
+) -> list[tuple[Step, ...]]:
+    """The ``width`` best-scoring of the distinct ``options``, as :func:`candidate_turns` chooses them."""
+    ranked = sorted(options, key=lambda o: (-o.points, -o.completed, o.to_bar))
     turns: dict[tuple[str, ...], tuple[Step, ...]] = {}
     seen: set[tuple[int, str]] = set()
     for option in ranked:
@@ -465,11 +473,14 @@ def distinct_turns(game: Game, legal: Sequence[Step]) -> list[TurnOption]:
 
 def favoured_turns(
     game: Game, legal: Sequence[Step], width: int, prior: Prior
-) -> tuple[list[tuple[Step, ...]], list[float]]:
+) -> tuple[list[tuple[Step, ...]], list[float] | None]:
     """The root's choices by a prior: the ``width`` turns it favours most, most favoured first, and their shares
-    (summing to 1 over those kept)."""
+    (summing to 1 over those kept); where the prior says nothing of this kind of game, the ``width`` best-scoring
+    turns and no shares, as without a prior."""
     options = distinct_turns(game, legal)
     shares = prior(game, options)
+    if shares is None:
+        return best_scoring(game, options, width), None
     kept = sorted(range(len(options)), key=lambda i: -shares[i])[:width]
     total = sum(shares[i] for i in kept) or 1.0
     return [options[i].steps for i in kept], [shares[i] / total for i in kept]

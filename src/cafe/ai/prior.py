@@ -12,12 +12,19 @@ plain search keeps the best-scoring ones) and shares its iterations among them b
 per kind of game (``board2``, ``board4``, ``cards2``...: the edition and the number of players), and ``about``:
 the settings and figures of the run that made it (``cafe train --prior``).  A kind without weights ranks turns by
 their points, as the plain search does.
+
+The master (``learned``, cafe.ai.levels) searches the card game with the prior shipped beside this module
+(``master_prior.npz``, :func:`master_shares`), which holds weights for 2-player card games alone; in the other kinds
+of game its root is the plain search's (:meth:`TurnPrior.learned_shares`).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +77,7 @@ class TurnPrior:
         self.about = about
 
     @classmethod
-    def load(cls, path: str | Path) -> TurnPrior:
+    def load(cls, path: str | Path | Traversable) -> TurnPrior:
         arrays, about = read_model(path)
         return cls({kind: w.astype(np.float64) for kind, w in arrays.items()}, about)
 
@@ -81,13 +88,34 @@ class TurnPrior:
         """Each turn's share, in the order given, summing to 1; ``game`` is a world sampled from the mover's view,
         at the point where the turns begin.  A kind of game without weights: by points, the best-scoring turns'
         shares equal and the others' nearly nothing."""
+        shares = self.learned_shares(game, options)
+        if shares is None:
+            shares = softmax(np.array([10.0 * option.points for option in options])).tolist()
+        return shares
+
+    def learned_shares(self, game: Game, options: Sequence[TurnOption]) -> list[float] | None:
+        """Each turn's share as :meth:`shares` gives it where this kind of game has weights; None elsewhere, so that
+        the search keeps its best-scoring turns and shares its iterations by UCB1, as without a prior."""
         w = self.weights.get(kind_of(game))
         if w is None:
-            logits = np.array([10.0 * option.points for option in options])
-        else:
-            logits = np.array([describe(game, option) for option in options]) @ w
-        shares: list[float] = softmax(logits).tolist()
+            return None
+        shares: list[float] = softmax(np.array([describe(game, option) for option in options]) @ w).tolist()
         return shares
+
+
+SHIPPED_FILE = "master_prior.npz"
+
+
+@functools.cache
+def shipped() -> TurnPrior:
+    """The master's prior, shipped with the package, read once per process."""
+    return TurnPrior.load(resources.files("cafe.ai").joinpath(SHIPPED_FILE))
+
+
+def master_shares(game: Game, options: Sequence[TurnOption]) -> list[float] | None:
+    """The shipped prior's :meth:`TurnPrior.learned_shares`, the file read at the first search that asks (so that
+    ``cafe train --prior --player learned:N`` can make it)."""
+    return shipped().learned_shares(game, options)
 
 
 def cross_entropy(features: np.ndarray, visits: np.ndarray, w: np.ndarray) -> float:

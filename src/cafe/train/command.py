@@ -61,7 +61,8 @@ def add_parser(sub: Any) -> None:
         default=None,
         help=_("fit the correction for one edition alone, board or cards (default: both); the other edition's games "
                "are not played and its correction is zero, so the master values its positions there by the lead, as "
-               "the expert does"),
+               "the expert does; with --prior, the prior is fitted for that edition alone and the search keeps its "
+               "best-scoring turns in the other"),
     )  # fmt: skip
     p.add_argument("--jobs", type=int, default=None, help=_("parallel processes (default: the machine's cores)"))
     p.add_argument(
@@ -107,9 +108,9 @@ def fill_defaults(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.net and args.prior:
         raise CafeError(T("--net and --prior fit different models: give one of them"))
-    if args.edition is not None and (args.net or args.prior):
-        raise CafeError(T("--edition chooses the edition of the learned correction; the value network and the policy "
-                          "prior are fitted for both"))  # fmt: skip
+    if args.edition is not None and args.net:
+        raise CafeError(T("--edition chooses the edition of the learned correction or of the policy prior; the value "
+                          "network is fitted for both"))  # fmt: skip
     _check_target(args)
     fill_defaults(args)
     if args.net:

@@ -1,8 +1,10 @@
 """``cafe train --prior``: the policy prior from self-play: the search's roots, a fit to their visit shares (or
 their values' softmax, ``--target values``), and a match against the plain search.
 
-Self-play games are played by the search at a fixed count (``--player mcts:N``); at every root, the turns it
-weighed, the iterations it gave each and their values (cafe.train.prior_games).  The prior's weights for each kind
+Self-play games are played by the search at a fixed count (``--player mcts:N``, or the master's search with its root
+by points, ``learned:N``); at every root, the turns it weighed, the iterations it gave each and their values
+(cafe.train.prior_games).  ``--edition`` plays and fits one edition's kinds alone, on the seeds they have when all are
+played.  The prior's weights for each kind
 of game are fitted to those shares (cafe.train.prior_fit), every fifth game held out to choose the penalty and to
 measure the fit.  With ``--match N``, the search with the prior then plays N duplicate deals of each kind against
 the plain search at the same count, and the file is written only if it won more than a fair share over them.
@@ -23,6 +25,7 @@ from cafe.train.chunks import HELD_OUT, SETS, chunks, play_chunks
 from cafe.train.trial import check_settings, keep_if_better, kind_words, win_rates
 
 CHUNK = 5  # games a worker plays before it sends its roots back
+SEARCHES = ("mcts", "learned")  # the self-play search: the plain one, or the master's with its root by points
 
 
 def run_prior(args: argparse.Namespace) -> int:
@@ -32,15 +35,17 @@ def run_prior(args: argparse.Namespace) -> int:
 
     iterations = _check(args)
     started = time.perf_counter()
+    search = args.player.partition(":")[0]
+    sets = [(edition, players) for edition, players in SETS if args.edition in (None, edition)]
+    # every game on the seed it has when both editions are played: one edition alone fits the same weights
+    played = [part for part in chunks(args.games, args.seed, CHUNK) if (part[0], part[1]) in sets]
     parts: dict[tuple[str, bool], list[Roots]] = {}
-    for (edition, players, _seeds, kept_out), roots in play_chunks(
-        play_roots, list(chunks(args.games, args.seed, CHUNK)), (iterations,), args.jobs
-    ):
+    for (edition, players, _seeds, kept_out), roots in play_chunks(play_roots, played, (search, iterations), args.jobs):
         parts.setdefault((f"{edition}{players}", kept_out), []).append(roots)
     weights: dict[str, np.ndarray] = {}
     figures: dict[str, dict[str, Any]] = {}
     by_points = np.eye(len(FEATURES))[0]  # the plain search's order: the turn scoring most first
-    for edition, players in SETS:
+    for edition, players in sets:
         kind = f"{edition}{players}"
         fitted, held = (Roots.join(parts[kind, kept_out]) for kept_out in (False, True))
         weights[kind], penalty = best_fit(fitted, held, args.penalty, args.target)
@@ -59,6 +64,7 @@ def run_prior(args: argparse.Namespace) -> int:
     about: dict[str, Any] = {
         "command": f"cafe train --prior --games {args.games} --seed {args.seed} --player {args.player}"
         + (f" --penalty {args.penalty}" if args.penalty is not None else "")
+        + (f" --edition {args.edition}" if args.edition is not None else "")
         + (f" --target {args.target}" if args.target != "visits" else ""),
         "features": list(FEATURES),
         "held_out": figures,
@@ -71,10 +77,10 @@ def run_prior(args: argparse.Namespace) -> int:
         return 0
 
     def rates_of(candidate: Path) -> dict[str, float]:
-        return win_rates(f"prior:{candidate}:{iterations}", f"mcts:{iterations}", SETS, args)
+        return win_rates(f"prior:{candidate}:{iterations}", f"mcts:{iterations}", sets, args)
 
-    better = keep_if_better(out, SETS, about, started, TurnPrior(weights, about).save, rates_of)
-    for (edition, players), rate in zip(SETS, about["match"].values(), strict=True):
+    better = keep_if_better(out, sets, about, started, TurnPrior(weights, about).save, rates_of)
+    for (edition, players), rate in zip(sets, about["match"].values(), strict=True):
         print(_("{kind}: the search with the prior won {rate:.1%} (a fair share: {fair:.1%})",
                 kind=kind_words(edition, players), rate=rate, fair=1 / players))  # fmt: skip
     print(_("written: {path}", path=str(out)) if better else _("not written: the prior was not better"))
@@ -91,4 +97,12 @@ def _check(args: argparse.Namespace) -> int:
         raise CafeError(
             T("with --prior, --games must be at least {least} (every fifth game is held out)", least=HELD_OUT)
         )
-    return check_settings(args, T("with --prior, --player is the search at a number of iterations, such as mcts:200"))
+    iterations = check_settings(
+        args,
+        T("with --prior, --player is the search or the master's search at a number of iterations, such as mcts:200 "
+          "or learned:2000"),
+        SEARCHES,
+    )  # fmt: skip
+    if args.match and not args.player.startswith("mcts:"):
+        raise CafeError(T("--match plays the plain search with the prior against it: give --player mcts:N with it"))
+    return iterations

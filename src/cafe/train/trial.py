@@ -25,9 +25,9 @@ def kind_words(edition: str, players: int) -> str:
     return _("{players}-player board games", players=players) if edition == "board" else _("card games")
 
 
-def check_settings(args: argparse.Namespace, player_refused: Text) -> int:
-    """The self-play search's iterations a turn (``--player mcts:N``; else ``player_refused``), once the settings
-    both forms share are checked."""
+def check_settings(args: argparse.Namespace, player_refused: Text, searches: tuple[str, ...] = ("mcts",)) -> int:
+    """The self-play search's iterations a turn (``--player mcts:N``, or another of ``searches`` at N; else
+    ``player_refused``), once the settings both forms share are checked."""
     if not Path(args.out).parent.is_dir():
         raise CafeError(T("no folder {folder} to write the model in", folder=str(Path(args.out).parent)))
     if args.penalty is not None and args.penalty < 0:
@@ -35,7 +35,7 @@ def check_settings(args: argparse.Namespace, player_refused: Text) -> int:
     if args.match < 0:
         raise CafeError(T("--match must not be negative"))
     kind, _sep, count = args.player.partition(":")
-    if kind != "mcts" or not count.isdigit() or int(count) < 1:
+    if kind not in searches or not count.isdigit() or int(count) < 1:
         raise CafeError(player_refused)
     return int(count)
 
