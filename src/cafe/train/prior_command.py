@@ -3,11 +3,11 @@ their values' softmax, ``--target values``), and a match against the plain searc
 
 Self-play games are played by the search at a fixed count (``--player mcts:N``, or the master's search with its root
 by points, ``learned:N``); at every root, the turns it weighed, the iterations it gave each and their values
-(cafe.train.prior_games).  ``--edition`` plays and fits one edition's kinds alone, on the seeds they have when all are
-played.  The prior's weights for each kind
-of game are fitted to those shares (cafe.train.prior_fit), every fifth game held out to choose the penalty and to
-measure the fit.  With ``--match N``, the search with the prior then plays N duplicate deals of each kind against
-the plain search at the same count, and the file is written only if it won more than a fair share over them.
+(cafe.train.prior_games). ``--edition`` plays and fits one edition's kinds alone, on the seeds they have when all
+are played. The prior's weights for each kind of game are fitted to those shares (cafe.train.prior_fit), every fifth
+game held out to choose the penalty and to measure the fit. With ``--match N``, the search with the prior then plays
+N duplicate deals of each kind against the plain search at the same count, and the file is written only if it won
+more than a fair share over them.
 """
 
 from __future__ import annotations
