@@ -32,10 +32,10 @@ search's default is by value), ``0.1s,tree=flat`` (no tree below the root's turn
 from the turn, flat Monte Carlo), ``0.1s,shapes`` (the root also weighs the best turn of every shape the width left out:
 drawing, a card face down, fewer cards or guests), ``0.1s,prior=FILE`` (the root's turns chosen and shared out by the
 policy prior in FILE, cafe.ai.prior, by PUCT, in the kinds of game it has weights for, as the master's card game);
-several at once combine. A budget may
-be an iteration count (``1000,rollout=pairing``). The expert plays the same budget without changes (``--against`` gives
-it another, ``--against greedy`` puts greedy players in the other seats, and ``--against 2000,opponents=value`` a
-variant). Prints the arena's JSON report (duplicate deals, every seating) with the wall time.
+several at once combine. A budget may be an iteration count (``1000,rollout=pairing``). The expert plays the same budget
+without changes (``--against`` gives it another, ``--against greedy`` puts greedy players in the other seats, and
+``--against 2000,opponents=value`` a variant). Prints the arena's JSON report (duplicate deals, every seating) with the
+wall time.
 """
 
 from __future__ import annotations

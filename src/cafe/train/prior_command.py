@@ -33,14 +33,15 @@ def run_prior(args: argparse.Namespace) -> int:
     from cafe.train.prior_fit import agreement, best_fit, mean_cross_entropy
     from cafe.train.prior_games import Roots, play_roots
 
-    iterations = _check(args)
+    search_kind, iterations = _check(args)
     started = time.perf_counter()
-    search = args.player.partition(":")[0]
     sets = [(edition, players) for edition, players in SETS if args.edition in (None, edition)]
     # every game on the seed it has when both editions are played: one edition alone fits the same weights
     played = [part for part in chunks(args.games, args.seed, CHUNK) if (part[0], part[1]) in sets]
     parts: dict[tuple[str, bool], list[Roots]] = {}
-    for (edition, players, _seeds, kept_out), roots in play_chunks(play_roots, played, (search, iterations), args.jobs):
+    for (edition, players, _seeds, kept_out), roots in play_chunks(
+        play_roots, played, (search_kind, iterations), args.jobs
+    ):
         parts.setdefault((f"{edition}{players}", kept_out), []).append(roots)
     weights: dict[str, np.ndarray] = {}
     figures: dict[str, dict[str, Any]] = {}
@@ -87,8 +88,8 @@ def run_prior(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check(args: argparse.Namespace) -> int:
-    """The self-play search's iterations a turn, once the arguments are checked."""
+def _check(args: argparse.Namespace) -> tuple[str, int]:
+    """The self-play search (``mcts`` or ``learned``) and its iterations a turn, once the arguments are checked."""
     try:
         import scipy  # noqa: F401
     except ModuleNotFoundError:
@@ -103,6 +104,7 @@ def _check(args: argparse.Namespace) -> int:
           "or learned:2000"),
         SEARCHES,
     )  # fmt: skip
-    if args.match and not args.player.startswith("mcts:"):
+    search_kind = args.player.partition(":")[0]
+    if args.match and search_kind != "mcts":
         raise CafeError(T("--match plays the plain search with the prior against it: give --player mcts:N with it"))
-    return iterations
+    return search_kind, iterations

@@ -51,14 +51,14 @@ class Roots:
         raise ValueError(f"the prior learns visits or values, not {target!r}")
 
 
-def play_roots(edition: str, players: int, seeds: list[int], kind: str, iterations: int) -> Roots:
-    """Self-play games by the search of ``kind`` (``mcts``, or the master's, ``learned``) at ``iterations`` a turn, one
-    per seed, and their roots."""
+def play_roots(edition: str, players: int, seeds: list[int], search_kind: str, iterations: int) -> Roots:
+    """Self-play games by the search of ``search_kind`` (``mcts``, or the master's, ``learned``) at ``iterations`` a
+    turn, one per seed, and their roots."""
     features: list[np.ndarray] = []
     visits: list[np.ndarray] = []
     values: list[np.ndarray] = []
     for seed in seeds:
-        game, bots = self_play(f"{kind}:{iterations}", edition, players, seed)
+        game, bots = self_play(f"{search_kind}:{iterations}", edition, players, seed)
         for bot in bots:  # the root by points, so that what the prior learns does not hang on the prior it replaces
             if isinstance(bot, MCTSPlayer):
                 bot.prior = None
