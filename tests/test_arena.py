@@ -11,7 +11,7 @@ import pytest
 
 from cafe import i18n
 from cafe.arena.match import PlayerError, SeatResult, new_game, play
-from cafe.arena.report import combine, table, to_json
+from cafe.arena.report import combine, paired, table, to_json
 from cafe.arena.run import ArenaPlan, names_of, run_arena
 from cafe.arena.stats import GameOutcome, endings, player_stats, wilson_interval
 from cafe.cli import main
@@ -65,6 +65,23 @@ def test_runs_on_other_deals_combine_as_one_run_on_them_all() -> None:
         combine([first, report_of(ArenaPlan(("greedy", "random"), games=6, seed=42))])
     with pytest.raises(ValueError, match="not of the same players"):
         combine([first, report_of(ArenaPlan(("random", "greedy"), games=6, seed=43))])
+
+
+def test_two_versions_of_a_player_compare_deal_by_deal() -> None:
+    before = [report_of(ArenaPlan(("greedy", "random"), games=6, seed=s)) for s in (40, 43)]
+    same = paired(before, [report_of(ArenaPlan(("greedy", "random"), games=4, seed=41))], "greedy")
+    assert same["deals"] == 2 and same["deals_left_out"] == [4, 0]  # seeds 41 and 42 played on both sides
+    assert same["change"] == 0 and same["change_ci95"] == [0, 0]  # the same games again
+    stronger = paired(before, [report_of(ArenaPlan(("greedy", "mcts:50"), games=6, seed=43))], "greedy")
+    assert stronger["games"] == [6, 6] and stronger["deals_left_out"] == [3, 0]
+    assert stronger["change"] == round(stronger["win_rate"][1] - stronger["win_rate"][0], 4) < 0
+    assert stronger["change_ci95"][0] <= stronger["change"] <= stronger["change_ci95"][1]
+    with pytest.raises(ValueError, match="the reports share deals"):
+        paired(before + before, before, "greedy")
+    with pytest.raises(ValueError, match="mcts:50 did not play"):
+        paired(before, before, "mcts:50")
+    with pytest.raises(ValueError, match="fewer than two deals"):
+        paired(before[:1], before[1:], "greedy")
 
 
 def test_a_deal_is_the_same_bag_in_every_seating(tmp_path: Path) -> None:

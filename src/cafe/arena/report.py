@@ -1,5 +1,5 @@
-"""Showing arena results: a table for the terminal, one JSON object (or several runs on other deals combined),
-and a plot."""
+"""Showing arena results: a table for the terminal, one JSON object (or several runs on other deals combined,
+or two versions of a player compared on the same deals), and a plot."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cafe.arena.run import ArenaPlan
-from cafe.arena.stats import PlayerStats, deal_interval, wilson_interval
+from cafe.arena.stats import PlayerStats, deal_interval, paired_difference, wilson_interval
 from cafe.i18n import _, n_, translate
 
 
@@ -105,9 +105,7 @@ def combine(reports: Sequence[dict[str, Any]]) -> dict[str, Any]:
     players = [[r["player"] for r in report["results"]] for report in reports]
     if any(names != players[0] for names in players) or len({r["edition"] for r in reports}) != 1:
         raise ValueError("the reports are not of the same players in the same game")
-    seeds = [report["seed"] + deal for report in reports for deal, _w, _g in report["results"][0]["wins_by_deal"]]
-    if len(seeds) != len(set(seeds)):
-        raise ValueError("the reports share deals")
+    deals = len(wins_by_seed(reports, players[0][0]))
     results = []
     for k, name in enumerate(players[0]):
         rows = [report["results"][k] for report in reports]
@@ -122,10 +120,43 @@ def combine(reports: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "longest_turn": max(r["longest_turn"] for r in rows),
         })  # fmt: skip
     combined = {"edition": reports[0]["edition"], "games": sum(r["games"] for r in reports),
-                "deals": len(seeds), "results": results}  # fmt: skip
+                "deals": deals, "results": results}  # fmt: skip
     if all("endings" in report for report in reports):  # reports made before endings were counted have none
         counts: Counter[str] = Counter()
         for report in reports:
             counts.update(report["endings"])
         combined["endings"] = dict(counts.most_common())
     return combined
+
+
+def wins_by_seed(reports: Sequence[dict[str, Any]], player: str) -> dict[int, tuple[float, int]]:
+    """A player's (wins, games) in each deal of reports on different deals, by the deal's seed (the report's seed
+    plus the deal's number).  A deal played in two reports, or a report without the player, is a ValueError."""
+    deals: dict[int, tuple[float, int]] = {}
+    for report in reports:
+        rows = [row for row in report["results"] if row["player"] == player]
+        if not rows:
+            raise ValueError(f"{player} did not play in every report")
+        for deal, wins, games in rows[0]["wins_by_deal"]:
+            if report["seed"] + deal in deals:
+                raise ValueError("the reports share deals")
+            deals[report["seed"] + deal] = (wins, games)
+    return deals
+
+
+def paired(before: Sequence[dict[str, Any]], after: Sequence[dict[str, Any]], player: str) -> dict[str, Any]:
+    """Two versions of a player, each in reports on different deals, compared on the deals both played: the
+    games and win rate of each, the change in win rate (after minus before) with its 95% interval over the
+    deals in pairs (``paired_difference``), and how many deals each played that the other did not."""
+    sides = [wins_by_seed(reports, player) for reports in (before, after)]
+    common = sorted(sides[0].keys() & sides[1].keys())
+    if len(common) < 2:
+        raise ValueError("the two sides share fewer than two deals")
+    change, low, high = paired_difference([sides[0][seed] for seed in common], [sides[1][seed] for seed in common])
+    games = [sum(side[seed][1] for seed in common) for side in sides]
+    return {
+        "player": player, "deals": len(common), "games": games,
+        "win_rate": [round(sum(side[seed][0] for seed in common) / n, 4) for side, n in zip(sides, games, strict=True)],
+        "change": round(change, 4), "change_ci95": [round(low, 4), round(high, 4)],
+        "deals_left_out": [len(sides[0].keys() - sides[1].keys()), len(sides[1].keys() - sides[0].keys())],
+    }  # fmt: skip
