@@ -33,8 +33,6 @@ def main() -> None:
     if name not in names:
         parser.error("name the match-up with --only: " + (", ".join(names) or "no match-up is in every file"))
     before, after = ([part[name] for part in side] for side in sides)
-    if any("wins_by_deal" not in report["results"][0] for report in before + after):
-        parser.error(f"{name}: a file without each deal's wins (written before bench/arena.py kept them)")
     try:
         print(json.dumps({name: paired(before, after, args.player or before[0]["results"][0]["player"])}))
     except ValueError as error:

@@ -82,6 +82,12 @@ def test_two_versions_of_a_player_compare_deal_by_deal() -> None:
         paired(before, before, "mcts:50")
     with pytest.raises(ValueError, match="fewer than two deals"):
         paired(before[:1], before[1:], "greedy")
+    older = {
+        **before[0],
+        "results": [{k: v for k, v in row.items() if k != "wins_by_deal"} for row in before[0]["results"]],
+    }
+    with pytest.raises(ValueError, match="without each deal's wins"):
+        paired([older], before[1:], "greedy")
 
 
 def test_a_deal_is_the_same_bag_in_every_seating(tmp_path: Path) -> None:

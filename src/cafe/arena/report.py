@@ -131,12 +131,15 @@ def combine(reports: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 def wins_by_seed(reports: Sequence[dict[str, Any]], player: str) -> dict[int, tuple[float, int]]:
     """A player's (wins, games) in each deal of reports on different deals, by the deal's seed (the report's seed
-    plus the deal's number).  A deal played in two reports, or a report without the player, is a ValueError."""
+    plus the deal's number).  A deal played in two reports, a report without the player or one without each deal's
+    wins is a ValueError."""
     deals: dict[int, tuple[float, int]] = {}
     for report in reports:
         rows = [row for row in report["results"] if row["player"] == player]
         if not rows:
             raise ValueError(f"{player} did not play in every report")
+        if "wins_by_deal" not in rows[0]:
+            raise ValueError("a report without each deal's wins (written before bench/arena.py kept them)")
         for deal, wins, games in rows[0]["wins_by_deal"]:
             if report["seed"] + deal in deals:
                 raise ValueError("the reports share deals")
