@@ -73,22 +73,19 @@ def register(kind: str, factory: Factory) -> None:
     _REGISTERED[kind.lower()] = factory
 
 
-def master_options(prior: bool = True) -> dict[str, Any]:
+def master_options() -> dict[str, Any]:
     """What the master's search (``learned``) adds to the plain search's settings: the learned correction, a wider
-    root, greedier rollouts, a longer endgame and, with ``prior``, the shipped policy prior at its root (in the card
-    game; elsewhere the prior has no weights and the root is the plain search's)."""
+    root, greedier rollouts, a longer endgame and the shipped policy prior at its root (in the card game; elsewhere
+    the prior has no weights and the root is the plain search's)."""
     try:
         from cafe.ai import learned
         from cafe.ai import prior as priors
     except ModuleNotFoundError:
         raise PlayerSpecError(T("the master level needs numpy: pip install 'cafe-international[master]'")) from None
-    options: dict[str, Any] = {
+    return {
         "evaluation": learned.shipped().evaluate, "width": learned.WIDTH, "epsilon": learned.EPSILON,
-        "endgame": learned.ENDGAME,
+        "endgame": learned.ENDGAME, "prior": priors.master_shares,
     }  # fmt: skip
-    if prior:
-        options["prior"] = priors.master_shares
-    return options
 
 
 def _search_player(kind: str, arg: str, seed: int | None) -> Player:

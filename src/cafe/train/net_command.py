@@ -128,7 +128,7 @@ def _check(args: argparse.Namespace) -> int:
         raise CafeError(T("--lam must be between 0 and 1"))
     if args.previous is not None and not Path(args.previous).is_file():
         raise CafeError(T("no network file {path}", path=args.previous))
-    return check_settings(args, T("with --net, --player is the search at a number of iterations, such as mcts:200"))
+    return check_settings(args, T("with --net, --player is the search at a number of iterations, such as mcts:200"))[1]
 
 
 def _command(args: argparse.Namespace) -> list[str]:

@@ -98,13 +98,12 @@ def _check(args: argparse.Namespace) -> tuple[str, int]:
         raise CafeError(
             T("with --prior, --games must be at least {least} (every fifth game is held out)", least=HELD_OUT)
         )
-    iterations = check_settings(
+    search_kind, iterations = check_settings(
         args,
         T("with --prior, --player is the search or the master's search at a number of iterations, such as mcts:200 "
           "or learned:2000"),
         SEARCHES,
     )  # fmt: skip
-    search_kind = args.player.partition(":")[0]
     if args.match and search_kind != "mcts":
         raise CafeError(T("--match plays the plain search with the prior against it: give --player mcts:N with it"))
     return search_kind, iterations

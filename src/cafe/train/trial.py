@@ -25,8 +25,10 @@ def kind_words(edition: str, players: int) -> str:
     return _("{players}-player board games", players=players) if edition == "board" else _("card games")
 
 
-def check_settings(args: argparse.Namespace, player_refused: Text, searches: tuple[str, ...] = ("mcts",)) -> int:
-    """The self-play search's iterations a turn (``--player mcts:N``, or another of ``searches`` at N; else
+def check_settings(
+    args: argparse.Namespace, player_refused: Text, searches: tuple[str, ...] = ("mcts",)
+) -> tuple[str, int]:
+    """The self-play search's kind and iterations a turn (``--player mcts:N``, or another of ``searches`` at N; else
     ``player_refused``), once the settings both forms share are checked."""
     if not Path(args.out).parent.is_dir():
         raise CafeError(T("no folder {folder} to write the model in", folder=str(Path(args.out).parent)))
@@ -37,7 +39,7 @@ def check_settings(args: argparse.Namespace, player_refused: Text, searches: tup
     kind, _sep, count = args.player.partition(":")
     if kind not in searches or not count.isdigit() or int(count) < 1:
         raise CafeError(player_refused)
-    return int(count)
+    return kind, int(count)
 
 
 def match_plan(mine: str, other: str, edition: str, players: int, args: argparse.Namespace) -> ArenaPlan:
