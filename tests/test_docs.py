@@ -42,7 +42,7 @@ def test_every_player_string_in_the_players_page_names_a_player() -> None:
     text = (ROOT / "docs" / "players.md").read_text()
     table = text.split("## The bots", 1)[1].split("###", 1)[0]
     specs = {s for row in re.findall(r"^\| (.+?) \|", table, re.M) for s in re.findall(r"`([^`]+)`", row)}
-    specs -= {"cmd:COMMAND", "net:FILE:BUDGET", "prior:FILE:BUDGET"}  # an engine, a network or a prior of one's own
+    specs -= {"cmd:COMMAND", "net:FILE:BUDGET", "prior:FILE:BUDGET", "learned:FILE:BUDGET"}  # files of one's own
     assert {"random", "greedy", "mcts", "easy", "expert", "mcts:2000"} <= specs
     for spec in specs:
         make_player(spec)

@@ -36,7 +36,7 @@ FAVOUR_POINTS = np.eye(len(FEATURES))[0] * 0.5  # weights that favour the turns 
 @functools.cache
 def roots(edition: str) -> Roots:
     """The roots of one self-play game."""
-    return play_roots(edition, 2, [31], "mcts", 16)
+    return play_roots(edition, 2, [31], "mcts:16", True)
 
 
 def prior_of(**weights: np.ndarray) -> TurnPrior:
@@ -145,6 +145,20 @@ def test_the_master_chooses_its_card_game_turns_by_the_shipped_prior_and_its_boa
         assert shares is not None and len(kept) == len(shares)
         changed += set(kept) != set(candidate_turns(cards, legal, 3))
     assert changed > 0
+
+
+def test_the_master_named_with_a_prior_file_searches_by_that_prior_and_by_points_where_it_has_no_weights(
+    tmp_path: Path,
+) -> None:
+    prior_of(board2=FAVOUR_POINTS).save(tmp_path / "board.npz")
+    master = make_player(f"learned:{tmp_path / 'board.npz'}:40", seed=1)
+    assert isinstance(master, MCTSPlayer) and master.iterations == 40 and master.prior is not None
+    assert master.width == make_player("learned:40").width  # type: ignore[attr-defined]
+    board, cards = midgame("board", 8), midgame("cards", 8)
+    assert master.prior(board, distinct_turns(board, board.legal_steps())) is not None
+    assert master.prior(cards, distinct_turns(cards, cards.legal_steps())) is None  # not the shipped card prior
+    chosen = master.choose(board.view(board.current_player), board.legal_steps())
+    assert chosen in board.legal_steps()
 
 
 def test_puct_tries_every_turn_then_gives_the_favoured_one_more_visits_than_the_plain_search() -> None:
@@ -263,6 +277,8 @@ def test_the_fit_of_self_play_roots_beats_every_turn_alike() -> None:
     [
         ("prior:40", "name the prior's file and a budget"),
         ("prior:/no/such/prior.npz:40", "cannot read the prior /no/such/prior.npz"),
+        ("learned::40", "name the prior's file and a budget: learned:FILE:BUDGET"),
+        ("learned:/no/such/prior.npz:40", "cannot read the prior /no/such/prior.npz"),
     ],
 )
 def test_a_prior_player_named_wrongly_is_refused_in_words(spec: str, message: str) -> None:
@@ -287,7 +303,7 @@ def test_a_model_without_numpy_names_the_extra_it_needs(
         (["--games", "4"], "--games must be at least 5"),
         (["--player", "greedy"], "--player is the search or the master's search at a number of iterations"),
         (["--player", "mcts:1s"], "--player is the search or the master's search at a number of iterations"),
-        (["--player", "learned:5", "--match", "2"], "--match plays the plain search with the prior against it"),
+        (["--previous", "/no/such/prior.npz"], "cannot read the prior /no/such/prior.npz"),
         (["--penalty", "-1"], "--penalty must not be negative"),
         (["--net"], "--net and --prior fit different models"),
     ],
@@ -350,6 +366,18 @@ def test_one_prior_training_iteration_end_to_end(tmp_path: Path, capsys: pytest.
     matched = tmp_path / "matched.npz"
     assert main([*argv, "--match", "1", "--out", str(matched)]) == 0
     printed = capsys.readouterr().out
-    assert "2-player board games: the search with the prior won" in printed
+    assert "2-player board games: the search with the new prior won" in printed
     assert (f"written: {matched}" in printed) == matched.exists() != ("not written" in printed)  # only if better
+    iterated = tmp_path / "iterated.npz"  # the next iteration of the master's: its board prior, its card prior kept
+    argv_next = [*argv_master[:-4], "--edition", "board", "--previous", str(mastered)]
+    assert main([*argv_next, "--out", str(iterated)]) == 0
+    kept = TurnPrior.load(iterated)
+    assert kept.weights.keys() == {"board2", "board4", "cards2"}
+    assert (kept.weights["cards2"] == by_master.weights["cards2"]).all()
+    assert f"--previous {mastered}" in kept.about["command"]
+    assert kept.about["previous"]["command"] == by_master.about["command"]
+    capsys.readouterr()
+    assert main([*argv_next, "--match", "1", "--out", str(tmp_path / "matched-again.npz")]) == 0
+    printed = capsys.readouterr().out  # against the master's search with the previous prior, on board games alone
+    assert "4-player board games: the search with the new prior won" in printed and "card games:" not in printed
     assert not list(tmp_path.glob("*.candidate"))

@@ -8,6 +8,9 @@ The forms (used by ``cafe arena`` and ``cafe engine``):
 - ``learned:1s``, ``learned:2000`` ...: the search with the learned evaluation (cafe.ai.learned; needs numpy,
   the ``master`` extra; also its wider root, greedier rollouts, longer endgame and, in the card game, its policy
   prior: :func:`master_options`), with a budget as for ``mcts``;
+- ``learned:FILE:BUDGET``: the master's search with the policy prior in FILE (made by ``cafe train --prior``) in
+  place of the shipped one, for example ``learned:prior.npz:2000``; a kind of game FILE has no weights for is
+  searched from the best-scoring turns;
 - ``net:FILE:BUDGET``: the search valuing its leaves by the value network in FILE (cafe.ai.valuenet, made by
   ``cafe train --net``; needs numpy), for example ``net:value.npz:2000``;
 - ``prior:FILE:BUDGET``: the search choosing and sharing out its root's turns by the policy prior in FILE
@@ -89,11 +92,19 @@ def master_options() -> dict[str, Any]:
 
 
 def _search_player(kind: str, arg: str, seed: int | None) -> Player:
-    """``mcts[:BUDGET]``, ``learned[:BUDGET]``, ``net:FILE:BUDGET`` or ``prior:FILE:BUDGET``: the search, with the
-    lead, the learned correction or a value network as its evaluation, or with a policy prior at its root."""
+    """``mcts[:BUDGET]``, ``learned[:BUDGET]``, ``learned:FILE:BUDGET``, ``net:FILE:BUDGET`` or
+    ``prior:FILE:BUDGET``: the search, with the lead, the learned correction or a value network as its evaluation,
+    or with a policy prior at its root."""
     options: dict[str, Any] = {"seed": seed, "name": f"{kind}:{arg}" if arg else kind}
     if kind == "learned":
         options.update(master_options())
+        if ":" in arg:  # the master's search with another prior
+            path, _, arg = arg.rpartition(":")
+            if not path:
+                raise PlayerSpecError(
+                    T("name the prior's file and a budget: learned:FILE:BUDGET, for example learned:prior.npz:1s")
+                )
+            options["prior"] = _model("prior", path).learned_shares
     if kind == "net":
         path, _, arg = arg.rpartition(":")
         options["evaluation"] = _model(kind, path).evaluate
@@ -194,8 +205,8 @@ def make_player(spec: str, seed: int | None = None) -> Player:
         return named
     raise PlayerSpecError(
         T(
-            "unknown player '{spec}': use random, greedy, mcts[:BUDGET], learned[:BUDGET], net:FILE:BUDGET, "
-            "prior:FILE:BUDGET, easy, medium, hard, expert, master, ismcts:N or cmd:COMMAND",
+            "unknown player '{spec}': use random, greedy, mcts[:BUDGET], learned[:BUDGET], learned:FILE:BUDGET, "
+            "net:FILE:BUDGET, prior:FILE:BUDGET, easy, medium, hard, expert, master, ismcts:N or cmd:COMMAND",
             spec=spec,
         )
     )

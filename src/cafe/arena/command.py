@@ -15,8 +15,9 @@ def player_help() -> str:
     """The help text naming every kind of player a command line accepts (cafe.ai.levels.make_player)."""
     return _(
         "a player: random, greedy, mcts (1 s a turn), mcts:0.5s, mcts:250ms, mcts:2000 (iterations a turn), "
-        "learned:BUDGET (the search with the learned evaluation), net:FILE:BUDGET (the search valuing by a value "
-        "network), prior:FILE:BUDGET (the search guided by a policy prior), easy, medium, hard, expert, master, "
+        "learned:BUDGET (the search with the learned evaluation), learned:FILE:BUDGET (the same with the policy "
+        "prior in FILE), net:FILE:BUDGET (the search valuing by a value network), prior:FILE:BUDGET (the search "
+        "guided by a policy prior), easy, medium, hard, expert, master, "
         "ismcts:N (OpenSpiel's ISMCTS, N simulations a step), or cmd:COMMAND (an engine speaking docs/engine.md)"
     )
 

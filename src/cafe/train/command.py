@@ -79,8 +79,7 @@ def add_parser(sub: Any) -> None:
     prior.add_argument(
         "--prior",
         action="store_true",
-        help=_("fit the policy prior over whole turns (cafe.ai.prior) to the search's visits instead; with --match, "
-               "against the plain search"),
+        help=_("fit the policy prior over whole turns (cafe.ai.prior) to the search's visits instead"),
     )  # fmt: skip
     p.set_defaults(run=run)
 

@@ -31,7 +31,10 @@ def add_arguments(p: Any) -> None:
     group.add_argument("--net", action="store_true",
                        help=_("fit the value network (cafe.ai.valuenet) instead of the linear correction"))  # fmt: skip
     group.add_argument("--previous", metavar="FILE",
-                       help=_("the network the self-play search values its leaves by (default: the lead)"))  # fmt: skip
+                       help=_("the model the new one would replace: with --net, the network the self-play search "
+                              "values its leaves by (default: the lead); with --prior, the prior the self-play search "
+                              "chooses its root's turns by (default: none, the best-scoring turns), whose weights the "
+                              "new file keeps for the kinds of game not fitted"))  # fmt: skip
     group.add_argument(
         "--lam",
         type=float,
@@ -45,8 +48,8 @@ def add_arguments(p: Any) -> None:
         default=0,
         metavar="N",
         help=_(
-            "then N deals of each kind against the previous network (with --prior, against the plain search); "
-            "written only if better"
+            "then N deals of each kind against the previous model (without --previous: with --net, against the "
+            "plain search; with --prior, against the search --player names, as it plays); written only if better"
         ),
     )
 

@@ -1,13 +1,16 @@
-"""``cafe train --prior``: the policy prior from self-play: the search's roots, a fit to their visit shares (or
-their values' softmax, ``--target values``), and a match against the plain search.
+"""``cafe train --prior``: one iteration of the policy prior: the search's roots in self-play, a fit to their visit
+shares (or their values' softmax, ``--target values``), and a match against the prior it would replace.
 
-Self-play games are played by the search at a fixed count (``--player mcts:N``, or the master's search with its root
-by points, ``learned:N``); at every root, the turns it weighed, the iterations it gave each and their values
-(cafe.train.prior_games). ``--edition`` plays and fits one edition's kinds alone, on the seeds they have when all
-are played. The prior's weights for each kind of game are fitted to those shares (cafe.train.prior_fit), every fifth
-game held out to choose the penalty and to measure the fit. With ``--match N``, the search with the prior then plays
-N duplicate deals of each kind against the plain search at the same count, and the file is written only if it won
-more than a fair share over them.
+Self-play games are played by the search at a fixed count (``--player mcts:N``, or the master's search, ``learned:N``)
+with its root by points, or, given the prior it would replace (``--previous FILE``), with its root chosen and shared
+out by that prior, as AlphaZero's self-play searches with its current network; at every root, the turns it weighed,
+the iterations it gave each and their values (cafe.train.prior_games). ``--edition`` plays and fits one edition's
+kinds alone, on the seeds they have when all are played. The prior's weights for each kind of game are fitted to
+those shares (cafe.train.prior_fit), every fifth game held out to choose the penalty and to measure the fit; the
+previous prior's weights for the kinds not fitted are kept. With ``--match N``, the search with the new prior then
+plays N duplicate deals of each kind fitted against the same search as it played before (the previous prior's, or
+as ``--player`` names it: the plain search, or the master as it plays), and the file is written only if it won more
+than a fair share over them.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,8 +27,11 @@ from cafe.i18n import T, _
 from cafe.train.chunks import HELD_OUT, SETS, chunks, play_chunks
 from cafe.train.trial import check_settings, keep_if_better, kind_words, win_rates
 
+if TYPE_CHECKING:
+    from cafe.ai.prior import TurnPrior
+
 CHUNK = 5  # games a worker plays before it sends its roots back
-SEARCHES = ("mcts", "learned")  # the self-play search: the plain one, or the master's with its root by points
+SEARCHES = ("mcts", "learned")  # the self-play search: the plain one, or the master's
 
 
 def run_prior(args: argparse.Namespace) -> int:
@@ -34,16 +40,18 @@ def run_prior(args: argparse.Namespace) -> int:
     from cafe.train.prior_games import Roots, play_roots
 
     search_kind, iterations = _check(args)
+    previous = _previous(args.previous)
+    before = _searched(search_kind, args.previous, iterations)  # the search as it plays before this iteration
     started = time.perf_counter()
     sets = [(edition, players) for edition, players in SETS if args.edition in (None, edition)]
     # every game on the seed it has when both editions are played: one edition alone fits the same weights
     played = [part for part in chunks(args.games, args.seed, CHUNK) if (part[0], part[1]) in sets]
     parts: dict[tuple[str, bool], list[Roots]] = {}
     for (edition, players, _seeds, kept_out), roots in play_chunks(
-        play_roots, played, (search_kind, iterations), args.jobs
+        play_roots, played, (before, previous is None), args.jobs
     ):
         parts.setdefault((f"{edition}{players}", kept_out), []).append(roots)
-    weights: dict[str, np.ndarray] = {}
+    weights = {} if previous is None else dict(previous.weights)  # the kinds not fitted keep the previous weights
     figures: dict[str, dict[str, Any]] = {}
     by_points = np.eye(len(FEATURES))[0]  # the plain search's order: the turn scoring most first
     for edition, players in sets:
@@ -66,11 +74,14 @@ def run_prior(args: argparse.Namespace) -> int:
         "command": f"cafe train --prior --games {args.games} --seed {args.seed} --player {args.player}"
         + (f" --penalty {args.penalty}" if args.penalty is not None else "")
         + (f" --edition {args.edition}" if args.edition is not None else "")
-        + (f" --target {args.target}" if args.target != "visits" else ""),
+        + (f" --target {args.target}" if args.target != "visits" else "")
+        + (f" --previous {args.previous}" if args.previous is not None else ""),
         "features": list(FEATURES),
         "held_out": figures,
         "seconds": round(time.perf_counter() - started, 1),
     }
+    if previous is not None:
+        about["previous"] = previous.about  # how the weights kept from it were made
     out = Path(args.out)
     if not args.match:
         TurnPrior(weights, about).save(out)
@@ -78,11 +89,11 @@ def run_prior(args: argparse.Namespace) -> int:
         return 0
 
     def rates_of(candidate: Path) -> dict[str, float]:
-        return win_rates(f"prior:{candidate}:{iterations}", f"mcts:{iterations}", sets, args)
+        return win_rates(_searched(search_kind, str(candidate), iterations), before, sets, args)
 
     better = keep_if_better(out, sets, about, started, TurnPrior(weights, about).save, rates_of)
     for (edition, players), rate in zip(sets, about["match"].values(), strict=True):
-        print(_("{kind}: the search with the prior won {rate:.1%} (a fair share: {fair:.1%})",
+        print(_("{kind}: the search with the new prior won {rate:.1%} (a fair share: {fair:.1%})",
                 kind=kind_words(edition, players), rate=rate, fair=1 / players))  # fmt: skip
     print(_("written: {path}", path=str(out)) if better else _("not written: the prior was not better"))
     return 0
@@ -104,6 +115,24 @@ def _check(args: argparse.Namespace) -> tuple[str, int]:
           "or learned:2000"),
         SEARCHES,
     )  # fmt: skip
-    if args.match and search_kind != "mcts":
-        raise CafeError(T("--match plays the plain search with the prior against it: give --player mcts:N with it"))
     return search_kind, iterations
+
+
+def _previous(path: str | None) -> TurnPrior | None:
+    """The prior in ``path``, or None without one."""
+    from cafe.ai.prior import TurnPrior
+
+    if path is None:
+        return None
+    try:
+        return TurnPrior.load(path)
+    except (OSError, ValueError, KeyError) as error:
+        raise CafeError(T("cannot read the prior {path}: {reason}", path=path, reason=str(error))) from None
+
+
+def _searched(search_kind: str, prior: str | None, iterations: int) -> str:
+    """The player string of the search of ``search_kind`` at ``iterations`` a turn, with the prior in the file
+    ``prior`` at its root (cafe.ai.levels), or as it plays without one."""
+    if prior is None:
+        return f"{search_kind}:{iterations}"
+    return f"{'prior' if search_kind == 'mcts' else 'learned'}:{prior}:{iterations}"

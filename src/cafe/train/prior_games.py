@@ -51,16 +51,17 @@ class Roots:
         raise ValueError(f"the prior learns visits or values, not {target!r}")
 
 
-def play_roots(edition: str, players: int, seeds: list[int], search_kind: str, iterations: int) -> Roots:
-    """Self-play games by the search of ``search_kind`` (``mcts``, or the master's, ``learned``) at ``iterations`` a
-    turn, one per seed, and their roots."""
+def play_roots(edition: str, players: int, seeds: list[int], player: str, by_points: bool) -> Roots:
+    """Self-play games by the search ``player`` names (``mcts:N``, the master's ``learned:N``, or either with a prior
+    file), one per seed, and their roots; with ``by_points`` its root keeps the best-scoring turns whatever prior it
+    has, so that what the new prior learns does not hang on the one it would replace."""
     features: list[np.ndarray] = []
     visits: list[np.ndarray] = []
     values: list[np.ndarray] = []
     for seed in seeds:
-        game, bots = self_play(f"{search_kind}:{iterations}", edition, players, seed)
-        for bot in bots:  # the root by points, so that what the prior learns does not hang on the prior it replaces
-            if isinstance(bot, MCTSPlayer):
+        game, bots = self_play(player, edition, players, seed)
+        for bot in bots:
+            if by_points and isinstance(bot, MCTSPlayer):
                 bot.prior = None
         rng = random.Random(seed)
         while not game.is_over():
