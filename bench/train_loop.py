@@ -1,17 +1,19 @@
-"""The value network's training loop, and its learning curve against the expert's search.
+"""The training loop of the value network or of the policy prior, and its learning curve against the expert's search.
 
-    python bench/train_loop.py --folder DIR [--iterations 3] [--player mcts:200] [--games 300] [--match 20]
-                               [--target td|search] [--against mcts:2000] [--budget 2000] [--curve-games 50]
-                               [--seed 0] [--jobs N]
+    python bench/train_loop.py --folder DIR [--prior] [--iterations 3] [--player mcts:200] [--games 300]
+                               [--match 20] [--target T] [--edition board|cards] [--previous FILE]
+                               [--against mcts:2000] [--budget 2000] [--curve-games 50] [--seed 0] [--jobs N]
 
-Iteration k runs ``cafe train --net`` into ``DIR/net-k.npz``: self-play by ``--player`` (valuing its leaves by the
-network kept last, from the second iteration on), the fit, and ``--match`` deals of each kind against the network
-kept last (the first: against the plain search), keeping the new one only if it won more than a fair share.  Each
-new network kept then plays ``--curve-games`` games of each kind (duplicate deals, each deal in every seating) as
-``net:FILE:BUDGET`` against ``--against`` (the expert's search at the same count by default, so that the machine's
-speed plays no part; ``expert`` for the level at 1 s a turn).  A network kept from an earlier iteration keeps its
-figures: at a count of iterations it would play the very same games again.  The curve, with the CPU hours spent so
-far, goes to ``DIR/curve.json`` after each iteration, and a table is printed at the end.
+Iteration k runs ``cafe train --net`` (with ``--prior``: ``cafe train --prior``) into ``DIR/net-k.npz`` (``prior-k``):
+self-play by ``--player`` (with the model kept last, from the second iteration on, or from the first given
+``--previous``), the fit, and ``--match`` deals of each kind against the model kept last (without one: against
+``--player`` as it plays), keeping the new one only if it won more than a fair share.  Each new model kept then plays
+``--curve-games`` games of each kind (duplicate deals, each deal in every seating) as ``net:FILE:BUDGET`` (a prior:
+``prior:FILE:BUDGET``, or ``learned:FILE:BUDGET`` when ``--player`` is the master's search) against ``--against``
+(the expert's search at the same count by default, so that the machine's speed plays no part; ``expert`` for the
+level at 1 s a turn).  A model kept from an earlier iteration keeps its figures: at a count of iterations it would
+play the very same games again.  The curve, with the CPU hours spent so far, goes to ``DIR/curve.json`` after each
+iteration, and a table is printed at the end.
 """
 
 from __future__ import annotations
@@ -39,12 +41,14 @@ def cpu_hours() -> float:
 
 
 def train(args: argparse.Namespace, k: int, previous: Path | None) -> Path | None:
-    """One iteration of ``cafe train --net``; the new network's file, or None if it was not better."""
-    out = args.folder / f"net-{k}.npz"
-    command = [sys.executable, "-m", "cafe", "train", "--net", "--player", args.player, "--games", str(args.games),
-               "--seed", str(args.seed + k * 10_000), "--target", args.target, "--out", str(out)]  # fmt: skip
-    if args.jobs:
-        command += ["--jobs", str(args.jobs)]
+    """One iteration of ``cafe train --net`` or ``--prior``; the new model's file, or None if it was not better."""
+    model = "prior" if args.prior else "net"
+    out = args.folder / f"{model}-{k}.npz"
+    command = [sys.executable, "-m", "cafe", "train", f"--{model}", "--player", args.player, "--games", str(args.games),
+               "--seed", str(args.seed + k * 10_000), "--out", str(out)]  # fmt: skip
+    for option in ("target", "edition", "jobs"):
+        if getattr(args, option):
+            command += [f"--{option}", str(getattr(args, option))]
     command += ["--match", str(args.match)]
     if previous is not None:
         command += ["--previous", str(previous)]
@@ -52,11 +56,20 @@ def train(args: argparse.Namespace, k: int, previous: Path | None) -> Path | Non
     return out if out.exists() else None
 
 
-def against_expert(net: Path, args: argparse.Namespace) -> dict[str, Any]:
-    """The network's search against ``--against`` in each kind of game: its win rate and interval."""
+def searched_with(model: Path, args: argparse.Namespace) -> str:
+    """The player string of the search with ``model``: valuing by the network, or guided by the prior."""
+    if not args.prior:
+        return f"net:{model}:{args.budget}"
+    return f"{'learned' if args.player.startswith('learned:') else 'prior'}:{model}:{args.budget}"
+
+
+def against_expert(model: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """The model's search against ``--against`` in each kind of game trained: its win rate and interval."""
     rates = {}
     for k, (edition, players) in enumerate(SETS):
-        specs = (f"net:{net}:{args.budget}", *[args.against] * (players - 1))
+        if args.edition not in (None, edition):
+            continue
+        specs = (searched_with(model, args), *[args.against] * (players - 1))
         plan = ArenaPlan(specs, args.curve_games, edition, args.seed + CURVE_SEEDS + k * args.curve_games)
         first = player_stats(names_of(plan.players), run_arena(plan, args.jobs))[0]
         rates[f"{edition}-{players}"] = {"games": first.games, "win_rate": first.win_rate,
@@ -67,11 +80,14 @@ def against_expert(net: Path, args: argparse.Namespace) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--folder", type=Path, required=True)
+    parser.add_argument("--prior", action="store_true", help="iterate the policy prior instead of the value network")
     parser.add_argument("--iterations", type=int, default=3)
     parser.add_argument("--player", default="mcts:200", help="the self-play search (default mcts:200)")
     parser.add_argument("--games", type=int, default=300, help="self-play games of each kind an iteration")
-    parser.add_argument("--match", type=int, default=20, help="deals of each kind against the network kept last")
-    parser.add_argument("--target", default="td", help="what the network learns (cafe train --net --target)")
+    parser.add_argument("--match", type=int, default=20, help="deals of each kind against the model kept last")
+    parser.add_argument("--target", default=None, help="what the model learns (cafe train --target)")
+    parser.add_argument("--edition", choices=("board", "cards"), default=None, help="train one edition alone")
+    parser.add_argument("--previous", type=Path, default=None, help="the model the first iteration would replace")
     parser.add_argument("--against", default="mcts:2000", help="the curve's opponent (default mcts:2000)")
     parser.add_argument("--budget", default="2000", help="the network's search budget on the curve (default 2000)")
     parser.add_argument("--curve-games", type=int, default=50, help="the curve's games of each kind (default 50)")
@@ -80,7 +96,7 @@ def main() -> None:
     args = parser.parse_args()
     args.folder.mkdir(parents=True, exist_ok=True)
     curve: list[dict[str, Any]] = []
-    kept: Path | None = None
+    kept: Path | None = args.previous
     started = time.perf_counter()
     for k in range(1, args.iterations + 1):
         made = train(args, k, kept)
@@ -93,8 +109,8 @@ def main() -> None:
         point["cpu_hours"] = round(cpu_hours(), 2)
         point["wall_hours"] = round((time.perf_counter() - started) / 3600, 2)
         curve.append(point)
-        (args.folder / "curve.json").write_text(json.dumps({"settings": vars(args) | {"folder": str(args.folder)},
-                                                            "curve": curve}, indent=1) + "\n")  # fmt: skip
+        settings = {key: str(value) if isinstance(value, Path) else value for key, value in vars(args).items()}
+        (args.folder / "curve.json").write_text(json.dumps({"settings": settings, "curve": curve}, indent=1) + "\n")
     print(f"{'iteration':>9}  {'kept':>5}  " + "  ".join(f"{kind:>22}" for kind in curve[0].get("against", {})))
     for point in curve:
         cells = [
