@@ -368,6 +368,10 @@ def test_one_prior_training_iteration_end_to_end(tmp_path: Path, capsys: pytest.
     printed = capsys.readouterr().out
     assert "2-player board games: the search with the new prior won" in printed
     assert (f"written: {matched}" in printed) == matched.exists() != ("not written" in printed)  # only if better
+    rejected = tmp_path / "matched.rejected.npz"  # a prior not kept is saved for study, under another name
+    assert matched.exists() != rejected.exists() and (f"as {rejected}" in printed) == rejected.exists()
+    assert TurnPrior.load(matched if matched.exists() else rejected).about["match"].keys() == {
+        "board-2", "board-4", "cards-2"}  # fmt: skip
     iterated = tmp_path / "iterated.npz"  # the next iteration of the master's: its board prior, its card prior kept
     argv_next = [*argv_master[:-4], "--edition", "board", "--previous", str(mastered)]
     assert main([*argv_next, "--out", str(iterated)]) == 0

@@ -261,4 +261,7 @@ def test_one_training_iteration_end_to_end_then_the_next_from_it(
     printed = capsys.readouterr().out
     assert "2-player board games: the new network won" in printed and "card games: the new network won" in printed
     assert (f"written: {second}" in printed) == second.exists() != ("not written" in printed)  # only if better
+    rejected = tmp_path / "second.rejected.npz"  # a network not kept is saved for study, under another name
+    assert second.exists() != rejected.exists() and (f"as {rejected}" in printed) == rejected.exists()
+    assert "match" in ValueNet.load(second if second.exists() else rejected).about
     assert not list(tmp_path.glob("*.candidate"))

@@ -19,7 +19,7 @@ from typing import Any
 from cafe.errors import CafeError
 from cafe.i18n import T, _
 from cafe.train.chunks import HELD_OUT, SETS, chunks, play_chunks
-from cafe.train.trial import check_settings, keep_if_better, kind_words, win_rates
+from cafe.train.trial import check_settings, keep_if_better, kind_words, rejected, win_rates
 
 CHUNK = 5  # games a worker plays before it sends its positions back
 TD, SEARCHED = "td", "search"  # the targets (cafe.train.net_games): each seat's TD(λ) return, or the searched value
@@ -109,7 +109,11 @@ def run_net(args: argparse.Namespace) -> int:
     for (edition, players), rate in zip(kinds, about["match"].values(), strict=True):
         print(_("{kind}: the new network won {rate:.1%} (a fair share: {fair:.1%})",
                 kind=kind_words(edition, players), rate=rate, fair=1 / players))  # fmt: skip
-    print(_("written: {path}", path=str(out)) if better else _("not written: the new network was not better"))
+    if better:
+        print(_("written: {path}", path=str(out)))
+    else:
+        print(_("not written: the new network was not better (saved for study, with its match's figures, as {path})",
+                path=str(rejected(out))))  # fmt: skip
     return 0
 
 

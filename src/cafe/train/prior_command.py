@@ -25,7 +25,7 @@ import numpy as np
 from cafe.errors import CafeError
 from cafe.i18n import T, _
 from cafe.train.chunks import HELD_OUT, SETS, chunks, play_chunks
-from cafe.train.trial import check_settings, keep_if_better, kind_words, win_rates
+from cafe.train.trial import check_settings, keep_if_better, kind_words, rejected, win_rates
 
 if TYPE_CHECKING:
     from cafe.ai.prior import TurnPrior
@@ -95,7 +95,11 @@ def run_prior(args: argparse.Namespace) -> int:
     for (edition, players), rate in zip(sets, about["match"].values(), strict=True):
         print(_("{kind}: the search with the new prior won {rate:.1%} (a fair share: {fair:.1%})",
                 kind=kind_words(edition, players), rate=rate, fair=1 / players))  # fmt: skip
-    print(_("written: {path}", path=str(out)) if better else _("not written: the prior was not better"))
+    if better:
+        print(_("written: {path}", path=str(out)))
+    else:
+        print(_("not written: the prior was not better (saved for study, with its match's figures, as {path})",
+                path=str(rejected(out))))  # fmt: skip
     return 0
 
 

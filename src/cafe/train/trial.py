@@ -73,7 +73,8 @@ def keep_if_better(
     rates_of: Callable[[Path], dict[str, float]],
 ) -> bool:
     """Whether the new model won more than a fair share over ``kinds``: saved beside ``out`` as a candidate,
-    matched by ``rates_of`` (``about`` gets its rates and the seconds spent), then saved as ``out`` only if so."""
+    matched by ``rates_of`` (``about`` gets its rates and the seconds spent), then saved as ``out`` only if so, and
+    otherwise as :func:`rejected` for study."""
     candidate = out.with_name(out.name + ".candidate")
     save(candidate)
     try:
@@ -81,8 +82,12 @@ def keep_if_better(
         about["seconds"] = round(time.perf_counter() - started, 1)
         rates: dict[str, float] = about["match"]
         better = sum(rate - 1 / players for (_e, players), rate in zip(kinds, rates.values(), strict=True)) > 0
-        if better:
-            save(out)
+        save(out if better else rejected(out))
     finally:
         candidate.unlink()
     return better
+
+
+def rejected(out: Path) -> Path:
+    """Where a model its match did not keep is saved, with its figures: ``prior.npz`` -> ``prior.rejected.npz``."""
+    return out.with_name(f"{out.stem}.rejected{out.suffix}")
