@@ -10,7 +10,7 @@ those shares (cafe.train.prior_fit), every fifth game held out to choose the pen
 previous prior's weights for the kinds not fitted are kept. With ``--match N``, the search with the new prior then
 plays N duplicate deals of each kind fitted against the same search as it played before (the previous prior's, or
 as ``--player`` names it: the plain search, or the master as it plays), and the file is written only if it won more
-than a fair share over them.
+than a fair share over them (otherwise the prior is saved as ``NAME.rejected.npz``, for study).
 """
 
 from __future__ import annotations
