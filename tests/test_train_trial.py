@@ -30,7 +30,7 @@ def saver(written: list[Path]) -> Callable[[Path], None]:
         ((0.70, 0.10, 0.45), False),  # ahead in one kind, further behind in the others
     ],
 )
-def test_the_new_model_is_written_only_when_it_won_more_than_a_fair_share(
+def test_the_new_model_is_written_only_when_it_won_more_than_a_fair_share_and_else_kept_aside(
     tmp_path: Path, rates: tuple[float, ...], kept: bool
 ) -> None:
     out, written, matched = tmp_path / "model.npz", list[Path](), list[Path]()
@@ -43,7 +43,8 @@ def test_the_new_model_is_written_only_when_it_won_more_than_a_fair_share(
 
     assert keep_if_better(out, KINDS, about, 0.0, saver(written), rates_of) is kept
     assert matched == [tmp_path / "model.npz.candidate"] and not matched[0].exists()
-    assert out.exists() is kept and written == [matched[0], out][: 1 + kept]
+    rejected = tmp_path / "model.rejected.npz"  # a model not kept is saved for study, under another name
+    assert out.exists() is kept and rejected.exists() is not kept and written == [matched[0], out if kept else rejected]
     assert about["match"] == dict(zip(("board-2", "board-4", "cards-2"), rates, strict=True))
     assert isinstance(about["seconds"], float) and about["seconds"] > 0
 
