@@ -30,6 +30,7 @@ from typing import Any
 from cafe.arena.run import ArenaPlan, names_of, run_arena
 from cafe.arena.stats import player_stats
 from cafe.train.chunks import SETS
+from cafe.train.prior_command import searched_with
 
 CURVE_SEEDS = 2_000_000  # the curve's deals start this far from self-play's and the gating match's seeds
 
@@ -56,11 +57,11 @@ def train(args: argparse.Namespace, k: int, previous: Path | None) -> Path | Non
     return out if out.exists() else None
 
 
-def searched_with(model: Path, args: argparse.Namespace) -> str:
+def searched_with_model(model: Path, args: argparse.Namespace) -> str:
     """The player string of the search with ``model``: valuing by the network, or guided by the prior."""
     if not args.prior:
         return f"net:{model}:{args.budget}"
-    return f"{'learned' if args.player.startswith('learned:') else 'prior'}:{model}:{args.budget}"
+    return searched_with(args.player.partition(":")[0], str(model), args.budget)
 
 
 def against_expert(model: Path, args: argparse.Namespace) -> dict[str, Any]:
@@ -69,7 +70,7 @@ def against_expert(model: Path, args: argparse.Namespace) -> dict[str, Any]:
     for k, (edition, players) in enumerate(SETS):
         if args.edition not in (None, edition):
             continue
-        specs = (searched_with(model, args), *[args.against] * (players - 1))
+        specs = (searched_with_model(model, args), *[args.against] * (players - 1))
         plan = ArenaPlan(specs, args.curve_games, edition, args.seed + CURVE_SEEDS + k * args.curve_games)
         first = player_stats(names_of(plan.players), run_arena(plan, args.jobs))[0]
         rates[f"{edition}-{players}"] = {"games": first.games, "win_rate": first.win_rate,

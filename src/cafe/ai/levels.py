@@ -155,11 +155,17 @@ _MODELS = {
 
 
 def _model(kind: str, path: str) -> Any:
-    """The value network (``net``, cafe.ai.valuenet) or the policy prior (``prior``, cafe.ai.prior) in ``path``,
-    read once per process."""
-    model = _MODELS[kind]
+    """The value network (``net``, cafe.ai.valuenet) or the policy prior (``prior``, cafe.ai.prior) a player string
+    names in ``path``, read once per process."""
     if not path:
-        raise PlayerSpecError(model.unnamed)
+        raise PlayerSpecError(_MODELS[kind].unnamed)
+    return load_model(kind, path)
+
+
+def load_model(kind: str, path: str) -> Any:
+    """The model of ``kind`` (``net`` or ``prior``) in the file ``path``, read once per process; refused in words if
+    numpy is missing or the file cannot be read as one."""
+    model = _MODELS[kind]
     try:
         from cafe.ai.model_file import load_once
 

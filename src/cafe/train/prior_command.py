@@ -41,7 +41,7 @@ def run_prior(args: argparse.Namespace) -> int:
 
     search_kind, iterations = _check(args)
     previous = _previous(args.previous)
-    before = _searched(search_kind, args.previous, iterations)  # the search as it plays before this iteration
+    before = searched_with(search_kind, args.previous, str(iterations))  # the search as it plays before this iteration
     started = time.perf_counter()
     sets = [(edition, players) for edition, players in SETS if args.edition in (None, edition)]
     # every game on the seed it has when both editions are played: one edition alone fits the same weights
@@ -89,7 +89,7 @@ def run_prior(args: argparse.Namespace) -> int:
         return 0
 
     def rates_of(candidate: Path) -> dict[str, float]:
-        return win_rates(_searched(search_kind, str(candidate), iterations), before, sets, args)
+        return win_rates(searched_with(search_kind, str(candidate), str(iterations)), before, sets, args)
 
     better = keep_if_better(out, sets, about, started, TurnPrior(weights, about).save, rates_of)
     for (edition, players), rate in zip(sets, about["match"].values(), strict=True):
@@ -124,19 +124,15 @@ def _check(args: argparse.Namespace) -> tuple[str, int]:
 
 def _previous(path: str | None) -> TurnPrior | None:
     """The prior in ``path``, or None without one."""
-    from cafe.ai.prior import TurnPrior
+    from cafe.ai.levels import load_model
 
-    if path is None:
-        return None
-    try:
-        return TurnPrior.load(path)
-    except (OSError, ValueError, KeyError) as error:
-        raise CafeError(T("cannot read the prior {path}: {reason}", path=path, reason=str(error))) from None
+    prior: TurnPrior | None = None if path is None else load_model("prior", path)
+    return prior
 
 
-def _searched(search_kind: str, prior: str | None, iterations: int) -> str:
-    """The player string of the search of ``search_kind`` at ``iterations`` a turn, with the prior in the file
-    ``prior`` at its root (cafe.ai.levels), or as it plays without one."""
+def searched_with(search_kind: str, prior: str | None, budget: str) -> str:
+    """The player string of the search of ``search_kind`` (``mcts`` or ``learned``) at ``budget``, with the prior in
+    the file ``prior`` at its root (cafe.ai.levels), or as it plays without one."""
     if prior is None:
-        return f"{search_kind}:{iterations}"
-    return f"{'prior' if search_kind == 'mcts' else 'learned'}:{prior}:{iterations}"
+        return f"{search_kind}:{budget}"
+    return f"{'prior' if search_kind == 'mcts' else 'learned'}:{prior}:{budget}"
