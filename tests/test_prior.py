@@ -14,6 +14,7 @@ import pytest
 from cafe.ai.levels import PlayerSpecError, make_player
 from cafe.ai.mcts import MCTSPlayer, candidate_turns, distinct_turns, favoured_turns
 from cafe.ai.prior import (
+    AFTER,
     FEATURES,
     TurnPrior,
     cross_entropy,
@@ -26,7 +27,9 @@ from cafe.ai.prior import (
 from cafe.ai.turns import TurnOption
 from cafe.ai.worlds import Game, Worlds
 from cafe.arena.match import new_game, play
+from cafe.board_game import BoardGame
 from cafe.cli import main
+from cafe.steps import Kind
 from cafe.train.prior_fit import PENALTIES, agreement, best_fit, fit, mean_cross_entropy
 from cafe.train.prior_games import VALUE_TEMPERATURE, Roots, play_roots
 
@@ -60,8 +63,20 @@ def test_a_prior_file_loads_with_its_documented_shapes(tmp_path: Path) -> None:
     assert set(loaded.weights) == {"board2", "cards2"} and loaded.about == {"command": "test"}
     assert all(w.shape == (len(FEATURES),) and w.dtype == np.float64 for w in loaded.weights.values())
     assert (loaded.weights["cards2"] == -FAVOUR_POINTS).all()
-    with pytest.raises(ValueError, match=r"the board4 weights have shape \(3,\)"):
-        prior_of(board4=np.zeros(3))
+    with pytest.raises(ValueError, match=r"the board4 weights have shape \(14,\)"):
+        prior_of(board4=np.zeros(len(FEATURES) + 1))
+    with pytest.raises(ValueError, match=r"the board4 weights have shape \(2, 3\)"):
+        prior_of(board4=np.zeros((2, 3)))
+
+
+def test_shorter_weights_weigh_the_first_features_as_files_made_before_the_last_were_added() -> None:
+    game = midgame("cards", 5)
+    options = distinct_turns(game, game.legal_steps())
+    longer = np.linspace(-1.0, 1.0, len(FEATURES))
+    first = longer[: AFTER + 1]
+    padded = np.concatenate([first, np.zeros(len(FEATURES) - len(first))])
+    assert prior_of(cards2=first).shares(game, options) == pytest.approx(prior_of(cards2=padded).shares(game, options))
+    assert [describe(game, o, AFTER) for o in options] == [describe(game, o)[:AFTER] for o in options]
 
 
 @pytest.mark.parametrize("edition", ["board", "cards"])
@@ -98,6 +113,26 @@ def test_a_turn_is_described_by_what_it_scores_spends_and_leaves_the_next_player
     assert game.view(game.current_player) == midgame("board", 7).view(game.current_player)  # left as it was
 
 
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_a_card_turn_is_described_by_the_cards_it_leaves_in_hand_and_those_with_no_place(seed: int) -> None:
+    game = midgame("cards", seed)
+    hand = game.hand(game.current_player)
+    seatable = {step.tile for step in game.legal_steps() if step.kind is Kind.SEAT}
+    options = distinct_turns(game, game.legal_steps())
+    for option in options:
+        named = dict(zip(FEATURES, describe(game, option), strict=True))
+        drew = sum(1 for step in option.steps if step.kind is Kind.DRAW)
+        assert named["held after"] == len(hand) - named["seated"] - named["face down"] + drew
+        assert 0 <= named["jokers held after"] <= named["held after"]
+        laid = [step.tile for step in option.steps if step.tile is not None]
+        still_stuck = [tile for tile in hand if tile not in seatable]
+        for tile in laid:
+            if tile in still_stuck:
+                still_stuck.remove(tile)
+        assert len(still_stuck) <= named["held with no place"] <= named["held after"]
+    assert game.view(game.current_player) == midgame("cards", seed).view(game.current_player)  # left as it was
+
+
 def test_the_root_keeps_the_turns_the_prior_favours_most_first() -> None:
     game = midgame("board", 8)
     legal = game.legal_steps()
@@ -129,7 +164,9 @@ def test_a_prior_without_weights_for_a_kind_of_game_leaves_the_plain_root_there(
 
 def test_the_master_chooses_its_card_game_turns_by_the_shipped_prior_and_its_board_game_turns_by_points() -> None:
     prior = shipped()
-    assert prior.weights.keys() == {"cards2"} and prior.weights["cards2"].shape == (len(FEATURES),)
+    assert prior.weights.keys() == {"cards2"}
+    named = prior.about["features"]  # the features of its day: the first of today's
+    assert prior.weights["cards2"].shape == (len(named),) and tuple(named) == FEATURES[: len(named)]
     assert "--player learned:" in prior.about["command"] and "--edition cards" in prior.about["command"]
     master, expert = make_player("master"), make_player("expert")
     assert master.prior is master_shares and expert.prior is None  # type: ignore[attr-defined]
@@ -184,15 +221,23 @@ def test_puct_tries_every_turn_then_gives_the_favoured_one_more_visits_than_the_
     assert visits[False] > 2 * visits[True]
 
 
+def hidden_of(game: Game) -> tuple[object, ...]:
+    """What no player sees: the bag's or the deck's order, and every hand."""
+    order = game.bag if isinstance(game, BoardGame) else game.deck
+    return tuple(order), tuple(tuple(game.hand(seat)) for seat in range(len(game.players)))
+
+
 @pytest.mark.parametrize("edition", ["board", "cards"])
 def test_the_search_with_a_prior_sees_only_the_view(edition: str, tmp_path: Path) -> None:
     prior_of(**{f"{edition}2": np.linspace(1.0, -0.5, len(FEATURES))}).save(tmp_path / "prior.npz")
     game = midgame(edition, 10, 9)
     seat = game.current_player
     chosen = make_player(f"prior:{tmp_path / 'prior.npz'}:40", seed=4).choose(game.view(seat), game.legal_steps())
-    worlds = Worlds(game.view(seat), random.Random(2))
+    worlds = Worlds.around(game, seat)  # keeping the game's history, so the turn begun stays in the view
     for _ in range(3):  # the same view: other bags and other hidden hands
         world = worlds.sample(random.Random(_))
+        assert world.view(seat) == game.view(seat)
+        assert hidden_of(world) != hidden_of(game)
         player = make_player(f"prior:{tmp_path / 'prior.npz'}:40", seed=4)
         assert player.choose(world.view(seat), world.legal_steps()) == chosen
 

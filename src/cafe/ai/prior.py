@@ -4,7 +4,8 @@ AlphaZero learns its policy from the shares of its search's visits, and its sear
 favours first and longest (PUCT).  Here the moves of the root are whole turns (cafe.ai.turns), so the prior gives
 each way to finish the turn a share: ``softmax(features @ weights)``, linear in a few numbers that describe the
 turn as it would be played in a world sampled from the mover's view (:data:`FEATURES`: what it scores and
-completes, whether it goes to the bar, what it spends, and what it leaves the next player to score at once).
+completes, whether it goes to the bar, what it spends, what it leaves the next player to score at once, and
+what the mover holds after it).
 
 The search with a prior (``prior:FILE:BUDGET``, cafe.ai.levels) keeps the ``width`` turns the prior favours (the
 plain search keeps the best-scoring ones) and shares its iterations among them by PUCT: a turn's value plus
@@ -30,15 +31,18 @@ from typing import Any
 
 import numpy as np
 
-from cafe.ai.greedy import threat_after
+from cafe.ai.greedy import best_reply
 from cafe.ai.learned import edition_of
 from cafe.ai.model_file import read_model, write_model
 from cafe.ai.turns import TurnOption
 from cafe.ai.worlds import Game
 from cafe.steps import Kind
 
+# a weight vector of n numbers weighs the first n: files made before the last three were added keep their meaning
 FEATURES = ("points", "completed", "to bar", "puts out", "hand change", "seated", "jokers seated", "face down",
-            "exchanges", "next player's best step")  # fmt: skip
+            "exchanges", "next player's best step",
+            "held after", "jokers held after", "held with no place")  # fmt: skip
+AFTER = FEATURES.index("next player's best step")  # the features from here on need the turn played
 
 
 def kind_of(game: Game) -> str:
@@ -46,18 +50,42 @@ def kind_of(game: Game) -> str:
     return f"{edition_of(game)}{len(game.players)}"
 
 
-def describe(game: Game, option: TurnOption) -> list[float]:
-    """The numbers of :data:`FEATURES` for ``option``, played in ``game`` (left as it was)."""
+def describe(game: Game, option: TurnOption, count: int = len(FEATURES)) -> list[float]:
+    """The first ``count`` numbers of :data:`FEATURES` for ``option``, played in ``game`` (left as it was).
+
+    What the mover holds after the turn: the tiles or cards in its hand, the jokers among them, and those of a kind
+    it held when the turn began that no step then could seat (a guest whose nation has no free chair, a card whose
+    nation has no table laid): a card game's end charges every card held, and a guest that fits nowhere ends at the
+    bar.  A tile drawn in the turn counts as stuck only if one of its kind was held and stuck at the start."""
     steps = option.steps
     seated = [step for step in steps if step.kind is Kind.SEAT]
-    return [
+    numbers = [
         float(option.points), float(option.completed), float(option.to_bar), float(option.eliminates),
         float(option.hand_size_change), float(len(seated)),
         float(sum(1 for step in seated if step.tile is not None and step.tile.is_joker)),
         float(sum(1 for step in steps if step.kind is Kind.DOWN)),
         float(sum(1 for step in steps if step.kind is Kind.EXCHANGE)),
-        float(threat_after(game, option)),
     ]  # fmt: skip
+    if count > AFTER:
+        numbers += _after(game, option)
+    return numbers[:count]
+
+
+def _after(game: Game, option: TurnOption) -> list[float]:
+    """The features from :data:`AFTER` on: the next player's best step, and what the mover holds after the turn."""
+    mover = game.current_player
+    stuck = set(game.hand(mover)) - {step.tile for step in game.legal_steps() if step.kind is Kind.SEAT}
+    for step in option.steps:
+        game.push(step, check=False)
+    try:
+        held = game.hand(mover)
+        return [
+            float(best_reply(game)), float(len(held)), float(sum(1 for tile in held if tile.is_joker)),
+            float(sum(1 for tile in held if tile in stuck)),
+        ]  # fmt: skip
+    finally:
+        for _ in option.steps:
+            game.pop()
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -71,8 +99,8 @@ class TurnPrior:
 
     def __init__(self, weights: dict[str, np.ndarray], about: dict[str, Any]) -> None:
         for kind, w in weights.items():
-            if w.shape != (len(FEATURES),):
-                raise ValueError(f"the {kind} weights have shape {w.shape}, not ({len(FEATURES)},)")
+            if w.ndim != 1 or not 0 < len(w) <= len(FEATURES):
+                raise ValueError(f"the {kind} weights have shape {w.shape}, not (n,) with n from 1 to {len(FEATURES)}")
         self.weights = weights
         self.about = about
 
@@ -99,7 +127,7 @@ class TurnPrior:
         w = self.weights.get(kind_of(game))
         if w is None:
             return None
-        shares: list[float] = softmax(np.array([describe(game, option) for option in options]) @ w).tolist()
+        shares: list[float] = softmax(np.array([describe(game, option, len(w)) for option in options]) @ w).tolist()
         return shares
 
 
