@@ -37,12 +37,14 @@ from cafe.ai.model_file import read_model, write_model
 from cafe.ai.turns import TurnOption
 from cafe.ai.worlds import Game
 from cafe.steps import Kind
+from cafe.tiles import Tile
 
 # a weight vector of n numbers weighs the first n: files made before the last three were added keep their meaning
 FEATURES = ("points", "completed", "to bar", "puts out", "hand change", "seated", "jokers seated", "face down",
             "exchanges", "next player's best step",
             "held after", "jokers held after", "held with no place")  # fmt: skip
 AFTER = FEATURES.index("next player's best step")  # the features from here on need the turn played
+HELD = FEATURES.index("held after")  # and from here on read the mover's hand after it
 
 
 def kind_of(game: Game) -> str:
@@ -50,8 +52,17 @@ def kind_of(game: Game) -> str:
     return f"{edition_of(game)}{len(game.players)}"
 
 
-def describe(game: Game, option: TurnOption, count: int = len(FEATURES)) -> list[float]:
-    """The first ``count`` numbers of :data:`FEATURES` for ``option``, played in ``game`` (left as it was).
+def describe_turns(game: Game, options: Sequence[TurnOption], count: int = len(FEATURES)) -> np.ndarray:
+    """:func:`describe` of every turn in ``options`` (turns in rows); the kinds stuck at the turn's start read once."""
+    stuck = stuck_kinds(game) if count > HELD else frozenset()
+    return np.array([describe(game, option, count, stuck) for option in options]).reshape(len(options), count)
+
+
+def describe(
+    game: Game, option: TurnOption, count: int = len(FEATURES), stuck: frozenset[Tile] | None = None
+) -> list[float]:
+    """The first ``count`` numbers of :data:`FEATURES` for ``option``, played in ``game`` (left as it was);
+    ``stuck``: :func:`stuck_kinds` of ``game``, if already read.
 
     What the mover holds after the turn: the tiles or cards in its hand, the jokers among them, and those of a kind
     it held when the turn began that no step then could seat (a guest whose nation has no free chair, a card whose
@@ -67,22 +78,34 @@ def describe(game: Game, option: TurnOption, count: int = len(FEATURES)) -> list
         float(sum(1 for step in steps if step.kind is Kind.EXCHANGE)),
     ]  # fmt: skip
     if count > AFTER:
-        numbers += _after(game, option)
+        held = count > HELD
+        if held and stuck is None:
+            stuck = stuck_kinds(game)
+        numbers += _after(game, option, stuck if held else None)
     return numbers[:count]
 
 
-def _after(game: Game, option: TurnOption) -> list[float]:
-    """The features from :data:`AFTER` on: the next player's best step, and what the mover holds after the turn."""
+def stuck_kinds(game: Game) -> frozenset[Tile]:
+    """The kinds of tile or card the player to move holds that no step now could seat."""
+    seatable = {step.tile for step in game.legal_steps() if step.kind is Kind.SEAT}
+    return frozenset(game.hand(game.current_player)) - seatable
+
+
+def _after(game: Game, option: TurnOption, stuck: frozenset[Tile] | None) -> list[float]:
+    """The features from :data:`AFTER` on: the next player's best step, and, given the kinds ``stuck`` at the turn's
+    start, what the mover holds after the turn (from :data:`HELD` on; without them, the first alone)."""
     mover = game.current_player
-    stuck = set(game.hand(mover)) - {step.tile for step in game.legal_steps() if step.kind is Kind.SEAT}
     for step in option.steps:
         game.push(step, check=False)
     try:
-        held = game.hand(mover)
-        return [
-            float(best_reply(game)), float(len(held)), float(sum(1 for tile in held if tile.is_joker)),
-            float(sum(1 for tile in held if tile in stuck)),
-        ]  # fmt: skip
+        numbers = [float(best_reply(game))]
+        if stuck is not None:
+            held = game.hand(mover)
+            numbers += [
+                float(len(held)), float(sum(1 for tile in held if tile.is_joker)),
+                float(sum(1 for tile in held if tile in stuck)),
+            ]  # fmt: skip
+        return numbers
     finally:
         for _ in option.steps:
             game.pop()
@@ -127,7 +150,7 @@ class TurnPrior:
         w = self.weights.get(kind_of(game))
         if w is None:
             return None
-        shares: list[float] = softmax(np.array([describe(game, option, len(w)) for option in options]) @ w).tolist()
+        shares: list[float] = softmax(describe_turns(game, options, len(w)) @ w).tolist()
         return shares
 
 

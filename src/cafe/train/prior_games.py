@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cafe.ai.mcts import MCTSPlayer, SearchResult, distinct_turns, turn_key
-from cafe.ai.prior import FEATURES, describe, softmax
+from cafe.ai.prior import describe_turns, softmax
 from cafe.ai.worlds import Game, Worlds
 from cafe.arena.match import self_play
 from cafe.steps import Step
@@ -88,4 +88,4 @@ def _described(search: SearchResult, world: Game, legal: list[Step]) -> np.ndarr
     found = [options.get(turn_key(turn)) for turn in search.options]
     if any(option is None for option in found):
         return None
-    return np.array([describe(world, option) for option in found if option is not None]).reshape(-1, len(FEATURES))
+    return describe_turns(world, [option for option in found if option is not None])
