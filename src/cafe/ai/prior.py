@@ -54,7 +54,7 @@ def kind_of(game: Game) -> str:
 
 def describe_turns(game: Game, options: Sequence[TurnOption], count: int = len(FEATURES)) -> np.ndarray:
     """:func:`describe` of every turn in ``options`` (turns in rows); the kinds stuck at the turn's start read once."""
-    stuck = stuck_kinds(game) if count > HELD else frozenset()
+    stuck = stuck_kinds(game) if count > HELD else None
     return np.array([describe(game, option, count, stuck) for option in options]).reshape(len(options), count)
 
 
