@@ -4,9 +4,9 @@
                                  [--against BUDGET]
 
 VARIANT is a budget and changes from the expert, comma-separated: ``0.1s,width=20``, ``0.1s,horizon=5``,
-``0.1s,scale=20`` (points of lead worth 73%), ``0.1s,scale=5,perbag=0.33`` (board game: the
-points of lead worth 73% growing by 0.33 with every tile left in the bag, as a lead decides less the more tiles are to
-come: ``bench/lead_scale.py`` fits them), ``0.1s,epsilon=0`` (how often a rollout step is random),
+``0.1s,scale=20`` (points of lead worth 73%), ``0.1s,scale=5,perbag=0.33`` (the points
+of lead worth 73% growing by 0.33 with every tile left in the bag, or card in the deck, as a lead decides less the more
+are to come: ``bench/lead_scale.py`` fits them), ``0.1s,epsilon=0`` (how often a rollout step is random),
 ``0.1s,rollout=pairing`` (rollouts that open a turn with a guest scoring 0 when its partner pays),
 ``0.1s,rollout=patient`` (card-game rollouts that play a card only if it scores 4 or more, else draw or stop;
 ``patience=1``: any scoring card, but a draw where the turn would open with a card scoring 0), ``0.1s,explore=0.35``
@@ -292,8 +292,8 @@ def variant(text: str, seed: int | None) -> Player:
         by = scale
         if game.is_over():
             by = final
-        elif per_bag and isinstance(game, BoardGame):  # a lead decides less the more tiles are to come
-            by = scale + per_bag * game.bag_count()
+        elif per_bag:  # a lead decides less the more tiles (or cards) are to come
+            by = scale + per_bag * (game.bag_count() if isinstance(game, BoardGame) else game.deck_count())
         return [squash(m, by) for m in margins]
 
     options["evaluation"] = evaluation

@@ -1,13 +1,14 @@
-"""How much a lead decides a 2-player board game, by the tiles left in the bag.
+"""How much a lead decides a 2-player game, by the tiles left in the bag (or cards left in the deck).
 
-    python bench/lead_scale.py [--games 4000] [--seed 1000000] [--epsilon 0]
+    python bench/lead_scale.py [--edition board] [--games 4000] [--seed 1000000] [--epsilon 0]
 
 The search values a position by each seat's lead squashed by a logistic of fixed scale (``cafe.ai.mcts.SCALE``: 10
-points of lead worth about 73%).  This plays 2-player board games by the search's rollout step
+points of lead worth about 73%).  This plays 2-player games by the search's rollout step
 (``cafe.ai.mcts.rollout_step``, the master's with ``--epsilon 0``), takes a row at every turn's start (tiles in the
-bag, the mover's lead as ``cafe.ai.mcts.leads`` counts it, whether the mover won: 1, 0.5 for a tie, 0), and fits by
-maximum likelihood the scale s with P(win) = 1 / (1 + exp(-lead / s)): for each band of ten tiles left, and as
-s = a + b * tiles left over all rows (``bench/ingredients.py``'s ``scale=a,perbag=b``).  Prints one JSON object.
+bag or cards in the deck, the mover's lead as ``cafe.ai.mcts.leads`` counts it, whether the mover won: 1, 0.5 for a
+tie, 0), and fits by maximum likelihood the scale s with P(win) = 1 / (1 + exp(-lead / s)): for each band of ten
+tiles (or cards) left, and as s = a + b * tiles left over all rows (``bench/ingredients.py``'s
+``scale=a,perbag=b``, which counts cards left in the card game).  Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ import time
 import numpy as np
 
 from cafe.ai.mcts import leads, rollout_step
+from cafe.ai.worlds import Game
 from cafe.board_game import BoardGame
+from cafe.card_game import CardGame
 
 BAND = 10  # tiles left in the bag, per fitted band
 SCALES = np.arange(2.0, 60.5, 0.5)  # the scales tried in a band
@@ -28,16 +31,21 @@ INTERCEPTS = np.arange(0.0, 15.5, 0.5)  # a of s = a + b * tiles left
 SLOPES = np.arange(0.0, 0.81, 0.01)  # b
 
 
-def rows_of(seed: int, epsilon: float) -> list[tuple[float, float, float]]:
-    """One game's rows: tiles in the bag at a turn's start, the mover's lead then, and whether the mover won."""
-    game = BoardGame(2, seed=seed)
+def left_to_draw(game: Game) -> int:
+    """The tiles in the bag, or the cards in the deck."""
+    return game.bag_count() if isinstance(game, BoardGame) else game.deck_count()
+
+
+def rows_of(edition: str, seed: int, epsilon: float) -> list[tuple[float, float, float]]:
+    """One game's rows: tiles (or cards) left at a turn's start, the mover's lead then, and whether the mover won."""
+    game: Game = BoardGame(2, seed=seed) if edition == "board" else CardGame(2, seed=seed)
     rng = random.Random(seed)
     starts: list[tuple[int, int, float]] = []
     turn = None
     while not game.is_over():
         if game.turn_number != turn:
             turn, me = game.turn_number, game.current_player
-            starts.append((me, game.bag_count(), leads(game, rng)[me]))
+            starts.append((me, left_to_draw(game), leads(game, rng)[me]))
         game.push(rollout_step(game, rng, epsilon), check=False)
     final = game.scores
     return [(bag, lead, float(np.sign(final[me] - final[1 - me]) + 1) / 2) for me, bag, lead in starts]
@@ -79,13 +87,15 @@ def linear_scale(rows: np.ndarray) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--edition", choices=["board", "cards"], default="board")
     parser.add_argument("--games", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=1_000_000, help="the first game's seed")
     parser.add_argument("--epsilon", type=float, default=0.0, help="how often a rollout step is random")
     args = parser.parse_args()
     started = time.perf_counter()
-    rows = np.array([row for k in range(args.games) for row in rows_of(args.seed + k, args.epsilon)])
+    rows = np.array([row for k in range(args.games) for row in rows_of(args.edition, args.seed + k, args.epsilon)])
     report = {
+        "edition": args.edition,
         "games": args.games,
         "seed": args.seed,
         "epsilon": args.epsilon,
