@@ -195,6 +195,11 @@ def scores_as_they_stand(game: Game, rng: random.Random) -> list[float]:
     return scores
 
 
+def left_to_draw(game: Game) -> int:
+    """The tiles in the bag, or the cards in the deck."""
+    return game.bag_count() if isinstance(game, BoardGame) else game.deck_count()
+
+
 def mean_margins(scores: Sequence[float]) -> list[float]:
     """Each seat's score minus the mean of the other seats' (where a lead is minus the best other's): to a seat
     that values so, a point it scores is worth a whole point, a point it costs one of three rivals a third."""
@@ -293,7 +298,7 @@ def variant(text: str, seed: int | None) -> Player:
         if game.is_over():
             by = final
         elif per_bag:  # a lead decides less the more tiles (or cards) are to come
-            by = scale + per_bag * (game.bag_count() if isinstance(game, BoardGame) else game.deck_count())
+            by = scale + per_bag * left_to_draw(game)
         return [squash(m, by) for m in margins]
 
     options["evaluation"] = evaluation

@@ -16,7 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -25,15 +27,13 @@ from cafe.ai.worlds import Game
 from cafe.board_game import BoardGame
 from cafe.card_game import CardGame
 
+sys.path.insert(0, str(Path(__file__).parent))
+from ingredients import left_to_draw  # bench/ingredients.py, beside this file
+
 BAND = 10  # tiles left in the bag, per fitted band
 SCALES = np.arange(2.0, 60.5, 0.5)  # the scales tried in a band
 INTERCEPTS = np.arange(0.0, 15.5, 0.5)  # a of s = a + b * tiles left
 SLOPES = np.arange(0.0, 0.81, 0.01)  # b
-
-
-def left_to_draw(game: Game) -> int:
-    """The tiles in the bag, or the cards in the deck."""
-    return game.bag_count() if isinstance(game, BoardGame) else game.deck_count()
 
 
 def rows_of(edition: str, seed: int, epsilon: float) -> list[tuple[float, float, float]]:
