@@ -33,7 +33,8 @@ policy, pick by their own values, or by their values in the round after the root
 search's default is by value), ``0.1s,tree=flat`` (no tree below the root's turns: every iteration plays its rollout
 from the turn, flat Monte Carlo), ``0.1s,shapes`` (the root also weighs the best turn of every shape the width left out:
 drawing, a card face down, fewer cards or guests), ``0.1s,prior=FILE`` (the root's turns chosen and shared out by the
-policy prior in FILE, cafe.ai.prior, by PUCT, in the kinds of game it has weights for, as the master's card game);
+policy prior in FILE, cafe.ai.prior, by PUCT, in the kinds of game it has weights for, as the master's card game;
+``puct=3``: a turn's share weighed 3 times as much against its value, cafe.ai.mcts.PUCT);
 several at once combine. A budget may be an iteration count (``1000,rollout=pairing``). The expert plays the same budget
 without changes (``--against`` gives it another, ``--against greedy`` puts greedy players in the other seats, and
 ``--against 2000,opponents=value`` a variant). Prints the arena's JSON report (duplicate deals, every seating) with the
@@ -261,6 +262,8 @@ def variant(text: str, seed: int | None) -> Player:
         options["shapes"] = True
     if "prior" in settings:
         options["prior"] = load_once(TurnPrior, settings["prior"]).learned_shares
+    if "puct" in settings:
+        options["puct"] = float(settings["puct"])
     final = float(settings.get("final", scale))
     stuck = float(settings.get("stuck", 0.0))
     hand_size = float(settings.get("handsize", 0.0))

@@ -198,7 +198,7 @@ def test_the_master_named_with_a_prior_file_searches_by_that_prior_and_by_points
     assert chosen in board.legal_steps()
 
 
-def test_puct_tries_every_turn_then_gives_the_favoured_one_more_visits_than_the_plain_search() -> None:
+def test_puct_tries_every_turn_then_gives_the_favoured_one_more_visits_the_more_its_share_weighs() -> None:
     game = midgame("board", 9)
     seat, legal = game.current_player, game.legal_steps()
     ranked = candidate_turns(game, legal, 12)  # the plain root's turns, the best-scoring first
@@ -209,16 +209,17 @@ def test_puct_tries_every_turn_then_gives_the_favoured_one_more_visits_than_the_
         return [0.9 if t.steps == target else 0.1 / 11 if t.steps in ranked else 0.0 for t in turns]
 
     visits = {}
-    for prior in (favour_the_last, None):
-        player = MCTSPlayer(iterations=200, seed=1, prior=prior)
+    for prior, puct in ((favour_the_last, 1.0), (favour_the_last, 3.0), (None, 1.0)):
+        player = MCTSPlayer(iterations=200, seed=1, prior=prior, puct=puct)
         player.choose(game.view(seat), legal)
         search = player.last_search
         assert search is not None and set(search.options) == set(ranked) and len(ranked) == 12
         assert min(search.visits) >= 1 and sum(search.visits) == 200
-        visits[prior is None] = search.visits[search.options.index(target)]
+        visits[prior is not None, puct] = search.visits[search.options.index(target)]
         if prior is not None:
             assert search.options[0] == target  # the most favoured first
-    assert visits[False] > 2 * visits[True]
+    assert visits[True, 1.0] > 2 * visits[False, 1.0]
+    assert visits[True, 3.0] > visits[True, 1.0]  # the share weighed more against the value
 
 
 def hidden_of(game: Game) -> tuple[object, ...]:

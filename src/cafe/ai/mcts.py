@@ -189,6 +189,7 @@ class MCTSPlayer:
         prior: Prior | None = None,
         tree: bool = True,
         shapes: bool = False,
+        puct: float = PUCT,
     ) -> None:
         if time_per_turn is None and iterations is None:
             time_per_turn = SECONDS
@@ -208,6 +209,7 @@ class MCTSPlayer:
             raise ValueError(f"opponents: one of {', '.join(OPPONENTS)}, not {opponents!r}")
         self.opponents = opponents  # how the opponents below the root choose (see _iterate)
         self.prior = prior  # None: the root keeps the best-scoring turns and shares its iterations by UCB1
+        self.puct = puct  # with a prior: the weight of a turn's share (see _pick_by_prior)
         # False: the tree holds the root's turns alone, every iteration a rollout from the turn (flat Monte Carlo; what
         # the tree below the root adds is measured against it in docs/players.md, "Strength and the budget")
         self.tree = tree
@@ -359,7 +361,7 @@ class MCTSPlayer:
         for i, node in enumerate(root):
             if not node.visits:
                 return i
-        weight = PUCT * math.sqrt(done)
+        weight = self.puct * math.sqrt(done)
         return max(
             range(len(root)),
             key=lambda i: root[i].total[mover] / root[i].visits + weight * shares[i] / (1 + root[i].visits),

@@ -9,10 +9,10 @@ what the mover holds after it).
 
 The search with a prior (``prior:FILE:BUDGET``, cafe.ai.levels) keeps the ``width`` turns the prior favours (the
 plain search keeps the best-scoring ones) and shares its iterations among them by PUCT: a turn's value plus
-``PUCT * share * sqrt(iterations) / (1 + its visits)`` (cafe.ai.mcts.PUCT).  A file (``.npz``) holds one weight vector
-per kind of game (``board2``, ``board4``, ``cards2``...: the edition and the number of players), and ``about``:
-the settings and figures of the run that made it (``cafe train --prior``).  A kind without weights ranks turns by
-their points, as the plain search does.
+``puct * share * sqrt(iterations) / (1 + its visits)`` (the search's ``puct``, by default cafe.ai.mcts.PUCT).  A file
+(``.npz``) holds one weight vector per kind of game (``board2``, ``board4``, ``cards2``...: the edition and the
+number of players), and ``about``: the settings and figures of the run that made it (``cafe train --prior``).  A kind
+without weights ranks turns by their points, as the plain search does.
 
 The master (``learned``, cafe.ai.levels) searches the card game with the prior shipped beside this module
 (``master_prior.npz``, :func:`master_shares`), which holds weights for 2-player card games alone; in the other kinds
