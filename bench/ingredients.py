@@ -1,7 +1,7 @@
 """One ingredient of the master at a time: a variant of the search against the expert's search, same time a turn.
 
     python bench/ingredients.py VARIANT [--edition board] [--players 2] [--games 100] [--seed 50000] [--jobs N]
-                                 [--against BUDGET]
+                                 [--against BUDGET] [--report FILE]
 
 VARIANT is a budget and changes from the expert, comma-separated: ``0.1s,width=20``, ``0.1s,horizon=5``,
 ``0.1s,scale=20`` (points of lead worth 73%), ``0.1s,scale=5,perbag=0.33`` (the points
@@ -38,7 +38,8 @@ policy prior in FILE, cafe.ai.prior, by PUCT, in the kinds of game it has weight
 several at once combine. A budget may be an iteration count (``1000,rollout=pairing``). The expert plays the same budget
 without changes (``--against`` gives it another, ``--against greedy`` puts greedy players in the other seats, and
 ``--against 2000,opponents=value`` a variant). Prints the arena's JSON report (duplicate deals, every seating) with the
-wall time.
+wall time; on stderr, the variant's win rate so far after every game, and ``--report FILE`` keeps the report so far in
+FILE, so that a match cut short still gives its figures.
 """
 
 from __future__ import annotations
@@ -47,9 +48,11 @@ import argparse
 import functools
 import json
 import random
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from cafe.ai.base import Player, TurnPlan
@@ -61,8 +64,8 @@ from cafe.ai.prior import TurnPrior
 from cafe.ai.valuenet import ValueNet
 from cafe.ai.worlds import Game, Worlds
 from cafe.arena.report import to_json
-from cafe.arena.run import ArenaPlan, names_of, run_arena
-from cafe.arena.stats import endings, player_stats
+from cafe.arena.run import ArenaPlan, arena_games, in_plan_order, names_of
+from cafe.arena.stats import GameOutcome, endings, player_stats
 from cafe.board_game import BoardGame, end_penalties
 from cafe.board_state import FREE
 from cafe.card_game import PENALTY, CardGame
@@ -322,22 +325,36 @@ def main() -> None:
         "--against",
         help="the expert's budget, if not the variant's (e.g. 1s), greedy, or a variant (2000,opponents=value)",
     )
+    parser.add_argument(
+        "--report", type=Path, help="a file rewritten with the report so far as each game finishes (for a long match)"
+    )
     args = parser.parse_args()
     register("variant", variant)
     against = args.against or args.variant.split(",")[0]
     expert = "greedy" if against == "greedy" else f"variant:{against}" if "," in against else f"mcts:{against}"
     plan = ArenaPlan((f"variant:{args.variant}", *[expert] * (args.players - 1)), args.games, args.edition, args.seed)
     started = time.perf_counter()
-    outcomes = run_arena(plan, args.jobs)
-    stats = player_stats(names_of(plan.players), outcomes)
-    print(
-        json.dumps(
-            {
-                **to_json(plan, stats, len(outcomes), endings(outcomes)),
-                "wall_seconds": round(time.perf_counter() - started),
-            }
+    total = len(plan.tasks())
+    outcomes: list[GameOutcome] = []
+    for outcome, _record in arena_games(plan, args.jobs):
+        outcomes.append(outcome)
+        report = report_so_far(plan, outcomes, time.perf_counter() - started)
+        if args.report is not None:
+            args.report.write_text(json.dumps(report) + "\n")
+        first = report["results"][0]
+        low, high = first["win_rate_ci95_deals"]
+        print(
+            f"{len(outcomes)}/{total} games: the variant won {first['win_rate']:.1%} ({low:.1%}-{high:.1%})",
+            file=sys.stderr,
         )
-    )
+    print(json.dumps(report_so_far(plan, outcomes, time.perf_counter() - started)))
+
+
+def report_so_far(plan: ArenaPlan, outcomes: Sequence[GameOutcome], seconds: float) -> dict[str, Any]:
+    """The arena's JSON report over the games finished, with the wall time so far."""
+    ordered = in_plan_order(plan, outcomes)
+    stats = player_stats(names_of(plan.players), ordered)
+    return {**to_json(plan, stats, len(ordered), endings(ordered)), "wall_seconds": round(seconds)}
 
 
 if __name__ == "__main__":

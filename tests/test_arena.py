@@ -12,7 +12,7 @@ import pytest
 from cafe import i18n
 from cafe.arena.match import PlayerError, SeatResult, new_game, play
 from cafe.arena.report import combine, paired, table, to_json
-from cafe.arena.run import ArenaPlan, names_of, run_arena
+from cafe.arena.run import ArenaPlan, arena_games, in_plan_order, names_of, run_arena
 from cafe.arena.stats import GameOutcome, endings, player_stats, wilson_interval
 from cafe.cli import main
 from cafe.record import Record
@@ -119,6 +119,18 @@ def test_statistics_add_up() -> None:
     assert greedy.rating_mu > rand.rating_mu
     scores = [seat.score for g in outcomes for seat, p in zip(g.seats, g.seating, strict=True) if p == 0]
     assert greedy.mean_score == pytest.approx(sum(scores) / 6)
+
+
+def test_games_reported_as_they_finish_are_every_game_of_the_plan_once() -> None:
+    plan = ArenaPlan(("greedy", "random"), games=6, seed=1)
+    finished = [outcome for outcome, _record in arena_games(plan, jobs=2)]
+    ordered = in_plan_order(plan, finished)
+    assert [(g.deal, g.seating) for g in ordered] == plan.tasks()
+
+    def results(outcomes: list[GameOutcome]) -> list[tuple[int, list[int], str | None]]:
+        return [(g.deal, [seat.score for seat in g.seats], g.ending) for g in outcomes]
+
+    assert results(ordered) == results(run_arena(plan, jobs=1))  # the same games whichever finished first
 
 
 def test_wilson_interval_edges() -> None:

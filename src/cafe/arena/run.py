@@ -92,25 +92,33 @@ def run_arena(
 ) -> list[GameOutcome]:
     """Play every game of the plan over ``jobs`` processes (default: the machine's cores), or as tasks of a Ray
     ``cluster`` (see cafe.cluster)."""
-    tasks = [(plan, deal, seating) for deal, seating in plan.tasks()]
-    jobs = jobs or os.cpu_count() or 1
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
+    total = len(plan.tasks())
     outcomes: list[GameOutcome] = []
-    for outcome, record in _results(tasks, jobs, cluster):
+    for outcome, record in arena_games(plan, jobs, cluster):
         outcomes.append(outcome)
         if records is not None:
             rotation = plan.seatings.index(outcome.seating)
             path = records / f"deal{outcome.deal:04d}-seating{rotation + 1}.json"
             path.write_text(json.dumps(record, indent=1) + "\n")
         if progress is not None:
-            progress(len(outcomes), len(tasks))
+            progress(len(outcomes), total)
+    return in_plan_order(plan, outcomes)
+
+
+def in_plan_order(plan: ArenaPlan, outcomes: Sequence[GameOutcome]) -> list[GameOutcome]:
+    """The games by deal, and within a deal by seating, whichever finished first (so that a report is reproducible)."""
     return sorted(outcomes, key=lambda g: (g.deal, plan.seatings.index(g.seating)))
 
 
-def _results(
-    tasks: list[tuple[ArenaPlan, int, tuple[int, ...]]], jobs: int, cluster: str | None
+def arena_games(
+    plan: ArenaPlan, jobs: int | None = None, cluster: str | None = None
 ) -> Iterator[tuple[GameOutcome, dict[str, Any]]]:
+    """Every game of the plan as it finishes, in no set order: its outcome and its record (for a caller that reports
+    as it goes; ``run_arena`` collects them)."""
+    tasks = [(plan, deal, seating) for deal, seating in plan.tasks()]
+    jobs = jobs or os.cpu_count() or 1
     if cluster is not None:
         from cafe.cluster import connect, run
 
