@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, TypeVar
 
 R = TypeVar("R")
@@ -34,12 +35,24 @@ def in_call_order(
 def _finishing(
     function: Callable[..., R], calls: Sequence[tuple[Any, ...]], jobs: int | None
 ) -> Iterator[tuple[int, R]]:
-    """Each call's index and result as it finishes."""
+    """Each call's index and result as it finishes.
+
+    On Ctrl-C, an error, or when the caller stops taking results, the worker processes are stopped at once, the
+    calls not yet finished with them: a long arena or self-play run ends when asked, not after every call still
+    queued.  The workers ignore Ctrl-C themselves, so that it is this process that stops them, with no traceback
+    from each."""
     jobs = min(jobs or os.cpu_count() or 1, len(calls))
     if jobs <= 1:
         yield from ((i, function(*call)) for i, call in enumerate(calls))
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(function, *call): i for i, call in enumerate(calls)}
-        for future in as_completed(futures):
-            yield futures[future], future.result()
+    with multiprocessing.Pool(jobs, initializer=_ignore_interrupts) as pool:  # leaving it terminates the workers
+        yield from pool.imap_unordered(_numbered, [(function, i, call) for i, call in enumerate(calls)])
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _numbered(task: tuple[Callable[..., R], int, tuple[Any, ...]]) -> tuple[int, R]:
+    function, i, call = task
+    return i, function(*call)
