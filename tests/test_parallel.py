@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,13 @@ def noted(folder: str, i: int) -> int:
     """A call that takes a while, and leaves a file saying it ran."""
     Path(folder, str(i)).touch()
     time.sleep(0.2)
+    return i
+
+
+def killed(i: int) -> int:
+    """A call whose worker dies on call 2, as one killed for want of memory would."""
+    if i == 2:
+        os.kill(os.getpid(), signal.SIGKILL)
     return i
 
 
@@ -76,3 +84,8 @@ def test_ctrl_c_stops_every_worker_at_once_with_no_traceback_from_them(tmp_path:
 def test_an_error_in_one_call_reaches_the_caller_as_itself() -> None:
     with pytest.raises(CafeError, match="call 3 refused"):
         list(as_finished(refused, [(i,) for i in range(8)], 2))
+
+
+def test_a_worker_that_dies_fails_the_run_instead_of_hanging_it() -> None:
+    with pytest.raises(BrokenProcessPool):
+        list(as_finished(killed, [(i,) for i in range(8)], 2))

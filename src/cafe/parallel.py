@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, TypeVar
 
 R = TypeVar("R")
@@ -37,22 +37,37 @@ def _finishing(
 ) -> Iterator[tuple[int, R]]:
     """Each call's index and result as it finishes.
 
-    On Ctrl-C, an error, or when the caller stops taking results, the worker processes are stopped at once, the
-    calls not yet finished with them: a long arena or self-play run ends when asked, not after every call still
-    queued.  The workers ignore Ctrl-C themselves, so that it is this process that stops them, with no traceback
-    from each."""
+    On Ctrl-C, an error, or when the caller stops taking results, the calls not yet finished are dropped and the
+    workers stopped at once: a long arena or self-play run ends when asked, not after every call still queued.  The
+    workers ignore Ctrl-C themselves, so that it is this process that stops them, with no traceback from each.  A
+    worker that dies (killed, out of memory) fails the run with BrokenProcessPool rather than hanging it."""
     jobs = min(jobs or os.cpu_count() or 1, len(calls))
     if jobs <= 1:
         yield from ((i, function(*call)) for i, call in enumerate(calls))
         return
-    with multiprocessing.Pool(jobs, initializer=_ignore_interrupts) as pool:  # leaving it terminates the workers
-        yield from pool.imap_unordered(_numbered, [(function, i, call) for i, call in enumerate(calls)])
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+    finished = False
+    try:
+        futures = {pool.submit(function, *call): i for i, call in enumerate(calls)}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown()
+        else:
+            _stop_at_once(pool)
+
+
+def _stop_at_once(pool: ProcessPoolExecutor) -> None:
+    """Drop the calls not started and end those in progress (``shutdown`` alone would wait for them)."""
+    processes = list((pool._processes or {}).values())  # Python 3.14 has pool.terminate_workers() for this
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join()
 
 
 def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _numbered(task: tuple[Callable[..., R], int, tuple[Any, ...]]) -> tuple[int, R]:
-    function, i, call = task
-    return i, function(*call)
