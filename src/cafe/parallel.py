@@ -70,4 +70,10 @@ def _stop_at_once(pool: ProcessPoolExecutor) -> None:
 
 
 def _ignore_interrupts() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """A worker's Ctrl-C does nothing.  A handler, not SIG_IGN: a handler is not inherited across exec, so a program
+    the worker starts (an outside engine, ``cmd:``) still stops on Ctrl-C as it would have."""
+    signal.signal(signal.SIGINT, _do_nothing)
+
+
+def _do_nothing(signum: int, frame: object) -> None:
+    pass
