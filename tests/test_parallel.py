@@ -42,11 +42,12 @@ def refused(i: int) -> int:
 
 
 def test_a_caller_that_stops_taking_results_stops_the_calls_still_to_come(tmp_path: Path) -> None:
+    others = set(multiprocessing.active_children())  # what earlier tests in this process may have left running
     results = as_finished(noted, [(str(tmp_path), i) for i in range(CALLS)], 2)
     first = next(results)
     results.close()
     assert 0 <= first < CALLS
-    assert multiprocessing.active_children() == []
+    assert set(multiprocessing.active_children()) <= others
     assert len(list(tmp_path.iterdir())) < CALLS
 
 
