@@ -53,17 +53,13 @@ def test_a_caller_that_stops_taking_results_stops_the_calls_still_to_come(tmp_pa
 
 def test_ctrl_c_stops_every_worker_at_once_with_no_traceback_from_them(tmp_path: Path) -> None:
     script = textwrap.dedent(f"""
-        import sys, time
-        from pathlib import Path
+        import sys
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
         from cafe.parallel import as_finished
-
-        def noted(i):
-            Path({str(tmp_path)!r}, str(i)).touch()
-            time.sleep(0.2)
-            return i
+        from test_parallel import noted
 
         try:
-            for _ in as_finished(noted, [(i,) for i in range({CALLS})], 2):
+            for _ in as_finished(noted, [({str(tmp_path)!r}, i) for i in range({CALLS})], 2):
                 pass
         except KeyboardInterrupt:
             sys.exit(130)

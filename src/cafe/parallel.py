@@ -45,18 +45,14 @@ def _finishing(
     if jobs <= 1:
         yield from ((i, function(*call)) for i, call in enumerate(calls))
         return
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
-    finished = False
-    try:
-        futures = {pool.submit(function, *call): i for i, call in enumerate(calls)}
-        for future in as_completed(futures):
-            yield futures[future], future.result()
-        finished = True
-    finally:
-        if finished:
-            pool.shutdown()
-        else:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts) as pool:
+        try:
+            futures = {pool.submit(function, *call): i for i, call in enumerate(calls)}
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+        except BaseException:  # Ctrl-C, an error, or the caller stopping (GeneratorExit)
             _stop_at_once(pool)
+            raise
 
 
 def _stop_at_once(pool: ProcessPoolExecutor) -> None:
